@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { Id, IsoDate } from './common.ts';
+import { Scope } from './scopes.ts';
+
+export const Plan = z.enum(['pro', 'free']);
+export type Plan = z.infer<typeof Plan>;
+
+export const VerifiedUser = z.object({
+  userId: Id,
+  name: z.string(),
+  email: z.string(),
+  plan: z.string(),
+  status: z.string(),
+});
+export type VerifiedUser = z.infer<typeof VerifiedUser>;
+
+/** GET /auth/verify: the spec leaves the shape open; this says what the token may do. */
+export const TokenCheck = z.object({
+  valid: z.literal(true),
+  userId: Id,
+  tokenId: Id,
+  scopes: z.array(Scope),
+  expiresAt: IsoDate.nullable(),
+});
+export type TokenCheck = z.infer<typeof TokenCheck>;
+
+export const TOKEN_PATTERN = /^tok_[0-9a-f]{64}$/;

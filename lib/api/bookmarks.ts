@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { Cursor, Id, IsoDate, booleanParam, httpUrl, limitParam, text } from './common.ts';
+
+export const BookmarkType = z.enum(['link', 'article', 'image', 'video', 'document']);
+export type BookmarkType = z.infer<typeof BookmarkType>;
+
+/** metadataStatus: how the auto-detection of title and description went. */
+export const MetadataStatus = z.enum(['complete', 'failed', 'skipped']);
+/** linkStatus: what the last fetch of the URL said about the link. */
+export const LinkStatus = z.enum(['unchecked', 'ok', 'broken', 'unreachable']);
+
+export const Bookmark = z.object({
+  id: Id,
+  url: z.string(),
+  title: z.string(),
+  description: z.string(),
+  excerpt: z.string(),
+  note: z.string(),
+  type: BookmarkType,
+  isFavorite: z.boolean(),
+  tags: z.array(z.string()),
+  collectionId: z.string().nullable(),
+  domain: z.string(),
+  favicon: z.string(),
+  coverImage: z.string().nullable(),
+  clickCount: z.number(),
+  metadataStatus: z.string(),
+  linkStatus: z.string(),
+  lastCheckedAt: IsoDate,
+  httpStatusCode: z.number(),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+  deletedAt: IsoDate.nullable(),
+});
+export type Bookmark = z.infer<typeof Bookmark>;
+
+export const MAX_TAGS_PER_BOOKMARK = 100;
+export const TagName = z
+  .string()
+  .max(200)
+  .transform((raw) =>
+    raw
+      .split('/')
+      .map((segment) => segment.trim().replace(/\s+/g, ' '))
+      .join('/'),
+  )
+  .refine((name) => name.length > 0, 'must not be empty')
+  .refine((name) => name.split('/').every((segment) => segment.length > 0), 'must not have an empty level (as in a//b)');
+
+const tagList = z
+  .array(TagName)
+  .max(MAX_TAGS_PER_BOOKMARK)
+  .transform((names) => dedupeCaseInsensitive(names));
+
+function dedupeCaseInsensitive(names: string[]): string[] {
+  const seen = new Set<string>();
+  return names.filter((n) => {
+    const key = n.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export const CreateBookmarkBody = z.object({
+  url: httpUrl,
+  title: text(2000).optional(),
+  description: text(10_000).optional(),
+  note: z.string().max(10_000).optional(),
+  tags: tagList.optional(),
+  collectionId: Id.nullable().optional(),
+  type: BookmarkType.optional(),
+  isFavorite: z.boolean().optional(),
+});
+export type CreateBookmarkBody = z.infer<typeof CreateBookmarkBody>;
+
+export const PatchBookmarkBody = z
+  .object({
+    url: httpUrl,
+    title: text(2000),
+    description: text(10_000),
+    excerpt: z.string().max(10_000),
+    note: z.string().max(10_000),
+    tags: tagList,
+    collectionId: Id.nullable(),
+    type: BookmarkType,
+    isFavorite: z.boolean(),
+  })
+  .partial()
+  .strict();
+export type PatchBookmarkBody = z.infer<typeof PatchBookmarkBody>;
+
+export const FavoriteBody = z.object({ isFavorite: z.boolean() });
+export const MoveBody = z.object({ collectionId: Id.nullable() });
+
+export const BookmarkSort = z.enum(['newest', 'oldest', 'title', 'domain']);
+export type BookmarkSort = z.infer<typeof BookmarkSort>;
+
+export const MAX_LIST_LIMIT = 200;
+export const ListBookmarksQuery = z.object({
+  limit: limitParam(50, MAX_LIST_LIMIT),
+  collectionId: Id.optional(),
+  domain: z.string().min(1).max(255).optional(),
+  type: BookmarkType.optional(),
+  isFavorite: booleanParam.optional(),
+  sortBy: BookmarkSort.default('newest'),
+  cursor: Cursor.optional(),
+});
+export type ListBookmarksQuery = z.infer<typeof ListBookmarksQuery>;
+
+export const BookmarkPage = z.object({
+  data: z.array(Bookmark),
+  cursor: z.string().nullable(),
+  hasMore: z.boolean(),
+  truncated: z.boolean(),
+});
+export type BookmarkPage = z.infer<typeof BookmarkPage>;
+
+export const SearchQuery = z
+  .object({ q: z.string().optional(), query: z.string().optional(), limit: limitParam(50, MAX_LIST_LIMIT) })
+  .transform(({ q, query, limit }) => ({ q: (q ?? query ?? '').trim(), limit }))
+  .refine(({ q }) => q.length > 0, { message: 'is required (q or query)', path: ['q'] });
+
+export const DomainCount = z.object({ domain: z.string(), count: z.number() });
+
+export const BookmarkStats = z.object({
+  total: z.number(),
+  favorites: z.number(),
+  unsorted: z.number(),
+  noTags: z.number(),
+  typeCounts: z.object({
+    link: z.number(),
+    article: z.number(),
+    video: z.number(),
+    image: z.number(),
+    document: z.number(),
+  }),
+});
+
+export const DuplicateGroup = z.object({ normalizedUrl: z.string(), bookmarks: z.array(Bookmark) });
+export const DuplicatesResult = z.object({ groups: z.array(DuplicateGroup) });
+
+export const TrashQuery = z.object({ limit: limitParam(50, MAX_LIST_LIMIT), cursor: Cursor.optional() });
+export const TrashPage = BookmarkPage;
+
+/** What every single-bookmark state change answers: the bookmark as it now is. */
+export const BookmarkResult = Bookmark;
+export const DeletedResult = z.object({ id: Id, deleted: z.literal(true) });
+export const EmptyTrashResult = z.object({ deleted: z.number() });

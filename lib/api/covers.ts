@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { Id } from './common.ts';
+
+export const UploadReservation = z.object({ uploadUrl: z.string(), reservationId: Id });
+export const SaveCoverBody = z.object({ storageId: Id, reservationId: Id });
+export const CoverSaved = z.object({ url: z.string() });
+/** The storage service's reply: not enveloped. */
+export const StoredFile = z.object({ storageId: Id });
+
+export const MAX_COVER_BYTES = 10 * 1024 * 1024;
+export const STORAGE_QUOTA_BYTES = 500 * 1024 * 1024;
+export const MAX_PENDING_UPLOADS = 5;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+export const Scope = z.enum([
+  'bookmarks:read',
+  'bookmarks:write',
+  'collections:read',
+  'collections:write',
+  'tags:read',
+  'tags:write',
+  'import',
+  'export',
+  'destructive',
+]);
+export type Scope = z.infer<typeof Scope>;
+
+export const ALL_SCOPES: readonly Scope[] = Scope.options;
+
+/** What the token creation UI preselects: everything but the opt-in scopes. */
+export const DEFAULT_SCOPES: readonly Scope[] = ALL_SCOPES.filter(
+  (s) => s !== 'import' && s !== 'export' && s !== 'destructive',
+);
+
+const impliedBy: Partial<Record<Scope, Scope>> = {
+  'bookmarks:read': 'bookmarks:write',
+  'collections:read': 'collections:write',
+  'tags:read': 'tags:write',
+};
+
+/** A write scope also grants its read scope. */
+export function hasScope(granted: readonly Scope[], required: Scope): boolean {
+  if (granted.includes(required)) return true;
+  const writer = impliedBy[required];
+  return writer !== undefined && granted.includes(writer);
+}

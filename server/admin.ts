@@ -1,0 +1,147 @@
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { Plan } from '../lib/api/auth.ts';
+import { ALL_SCOPES, Scope } from '../lib/api/scopes.ts';
+import { issueToken } from './auth/tokens.ts';
+import { iso } from './clock.ts';
+import { openDatabase } from './db/database.ts';
+import { ApiError } from './http/api-error.ts';
+import type { TokenRecord } from './store/accounts.ts';
+import { SqliteAccounts } from './store/sqlite/accounts.ts';
+
+/** The "dashboard" of local-server.md: each command prints one JSON object on stdout. */
+
+class UsageError extends Error {}
+
+const USAGE = `usage: npm run --silent admin -- --data DIR <command>
+  user create --name NAME --email EMAIL --plan pro|free
+  user plan --user USER_ID --plan pro|free
+  token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
+  token revoke --id TOKEN_ID
+  token list --user USER_ID`;
+
+const { values, positionals } = (() => {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2).filter((arg) => arg !== '--'),
+      options: {
+        data: { type: 'string' },
+        name: { type: 'string' },
+        email: { type: 'string' },
+        plan: { type: 'string' },
+        user: { type: 'string' },
+        scopes: { type: 'string' },
+        expires: { type: 'string' },
+        id: { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (err) {
+    console.error(`admin: ${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+})();
+
+function need(name: keyof typeof values): string {
+  const value = values[name];
+  if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function plan(): Plan {
+  const parsed = Plan.safeParse(need('plan'));
+  if (!parsed.success) throw new UsageError('--plan must be pro or free');
+  return parsed.data;
+}
+
+function scopes(): Scope[] {
+  const raw = need('scopes');
+  if (raw === 'all') return [...ALL_SCOPES];
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = list.filter((s) => !Scope.safeParse(s).success);
+  if (unknown.length > 0 || list.length === 0) {
+    throw new UsageError(`unknown scope(s) ${unknown.join(', ') || '(none given)'}; choose from ${ALL_SCOPES.join(', ')} or all`);
+  }
+  return [...new Set(list)] as Scope[];
+}
+
+function expires(): number | null {
+  if (values.expires === undefined) return null;
+  const ms = Date.parse(values.expires);
+  if (Number.isNaN(ms)) throw new UsageError(`--expires must be an ISO 8601 date, got ${values.expires}`);
+  return ms;
+}
+
+const tokenJson = (t: TokenRecord) => ({
+  tokenId: t.id,
+  name: t.name,
+  scopes: t.scopes,
+  createdAt: iso(t.createdAt),
+  expiresAt: t.expiresAt === null ? null : iso(t.expiresAt),
+  revokedAt: t.revokedAt === null ? null : iso(t.revokedAt),
+  lastUsedAt: t.lastUsedAt === null ? null : iso(t.lastUsedAt),
+});
+
+async function run(accounts: SqliteAccounts, command: string): Promise<object> {
+  const now = Date.now();
+  const existingUser = async () => {
+    const user = await accounts.getUser(need('user'));
+    if (!user) throw new UsageError(`no user ${values.user}`);
+    return user;
+  };
+  switch (command) {
+    case 'user create': {
+      const email = need('email');
+      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError(`--email must be an email address, got ${email}`);
+      const user = await accounts.createUser({ name: need('name'), email, plan: plan() }, now);
+      return { userId: user.id };
+    }
+    case 'user plan': {
+      const user = await existingUser();
+      const updated = await accounts.setPlan(user.id, plan());
+      return { userId: user.id, plan: updated!.plan };
+    }
+    case 'token create': {
+      const user = await existingUser();
+      if (user.plan !== 'pro') throw new UsageError('free accounts cannot create API tokens; move the user to pro first (user plan)');
+      const { record, token } = await issueToken(
+        accounts,
+        { userId: user.id, name: need('name'), scopes: scopes(), expiresAt: expires() },
+        now,
+      );
+      return { tokenId: record.id, token };
+    }
+    case 'token revoke': {
+      const record = await accounts.revokeToken(need('id'), now);
+      if (!record) throw new UsageError(`no token ${values.id}`);
+      return { tokenId: record.id, revoked: true };
+    }
+    case 'token list': {
+      const user = await existingUser();
+      return { tokens: (await accounts.listTokens(user.id)).map(tokenJson) };
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+try {
+  const command = positionals.join(' ');
+  const db = openDatabase(resolve(need('data')));
+  try {
+    console.log(JSON.stringify(await run(new SqliteAccounts(db), command)));
+  } finally {
+    db.close();
+  }
+} catch (err) {
+  if (err instanceof UsageError) {
+    console.error(`admin: ${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (err instanceof ApiError) {
+    console.error(`admin: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}

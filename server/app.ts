@@ -1,0 +1,41 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ServerDeps } from './deps.ts';
+import { ApiError } from './http/api-error.ts';
+import { cors } from './http/cors.ts';
+import type { AppEnv } from './http/env.ts';
+import { handleError } from './http/error-handler.ts';
+import { gatekeeper } from './http/gatekeeper.ts';
+import { requestContext } from './http/request-context.ts';
+import { failure } from './http/respond.ts';
+import { Router } from './http/router.ts';
+import { registerRoutes } from './routes/index.ts';
+import { testClockRoutes } from './routes/test-clock.ts';
+
+const MB = 1024 * 1024;
+
+const limitBody = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxSize / MB} MB`);
+    },
+  });
+
+export function createApp(deps: ServerDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use('*', requestContext(deps.config.trustProxy));
+  app.onError(handleError);
+  app.notFound((c) => failure(c, 'NOT_FOUND', `There is no endpoint ${c.req.method} ${c.req.path}`));
+
+  if (deps.config.testClock) app.route('/__test__', testClockRoutes(deps));
+
+  const v1 = new Hono<AppEnv>();
+  v1.use('*', cors);
+  v1.use('/import/*', limitBody(5 * MB));
+  v1.use('*', async (c, next) => (c.req.path.startsWith('/v1/import/') ? next() : limitBody(MB)(c, next)));
+  v1.use('*', gatekeeper(deps));
+  registerRoutes(new Router(v1, { guards: deps.guards, idempotency: deps.store.idempotency, clock: deps.clock }), deps);
+  app.route('/v1', v1);
+  return app;
+}

@@ -1,0 +1,45 @@
+import { TOKEN_PATTERN } from '../../lib/api/auth.ts';
+import type { ErrorCode } from '../../lib/api/errors.ts';
+import type { AuthContext } from '../http/env.ts';
+import type { AccountsStore } from '../store/accounts.ts';
+import { hashToken } from './tokens.ts';
+
+export type AuthOutcome = { ok: true; auth: AuthContext } | { ok: false; code: ErrorCode; message: string };
+
+const failed = (code: ErrorCode, message: string): AuthOutcome => ({ ok: false, code, message });
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Reads the Authorization header and says who is calling, or which auth error applies. */
+export class Authenticator {
+  private lastTouched = new Map<string, number>();
+
+  constructor(private accounts: AccountsStore) {}
+
+  async authenticate(header: string | undefined, now: number): Promise<AuthOutcome> {
+    const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+    if (!match) return failed('MISSING_TOKEN', 'Send an API token as "Authorization: Bearer tok_..."');
+    const token = match[1]!;
+    if (!TOKEN_PATTERN.test(token)) return failed('INVALID_TOKEN', 'The API token is not valid');
+
+    const found = await this.accounts.findTokenByHash(hashToken(token));
+    if (!found) return failed('INVALID_TOKEN', 'The API token is not valid');
+    const { token: record, user } = found;
+    if (record.revokedAt !== null) return failed('TOKEN_REVOKED', 'The API token has been revoked');
+    if (record.expiresAt !== null && record.expiresAt <= now) return failed('TOKEN_EXPIRED', 'The API token has expired');
+
+    await this.touch(record.id, now);
+    return {
+      ok: true,
+      auth: { userId: user.id, tokenId: record.id, scopes: record.scopes, plan: user.plan, expiresAt: record.expiresAt },
+    };
+  }
+
+  /** lastUsedAt is kept to the minute: a write on every request would cost more than it tells. */
+  private async touch(tokenId: string, now: number): Promise<void> {
+    const last = this.lastTouched.get(tokenId);
+    if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
+    this.lastTouched.set(tokenId, now);
+    await this.accounts.touchToken(tokenId, now);
+  }
+}

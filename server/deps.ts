@@ -1,0 +1,33 @@
+import { Authenticator } from './auth/authenticate.ts';
+import { Clock } from './clock.ts';
+import type { ServerConfig } from './config.ts';
+import { Guards } from './limits/guards.ts';
+import { MemoryLimitStore } from './limits/memory-limit-store.ts';
+import { raisedLimits, specLimits } from './limits/policy.ts';
+import { Maintenance } from './maintenance.ts';
+import { type PageMetadata, fetchPageMetadata } from './metadata/index.ts';
+import type { Store } from './store/store.ts';
+
+/** What the routes are built from: one instance of each per server. */
+export interface ServerDeps {
+  config: ServerConfig;
+  clock: Clock;
+  store: Store;
+  guards: Guards;
+  authenticator: Authenticator;
+  maintenance: Maintenance;
+  fetchMetadata: (url: string) => Promise<PageMetadata>;
+}
+
+export function createDeps(config: ServerConfig, store: Store): ServerDeps {
+  const clock = new Clock();
+  return {
+    config,
+    clock,
+    store,
+    guards: new Guards(new MemoryLimitStore(), config.raiseLimits ? raisedLimits : specLimits, clock),
+    authenticator: new Authenticator(store.accounts),
+    maintenance: new Maintenance(() => clock.now()),
+    fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
+  };
+}

@@ -1,0 +1,58 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Authenticator } from '../auth/authenticate.ts';
+import type { Clock } from '../clock.ts';
+import type { Guards } from '../limits/guards.ts';
+import { ApiError } from './api-error.ts';
+import type { AppEnv } from './env.ts';
+
+/**
+ * Everything between the network and a route: the per-IP gateway limit, the IP
+ * block, authentication (with the failed-auth bucket), the user's rate limits
+ * and the Pro-plan rule, in that order.
+ */
+export function gatekeeper(deps: { guards: Guards; authenticator: Authenticator; clock: Clock }): MiddlewareHandler<AppEnv> {
+  const { guards, authenticator, clock } = deps;
+  return async (c, next) => {
+    const ip = c.get('clientIp');
+
+    const gateway = await guards.gateway(ip);
+    if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
+
+    const block = await guards.ipBlock(ip);
+    if (!block.allowed) {
+      c.header('Retry-After', String(block.retryAfterSeconds));
+      return c.json(
+        {
+          error: `Too many failed authentication attempts from this address. Try again in ${block.retryAfterSeconds} seconds.`,
+          meta: { requestId: c.get('requestId') },
+        },
+        403,
+      );
+    }
+
+    const outcome = await authenticator.authenticate(c.req.header('Authorization'), clock.now());
+    if (!outcome.ok) {
+      const bucket = await guards.failedAuthBucket(ip);
+      if (!bucket.allowed) throw gatewayLimited(bucket.retryAfterSeconds);
+      // A request without any token is not a guess at one; only rejected tokens count toward the block.
+      if (outcome.code !== 'MISSING_TOKEN') await guards.recordAuthFailure(ip);
+      throw new ApiError(outcome.code, outcome.message);
+    }
+
+    const limits = await guards.user(outcome.auth.userId);
+    for (const [name, value] of Object.entries(limits.headers)) c.header(name, value);
+    if (!limits.allowed) {
+      throw new ApiError('RATE_LIMITED', 'Rate limit exceeded', { 'Retry-After': String(limits.retryAfterSeconds) });
+    }
+    if (outcome.auth.plan !== 'pro') {
+      throw new ApiError('API_ACCESS_PRO_REQUIRED', 'API access needs the Pro plan; upgrade the account to Pro');
+    }
+    c.set('auth', outcome.auth);
+    await next();
+  };
+}
+
+/** Gateway answers carry Retry-After and never X-RateLimit headers. */
+function gatewayLimited(retryAfterSeconds: number): ApiError {
+  return new ApiError('RATE_LIMITED', 'Rate limit exceeded', { 'Retry-After': String(retryAfterSeconds) });
+}

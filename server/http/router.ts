@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { z } from 'zod';
+import type { Endpoint } from '../../lib/api/endpoints.ts';
+import { hasScope } from '../../lib/api/scopes.ts';
+import type { Clock } from '../clock.ts';
+import { DAY } from '../clock.ts';
+import type { Guards } from '../limits/guards.ts';
+import type { IdempotencyStore } from '../store/idempotency.ts';
+import { ApiError } from './api-error.ts';
+import type { AppEnv, AuthContext } from './env.ts';
+import { readJsonBody } from './read-body.ts';
+import { validate } from './validation.ts';
+
+export interface RouteInput<E extends Endpoint> {
+  params: z.output<E['params']>;
+  query: z.output<E['query']>;
+  body: z.output<E['body']>;
+  auth: AuthContext;
+  c: Context<AppEnv>;
+}
+
+const STATUS = Symbol('status');
+interface WithStatus<T> {
+  [STATUS]: ContentfulStatusCode;
+  data: T;
+}
+/** Answers with another success status than the endpoint's usual one (say 200 instead of 201). */
+export const withStatus = <T>(status: ContentfulStatusCode, data: T): WithStatus<T> => ({ [STATUS]: status, data });
+
+type Data<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<E['response']> : never;
+export type Reply<E extends Endpoint> = E['response'] extends z.ZodType ? Data<E> | WithStatus<Data<E>> : Response;
+export type Handler<E extends Endpoint> = (input: RouteInput<E>) => Promise<Reply<E>> | Reply<E>;
+
+const IDEMPOTENCY_TTL_MS = DAY;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Registers routes from the shared endpoint contract: the scope check, input
+ * validation, heavy-endpoint limit and Idempotency-Key handling happen here once,
+ * so that handlers only do their own work.
+ */
+export class Router {
+  private inFlight = new Map<string, Promise<void>>();
+
+  constructor(
+    private app: Hono<AppEnv>,
+    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock },
+  ) {}
+
+  add<E extends Endpoint>(endpoint: E, handler: Handler<E>): void {
+    const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    this.app[method](endpoint.path, async (c) => {
+      const auth = c.get('auth');
+      if (endpoint.scope !== 'token' && !hasScope(auth.scopes, endpoint.scope)) {
+        throw new ApiError('SCOPE_REQUIRED', `This request needs a token with the ${endpoint.scope} scope`);
+      }
+      const params = validate(endpoint.params, c.req.param(), 'path');
+      const query = validate(endpoint.query, c.req.query(), 'query');
+      const { raw, value } = await readJsonBody(c);
+      const body = validate(endpoint.body, value, 'body');
+      if (endpoint.heavy) await this.heavyLimit(c, auth.userId, `${endpoint.method} ${endpoint.path}`);
+
+      const run = async (): Promise<Response> => {
+        const reply = await handler({ params, query, body, auth, c } as RouteInput<E>);
+        if (reply instanceof Response) return reply;
+        const [status, data]: [ContentfulStatusCode, unknown] = isWithStatus(reply)
+          ? [reply[STATUS], reply.data]
+          : [endpoint.status ?? 200, reply];
+        return c.json({ data, meta: { requestId: c.get('requestId') } }, status);
+      };
+      const key = c.req.header('Idempotency-Key');
+      if (endpoint.method === 'POST' && endpoint.response !== null && key !== undefined) {
+        return this.idempotent(c, auth.userId, key, `${c.req.method} ${c.req.path}\n${raw}`, run);
+      }
+      return run();
+    });
+  }
+
+  private async heavyLimit(c: Context<AppEnv>, userId: string, route: string): Promise<void> {
+    const verdict = await this.deps.guards.heavy(userId, route);
+    if (!verdict.allowed) {
+      throw new ApiError('RATE_LIMITED', 'Rate limit exceeded', {
+        ...verdict.headers,
+        'Retry-After': String(verdict.retryAfterSeconds),
+      });
+    }
+  }
+
+  private async idempotent(c: Context<AppEnv>, userId: string, key: string, request: string, run: () => Promise<Response>) {
+    if (!IDEMPOTENCY_KEY.test(key)) {
+      throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key: must be 1 to 255 visible ASCII characters');
+    }
+    const fingerprint = createHash('sha256').update(request).digest('hex');
+    const slot = `${userId}\n${key}`;
+    const store = this.deps.idempotency;
+    let begun = await store.begin(userId, key, fingerprint, this.deps.clock.now(), IDEMPOTENCY_TTL_MS);
+    if (begun.state === 'in-flight' && this.inFlight.has(slot)) {
+      await this.inFlight.get(slot);
+      begun = await store.begin(userId, key, fingerprint, this.deps.clock.now(), IDEMPOTENCY_TTL_MS);
+    }
+    switch (begun.state) {
+      case 'mismatch':
+        throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request; use a new key');
+      case 'in-flight':
+        throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly');
+      case 'replay':
+        c.header('Idempotent-Replayed', 'true');
+        return c.body(begun.body, begun.status as ContentfulStatusCode, { 'Content-Type': 'application/json' });
+      case 'new':
+        break;
+    }
+
+    let done!: () => void;
+    this.inFlight.set(slot, new Promise<void>((resolve) => (done = resolve)));
+    try {
+      const response = await run();
+      if (response.ok) await store.complete(userId, key, response.status, await response.clone().text());
+      else await store.release(userId, key);
+      return response;
+    } catch (err) {
+      await store.release(userId, key);
+      throw err;
+    } finally {
+      this.inFlight.delete(slot);
+      done();
+    }
+  }
+}
+
+function isWithStatus<T>(value: unknown): value is WithStatus<T> {
+  return typeof value === 'object' && value !== null && STATUS in value;
+}

@@ -1,0 +1,92 @@
+import type { Clock } from '../clock.ts';
+import { MINUTE } from '../clock.ts';
+import type { LimitStore, WindowState } from './limit-store.ts';
+import type { LimitPolicy } from './policy.ts';
+import { WINDOWS } from './policy.ts';
+
+export type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+export interface UserVerdict {
+  allowed: boolean;
+  /** The X-RateLimit-* headers to send, whatever the verdict. */
+  headers: Record<string, string>;
+  retryAfterSeconds: number;
+}
+
+const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/** Every limit of the spec, applied with one clock and one store. */
+export class Guards {
+  constructor(
+    private store: LimitStore,
+    private policy: LimitPolicy,
+    private clock: Clock,
+  ) {}
+
+  async gateway(ip: string): Promise<Verdict> {
+    const now = this.clock.now();
+    const r = await this.store.consume([{ key: `gw:${ip}`, limit: this.policy.gatewayPerMinute, windowMs: MINUTE }], now);
+    return r.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: seconds(r.windows[0]!.resetAt - now) };
+  }
+
+  async ipBlock(ip: string): Promise<Verdict> {
+    const now = this.clock.now();
+    const until = await this.store.blockedUntil(`block:${ip}`, now);
+    return until === null ? { allowed: true } : { allowed: false, retryAfterSeconds: seconds(until - now) };
+  }
+
+  /** Requests without a valid token draw from this bucket; valid-token traffic never does. */
+  async failedAuthBucket(ip: string): Promise<Verdict> {
+    const { failedAuthCapacity, failedAuthRefillPerMinute } = this.policy;
+    const r = await this.store.takeToken(`fab:${ip}`, failedAuthCapacity, failedAuthRefillPerMinute / MINUTE, this.clock.now());
+    return r.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: seconds(r.retryAfterMs) };
+  }
+
+  /** Counts a rejected token; the fifth within the window blocks the address. */
+  async recordAuthFailure(ip: string): Promise<void> {
+    const now = this.clock.now();
+    const failures = await this.store.recordFailure(`fail:${ip}`, this.policy.failureWindowMs, now);
+    if (failures >= this.policy.blockAfterFailures) await this.store.block(`block:${ip}`, now + this.policy.blockMs);
+  }
+
+  async user(userId: string): Promise<UserVerdict> {
+    const now = this.clock.now();
+    const { allowed, windows } = await this.store.consume(
+      [
+        { key: `min:${userId}`, limit: this.policy.userPerMinute, windowMs: WINDOWS.minute },
+        { key: `day:${userId}`, limit: this.policy.userPerDay, windowMs: WINDOWS.day },
+      ],
+      now,
+    );
+    const [minute, day] = windows as [WindowState, WindowState];
+    // When the day is used up the minute window is not what the client must wait for.
+    const binding = day.remaining === 0 && !allowed ? day : minute;
+    return {
+      allowed,
+      headers: rateHeaders(this.policy.userPerMinute, binding.remaining, binding.resetAt),
+      retryAfterSeconds: seconds(binding.resetAt - now),
+    };
+  }
+
+  async heavy(userId: string, route: string): Promise<UserVerdict> {
+    const now = this.clock.now();
+    const { allowed, windows } = await this.store.consume(
+      [{ key: `heavy:${userId}:${route}`, limit: this.policy.heavyPerMinute, windowMs: WINDOWS.minute }],
+      now,
+    );
+    const w = windows[0]!;
+    return {
+      allowed,
+      headers: rateHeaders(this.policy.heavyPerMinute, w.remaining, w.resetAt),
+      retryAfterSeconds: seconds(w.resetAt - now),
+    };
+  }
+}
+
+function rateHeaders(limit: number, remaining: number, resetAt: number): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
+  };
+}

@@ -1,0 +1,85 @@
+import type { ConsumeResult, LimitStore, WindowRule } from './limit-store.ts';
+
+interface Window {
+  start: number;
+  count: number;
+  windowMs: number;
+}
+
+const SWEEP_EVERY = 10_000;
+
+/** Process-local limit state. Windows start at their first request and last windowMs. */
+export class MemoryLimitStore implements LimitStore {
+  private windows = new Map<string, Window>();
+  private buckets = new Map<string, { tokens: number; at: number }>();
+  private failures = new Map<string, number[]>();
+  private blocks = new Map<string, number>();
+  private writes = 0;
+
+  async consume(rules: WindowRule[], now: number): Promise<ConsumeResult> {
+    const current = rules.map((rule) => this.window(rule, now));
+    const allowed = rules.every((rule, i) => current[i]!.count < rule.limit);
+    if (allowed) for (const w of current) w.count += 1;
+    return {
+      allowed,
+      windows: rules.map((rule, i) => {
+        const w = current[i]!;
+        return { rule, remaining: Math.max(0, rule.limit - w.count), resetAt: w.start + w.windowMs };
+      }),
+    };
+  }
+
+  async takeToken(key: string, capacity: number, refillPerMs: number, now: number) {
+    const bucket = this.buckets.get(key) ?? { tokens: capacity, at: now };
+    bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.at) * refillPerMs);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    this.sweep(now);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { allowed: true, retryAfterMs: 0 };
+    }
+    return { allowed: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / refillPerMs) };
+  }
+
+  async recordFailure(key: string, windowMs: number, now: number): Promise<number> {
+    const recent = (this.failures.get(key) ?? []).filter((t) => t > now - windowMs);
+    recent.push(now);
+    this.failures.set(key, recent);
+    return recent.length;
+  }
+
+  async block(key: string, until: number): Promise<void> {
+    this.blocks.set(key, until);
+    this.failures.delete(key);
+  }
+
+  async blockedUntil(key: string, now: number): Promise<number | null> {
+    const until = this.blocks.get(key);
+    if (until === undefined) return null;
+    if (until <= now) {
+      this.blocks.delete(key);
+      return null;
+    }
+    return until;
+  }
+
+  private window(rule: WindowRule, now: number): Window {
+    let w = this.windows.get(rule.key);
+    if (!w || now >= w.start + w.windowMs) {
+      w = { start: now, count: 0, windowMs: rule.windowMs };
+      this.windows.set(rule.key, w);
+      this.sweep(now);
+    }
+    return w;
+  }
+
+  /** Drops expired entries now and then, so that the maps stay as large as the active clients. */
+  private sweep(now: number): void {
+    if (++this.writes % SWEEP_EVERY !== 0) return;
+    for (const [k, w] of this.windows) if (now >= w.start + w.windowMs) this.windows.delete(k);
+    for (const [k, times] of this.failures) if (times.every((t) => t < now - 15 * 60_000)) this.failures.delete(k);
+    for (const [k, until] of this.blocks) if (until <= now) this.blocks.delete(k);
+    for (const [k, b] of this.buckets) if (now - b.at > 60 * 60_000) this.buckets.delete(k);
+  }
+}

@@ -1,0 +1,41 @@
+import { bootstrapFirstUser } from './bootstrap.ts';
+import { parseServerConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+const argv = process.argv.slice(2).filter((arg) => arg !== '--');
+
+let config;
+try {
+  config = parseServerConfig(argv, process.env);
+} catch (err) {
+  console.error(`shelf server: ${(err as Error).message}`);
+  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy]');
+  process.exit(2);
+}
+
+const server = await startServer(config);
+const first = await bootstrapFirstUser(server.deps);
+if (first) {
+  console.log(`First start: created a local Pro user (${first.userId}) and this API token with every scope.`);
+  console.log('It is shown only this once; paste it into the extension\'s options page:');
+  console.log(`  ${first.token}`);
+  console.log(
+    `More tokens: npm run --silent admin -- --data ${config.dataDir} token create --user ${first.userId} --name NAME --scopes all`,
+  );
+}
+console.log(`listening ${server.baseUrl}`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error('shelf server: shutdown failed:', err);
+        process.exit(1);
+      },
+    );
+  });
+}

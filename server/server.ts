@@ -1,0 +1,46 @@
+import { type ServerType, serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.ts';
+import { HOUR } from './clock.ts';
+import type { ServerConfig } from './config.ts';
+import { type ServerDeps, createDeps } from './deps.ts';
+import { openSqliteStore } from './store/sqlite/index.ts';
+
+export interface RunningServer {
+  baseUrl: string;
+  origin: string;
+  deps: ServerDeps;
+  /** Stops taking connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const store = openSqliteStore(config.dataDir);
+  const deps = createDeps(config, store);
+  const app = createApp(deps);
+  await deps.maintenance.run();
+  deps.maintenance.start(HOUR / 4);
+
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const origin = `http://${host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `${origin}/v1`,
+    origin,
+    deps,
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
+        });
+        await deps.maintenance.stop();
+        store.close();
+      })()),
+  };
+}

@@ -1,0 +1,4 @@
+// PLACEHOLDER: replaced by the bookmarks module.
+export interface BookmarksStore {
+  readonly kind: 'bookmarks';
+}

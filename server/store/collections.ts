@@ -1,0 +1,4 @@
+// PLACEHOLDER: replaced by the collections module.
+export interface CollectionsStore {
+  readonly kind: 'collections';
+}

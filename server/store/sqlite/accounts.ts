@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { Plan } from '../../../lib/api/auth.ts';
+import { Scope } from '../../../lib/api/scopes.ts';
+import type { Db } from '../../db/database.ts';
+import { ApiError } from '../../http/api-error.ts';
+import { newId } from '../../ids.ts';
+import type { AccountsStore, NewToken, TokenRecord, UserRecord } from '../accounts.ts';
+
+interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  plan: string;
+  status: string;
+  created_at: number;
+}
+
+interface TokenRow {
+  id: string;
+  user_id: string;
+  name: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+const storedScopes = z.array(Scope);
+
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  plan: Plan.parse(r.plan),
+  status: r.status,
+  createdAt: r.created_at,
+});
+
+const toToken = (r: TokenRow): TokenRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  scopes: storedScopes.parse(JSON.parse(r.scopes)),
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+  lastUsedAt: r.last_used_at,
+});
+
+export class SqliteAccounts implements AccountsStore {
+  private q;
+
+  constructor(private db: Db) {
+    this.q = {
+      user: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
+      token: db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE id = ?'),
+      tokenByHash: db.prepare<[string], TokenRow & { u_name: string; u_email: string; u_plan: string; u_status: string; u_created_at: number }>(
+        `SELECT t.*, u.name AS u_name, u.email AS u_email, u.plan AS u_plan, u.status AS u_status, u.created_at AS u_created_at
+         FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ?`,
+      ),
+      activeCount: db.prepare<[string, number], { n: number }>(
+        'SELECT COUNT(*) AS n FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
+      ),
+      touch: db.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?'),
+    };
+  }
+
+  async createUser(input: { name: string; email: string; plan: Plan }, now: number): Promise<UserRecord> {
+    const id = newId('usr');
+    this.db
+      .prepare('INSERT INTO users (id, name, email, plan, status, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, input.name, input.email, input.plan, 'active', now);
+    return toUser(this.q.user.get(id)!);
+  }
+
+  async getUser(id: string): Promise<UserRecord | null> {
+    const row = this.q.user.get(id);
+    return row ? toUser(row) : null;
+  }
+
+  async setPlan(userId: string, plan: Plan): Promise<UserRecord | null> {
+    this.db.prepare('UPDATE users SET plan = ? WHERE id = ?').run(plan, userId);
+    return this.getUser(userId);
+  }
+
+  async countUsers(): Promise<number> {
+    return this.db.prepare('SELECT COUNT(*) FROM users').pluck().get() as number;
+  }
+
+  async createToken(input: NewToken, maxActive: number, now: number): Promise<TokenRecord> {
+    const id = newId('tkn');
+    this.db.transaction(() => {
+      if (this.q.activeCount.get(input.userId, now)!.n >= maxActive) {
+        throw new ApiError('CONFLICT', `the user already has ${maxActive} active tokens; revoke one first`);
+      }
+      this.db
+        .prepare('INSERT INTO tokens (id, user_id, name, hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(id, input.userId, input.name, input.hash, JSON.stringify(input.scopes), now, input.expiresAt);
+    })();
+    return toToken(this.q.token.get(id)!);
+  }
+
+  async findTokenByHash(hash: string): Promise<{ token: TokenRecord; user: UserRecord } | null> {
+    const row = this.q.tokenByHash.get(hash);
+    if (!row) return null;
+    return {
+      token: toToken(row),
+      user: toUser({ id: row.user_id, name: row.u_name, email: row.u_email, plan: row.u_plan, status: row.u_status, created_at: row.u_created_at }),
+    };
+  }
+
+  async revokeToken(id: string, now: number): Promise<TokenRecord | null> {
+    this.db.prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(now, id);
+    const row = this.q.token.get(id);
+    return row ? toToken(row) : null;
+  }
+
+  async listTokens(userId: string): Promise<TokenRecord[]> {
+    return this.db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE user_id = ? ORDER BY created_at, id').all(userId).map(toToken);
+  }
+
+  async touchToken(id: string, now: number): Promise<void> {
+    this.q.touch.run(now, id);
+  }
+}

@@ -1,0 +1,49 @@
+import type { Db } from '../../db/database.ts';
+import type { IdempotencyBegin, IdempotencyStore } from '../idempotency.ts';
+
+interface Row {
+  fingerprint: string;
+  status: number | null;
+  body: string | null;
+  created_at: number;
+}
+
+/** A claim whose request never finished (the process died) stops blocking retries after this long. */
+const ABANDONED_AFTER_MS = 2 * 60_000;
+
+export class SqliteIdempotency implements IdempotencyStore {
+  constructor(private db: Db) {}
+
+  async begin(userId: string, key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyBegin> {
+    return this.db.transaction((): IdempotencyBegin => {
+      const row = this.db
+        .prepare<[string, string], Row>('SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE user_id = ? AND key = ?')
+        .get(userId, key);
+      const stale = row && (row.created_at <= now - ttlMs || (row.status === null && row.created_at <= now - ABANDONED_AFTER_MS));
+      if (row && !stale) {
+        if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
+        if (row.status === null || row.body === null) return { state: 'in-flight' };
+        return { state: 'replay', status: row.status, body: row.body };
+      }
+      this.db
+        .prepare(
+          `INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, NULL, NULL, ?)
+           ON CONFLICT (user_id, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = NULL, body = NULL, created_at = excluded.created_at`,
+        )
+        .run(userId, key, fingerprint, now);
+      return { state: 'new' };
+    })();
+  }
+
+  async complete(userId: string, key: string, status: number, body: string): Promise<void> {
+    this.db.prepare('UPDATE idempotency_keys SET status = ?, body = ? WHERE user_id = ? AND key = ?').run(status, body, userId, key);
+  }
+
+  async release(userId: string, key: string): Promise<void> {
+    this.db.prepare('DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND status IS NULL').run(userId, key);
+  }
+
+  async purgeOlderThan(cutoff: number): Promise<number> {
+    return this.db.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?').run(cutoff).changes;
+  }
+}

@@ -1,0 +1,4 @@
+// PLACEHOLDER: replaced by the tags module.
+export interface TagsStore {
+  readonly kind: 'tags';
+}

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ALL_SCOPES, type Scope } from '../../lib/api/scopes.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
+import type { ServerConfig } from '../../server/config.ts';
+import { type RunningServer, startServer } from '../../server/server.ts';
+
+export interface TestServer {
+  server: RunningServer;
+  baseUrl: string;
+  dataDir: string;
+  /** A fresh Pro (or free) user with a token of the given scopes (default: all). */
+  user(options?: { scopes?: Scope[]; plan?: 'pro' | 'free'; expiresAt?: number | null }): Promise<TestUser>;
+  /** Moves the server's clock (needs testClock). */
+  advance(ms: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface TestUser {
+  userId: string;
+  token: string;
+  tokenId: string;
+  api: Api;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+export type Api = (
+  method: string,
+  path: string,
+  options?: { body?: unknown; headers?: Record<string, string>; token?: string | null; ip?: string },
+) => Promise<ApiResponse>;
+
+let ipCounter = 0;
+/** A distinct client address per test user, so that per-IP limits of one test do not touch another. */
+export const nextIp = (): string => `10.77.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+
+export function apiFor(baseUrl: string, defaults: { token?: string; ip?: string }): Api {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? defaults.token : options.token;
+    if (token) headers.Authorization ??= `Bearer ${token}`;
+    const ip = options.ip ?? defaults.ip;
+    if (ip) headers['X-Forwarded-For'] = ip;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(baseUrl + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: the test sees the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+}
+
+/** A real server on a free port with a temporary data directory; X-Forwarded-For is trusted so each user gets its own address. */
+export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'shelf-test-'));
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    testClock: true,
+    allowPrivateFetch: false,
+    trustProxy: true,
+    raiseLimits: false,
+    ...overrides,
+  });
+  const { store, clock } = server.deps;
+  return {
+    server,
+    baseUrl: server.baseUrl,
+    dataDir,
+    async user(options = {}) {
+      const user = await store.accounts.createUser({ name: 'Test user', email: 'test@example.com', plan: 'pro' }, clock.now());
+      const { record, token } = await issueToken(
+        store.accounts,
+        { userId: user.id, name: 'test', scopes: options.scopes ?? [...ALL_SCOPES], expiresAt: options.expiresAt ?? null },
+        clock.now(),
+      );
+      if (options.plan === 'free') await store.accounts.setPlan(user.id, 'free');
+      return { userId: user.id, token, tokenId: record.id, api: apiFor(server.baseUrl, { token, ip: nextIp() }) };
+    },
+    async advance(ms) {
+      const res = await fetch(`${server.origin}/__test__/clock`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ advanceMs: ms }),
+      });
+      return ((await res.json()) as { now: number }).now;
+    },
+    async close() {
+      await server.close();
+      if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
