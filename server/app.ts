@@ -18,7 +18,8 @@ const limitBody = (maxSize: number) =>
   bodyLimit({
     maxSize,
     onError: () => {
-      throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxSize / MB} MB`);
+      // The unread rest of the body is still on the wire: the connection cannot carry another request.
+      throw new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxSize / MB} MB`, { Connection: 'close' });
     },
   });
 

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestId } from '../../lib/api/envelope.ts';
+import { expectError } from '../support/expect.ts';
+import { startTestServer, type TestServer, type TestUser } from '../support/server.ts';
+
+let t: TestServer;
+let u: TestUser;
+beforeAll(async () => {
+  t = await startTestServer();
+  u = await t.user();
+});
+afterAll(() => t.close());
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type, Idempotency-Key',
+};
+
+function expectCors(headers: Headers) {
+  for (const [name, value] of Object.entries(CORS)) expect(headers.get(name)).toBe(value);
+}
+
+describe('envelopes, CORS and request ids', () => {
+  it('wraps a success in data + meta.requestId, and echoes the id as X-Request-Id', async () => {
+    const res = await u.api('GET', '/auth/verify');
+    const body = res.body as { meta: { requestId: string } };
+    expect(RequestId.safeParse(body.meta.requestId).success).toBe(true);
+    expect(res.headers.get('x-request-id')).toBe(body.meta.requestId);
+    expectCors(res.headers);
+  });
+
+  it('gives every request its own id', async () => {
+    const a = (await u.api('GET', '/auth/verify')).body as { meta: { requestId: string } };
+    const b = (await u.api('GET', '/auth/verify')).body as { meta: { requestId: string } };
+    expect(a.meta.requestId).not.toBe(b.meta.requestId);
+  });
+
+  it('answers a preflight with the CORS headers and no body, without a token', async () => {
+    const res = await fetch(`${t.baseUrl}/bookmarks`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'chrome-extension://abc', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,idempotency-key' },
+    });
+    expect(res.status).toBe(204);
+    expectCors(res.headers);
+    expect(await res.text()).toBe('');
+  });
+
+  it('puts the CORS headers and the envelope on errors too', async () => {
+    const res = await u.api('GET', '/auth/verify', { token: null });
+    expectError(res, 401, 'MISSING_TOKEN');
+    expectCors(res.headers);
+    const body = res.body as { meta: { requestId: string } };
+    expect(RequestId.safeParse(body.meta.requestId).success).toBe(true);
+  });
+
+  it('answers an unknown endpoint with 404 NOT_FOUND', async () => {
+    const res = await u.api('GET', '/no-such-thing');
+    expect(expectError(res, 404, 'NOT_FOUND')).toContain('/v1/no-such-thing');
+    expectCors(res.headers);
+    expectError(await u.api('PUT', '/tags'), 404, 'NOT_FOUND');
+  });
+
+  it('carries the X-RateLimit headers on authenticated answers, errors included', async () => {
+    for (const res of [await u.api('GET', '/auth/verify'), await u.api('GET', '/no-such-thing')]) {
+      expect(res.headers.get('x-ratelimit-limit')).toBe('120');
+      expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+      expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 5);
+    }
+  });
+});
+
+describe('request bodies', () => {
+  it('refuses a body that is not JSON with a clear message', async () => {
+    const res = await u.api('POST', '/tags', { body: '{"name": ' });
+    expect(expectError(res, 400, 'VALIDATION_ERROR')).toMatch(/not valid JSON/);
+  });
+
+  it('refuses a body sent with another content type', async () => {
+    const res = await u.api('POST', '/tags', { body: 'name=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE')).toMatch(/application\/json/);
+  });
+
+  it('names the field that fails validation', async () => {
+    const res = await u.api('POST', '/tags', { body: { name: 42 } });
+    expect(expectError(res, 400, 'VALIDATION_ERROR')).toMatch(/^Invalid body: name:/);
+    const missing = await u.api('POST', '/tags', { body: {} });
+    expect(expectError(missing, 400, 'VALIDATION_ERROR')).toBe('Invalid body: name: is required');
+  });
+
+  it('refuses a body over 1 MB with 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await u.api('POST', '/tags', { body: { name: 'x'.repeat(1024 * 1024 + 10) } });
+    expectError(res, 413, 'PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('test clock', () => {
+  it('moves the server clock and says where it is now', async () => {
+    const before = t.server.deps.clock.now();
+    const now = await t.advance(5_000);
+    expect(now).toBeGreaterThanOrEqual(before + 5_000);
+  });
+
+  it('refuses a negative or missing advance', async () => {
+    const res = await fetch(`${t.server.origin}/__test__/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advanceMs": -1}' });
+    expect(res.status).toBe(400);
+  });
+
+  it('does not exist without --test-clock', async () => {
+    const plain = await startTestServer({ testClock: false });
+    try {
+      const res = await fetch(`${plain.server.origin}/__test__/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"advanceMs": 1000}' });
+      expect(res.status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
