@@ -1,5 +1,5 @@
 import { Authenticator } from './auth/authenticate.ts';
-import { Clock } from './clock.ts';
+import { Clock, DAY } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { Guards } from './limits/guards.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
@@ -21,13 +21,15 @@ export interface ServerDeps {
 
 export function createDeps(config: ServerConfig, store: Store): ServerDeps {
   const clock = new Clock();
+  const maintenance = new Maintenance(() => clock.now());
+  maintenance.add('forget-idempotency-keys', (now) => store.idempotency.purgeOlderThan(now - DAY));
   return {
     config,
     clock,
     store,
     guards: new Guards(new MemoryLimitStore(), config.raiseLimits ? raisedLimits : specLimits, clock),
     authenticator: new Authenticator(store.accounts),
-    maintenance: new Maintenance(() => clock.now()),
+    maintenance,
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
   };
 }
