@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { type EndpointName, type Endpoints, endpoints } from '../api/endpoints.ts';
+import { ErrorCode } from '../api/errors.ts';
+import { ClientError } from './errors.ts';
+
+type Ep<N extends EndpointName> = Endpoints[N];
+type InputPart<S> = S extends z.ZodType ? z.input<S> : never;
+
+/** What a call names: path params, query and body, each typed by the shared contract. */
+export type CallInput<N extends EndpointName> = {
+  params?: InputPart<Ep<N>['params']>;
+  query?: InputPart<Ep<N>['query']>;
+  body?: InputPart<Ep<N>['body']>;
+  /** The key of a create; the client makes one when not given, so every create carries one. */
+  idempotencyKey?: string;
+};
+export type CallOutput<N extends EndpointName> = Ep<N>['response'] extends z.ZodType ? z.output<Ep<N>['response']> : Response;
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  token: string;
+  fetch?: typeof fetch;
+  newIdempotencyKey?: () => string;
+}
+
+export interface ApiClient {
+  call<N extends EndpointName>(name: N, input?: CallInput<N>): Promise<CallOutput<N>>;
+}
+
+const LenientErrorEnvelope = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+const IpBlockBody = z.object({ error: z.string() });
+
+/**
+ * The typed API client. Every request goes through `send`, the one place where
+ * the token is attached, keys are made, and answers become data or a ClientError.
+ */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const newKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  async function send(name: EndpointName, input: CallInput<EndpointName>): Promise<unknown> {
+    const endpoint = endpoints[name];
+    const headers: Record<string, string> = { Authorization: `Bearer ${options.token}` };
+    let body: string | undefined;
+    if (input.body !== undefined) {
+      body = JSON.stringify(input.body);
+      headers['Content-Type'] = 'application/json';
+    }
+    if (endpoint.method === 'POST' && endpoint.response !== null) headers['Idempotency-Key'] = input.idempotencyKey ?? newKey();
+
+    let response: Response;
+    try {
+      response = await doFetch(buildUrl(base, endpoint.path, input.params, input.query), { method: endpoint.method, headers, body });
+    } catch (err) {
+      throw new ClientError('NETWORK_ERROR', `Could not reach the server: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (!response.ok) throw await errorFrom(response);
+    if (endpoint.response === null) return response;
+
+    const json = await response.json().catch(() => undefined);
+    const parsed = z.object({ data: endpoint.response }).safeParse(json);
+    if (!parsed.success) {
+      throw new ClientError('MALFORMED_RESPONSE', `The server's answer to ${name} was not what the API promises`, { status: response.status });
+    }
+    return parsed.data.data;
+  }
+
+  return {
+    call: (name, input = {}) => send(name, input as CallInput<EndpointName>) as never,
+  };
+}
+
+function buildUrl(base: string, path: string, params: object | undefined, query: object | undefined): string {
+  const values = (params ?? {}) as Record<string, string>;
+  const filled = path.replace(/:([a-zA-Z]+)(\{[^}]*\})?/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new ClientError('BAD_MESSAGE', `missing path parameter ${key}`);
+    return value.split('/').map(encodeURIComponent).join('/');
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const qs = search.toString();
+  return `${base}${filled}${qs ? `?${qs}` : ''}`;
+}
+
+async function errorFrom(response: Response): Promise<ClientError> {
+  const retryAfter = Number(response.headers.get('Retry-After'));
+  const details = { status: response.status, ...(retryAfter > 0 && { retryAfterSeconds: retryAfter }) };
+  const json: unknown = await response.json().catch(() => undefined);
+
+  if (response.status === 403 && IpBlockBody.safeParse(json).success) {
+    return new ClientError('IP_BLOCKED', IpBlockBody.parse(json).error, details);
+  }
+  const envelope = LenientErrorEnvelope.safeParse(json);
+  if (!envelope.success) {
+    return new ClientError('MALFORMED_RESPONSE', `The server answered ${response.status} without an error the API describes`, details);
+  }
+  const code = ErrorCode.safeParse(envelope.data.error.code);
+  return new ClientError(code.success ? code.data : 'UNKNOWN_API_ERROR', envelope.data.error.message, details);
+}

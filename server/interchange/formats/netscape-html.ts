@@ -1,0 +1,230 @@
+import { Parser } from 'htmlparser2';
+import { CollectionSet } from '../collections.ts';
+import type { InterchangeBookmark, ParsedImport, SkippedEntry } from '../types.ts';
+import { checkUrl, cleanTags, epochToMs, isBookmarkType, newBookmark } from '../values.ts';
+import { normaliseText } from './netscape-html-text.ts';
+
+export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts';
+
+/**
+ * Reads the Netscape bookmark file every browser and bookmark service exports.
+ *
+ * htmlparser2 does the tokenising and entity decoding; the structure is tracked here from
+ * the tag events alone, never from the element tree, because real files leave <DT>, <p>
+ * and even <A> unclosed and some (Safari) have no outer <DL> at all:
+ * - <H3> names a folder; the next <DL> holds its content, each </DL> leaves one level.
+ * - <A HREF> is a bookmark in the current folder; its text (up to </A> or the next
+ *   structural tag) is the title.
+ * - <DD> right after an <A> is its description, right after an <H3> its folder's notes.
+ *
+ * Decisions:
+ * - Every folder is kept as a collection, including browser roots ("Bookmarks bar",
+ *   "Bookmarks Toolbar", "Other bookmarks") and a single folder wrapping everything:
+ *   dropping one is a guess that, when wrong, silently loses a real folder of the user's
+ *   (and would break our own round trip), while keeping it costs the user one move.
+ * - TAGS is split on commas only. Every exporter we know (Firefox, Pinboard, Delicious,
+ *   Shaarli, Raindrop, Diigo) writes commas, and Firefox tags may contain spaces, so
+ *   splitting on spaces would corrupt real tags to rescue a hypothetical file.
+ * - ADD_DATE is the creation date, LAST_MODIFIED the fallback when it is missing or
+ *   unreadable (later than the truth, but closer than nothing). See epochToMs for units.
+ * - FEEDURL (Firefox live bookmarks) is used only when there is no HREF.
+ * - PRIVATE, TOREAD, ICON, ICON_URI, LAST_CHARSET, SHORTCUTURL are ignored.
+ * - Our own exports add DATA-* attributes that browsers ignore: DATA-NOTE, DATA-TYPE,
+ *   DATA-FAVORITE, DATA-TAGS (JSON, when a tag holds a comma), DATA-CREATED (exact ms),
+ *   DATA-ICON / DATA-COLOR on folders, and DATA-TEXT holding the exact text of an
+ *   element whose content would otherwise be trimmed or newline-normalised.
+ */
+export function parseNetscapeHtml(text: string): ParsedImport {
+  const reader = new NetscapeReader(text);
+  const parser = new Parser(
+    {
+      onopentag: (name, attributes) => reader.open(name, attributes, parser.startIndex),
+      onclosetag: (name) => reader.close(name),
+      ontext: (data) => reader.text(data),
+    },
+    { decodeEntities: true },
+  );
+  parser.write(text);
+  parser.end();
+  return reader.result();
+}
+
+type Attributes = Record<string, string>;
+
+type Capture =
+  | { kind: 'title'; bookmark: InterchangeBookmark | null; attributes: Attributes; text: string }
+  | { kind: 'folder'; attributes: Attributes; text: string }
+  | { kind: 'dd'; target: DdTarget; attributes: Attributes; text: string };
+
+type DdTarget = { kind: 'bookmark'; bookmark: InterchangeBookmark } | { kind: 'folder'; path: string[] };
+
+const UNTITLED_FOLDER = 'Untitled folder';
+
+class NetscapeReader {
+  private readonly bookmarks: InterchangeBookmark[] = [];
+  private readonly collections = new CollectionSet();
+  private readonly skipped: SkippedEntry[] = [];
+  /** Folder path of each open <DL>. */
+  private readonly lists: string[][] = [];
+  /** A folder whose <H3> was read and whose <DL> may follow. */
+  private pendingFolder: string[] | null = null;
+  /** What a <DD> would describe if one came now. */
+  private ddTarget: DdTarget | null = null;
+  private capture: Capture | null = null;
+  private readonly lines: LineCounter;
+
+  constructor(source: string) {
+    this.lines = new LineCounter(source);
+  }
+
+  open(name: string, attributes: Attributes, index: number): void {
+    switch (name) {
+      case 'a':
+        this.interrupt();
+        this.capture = { kind: 'title', bookmark: this.startBookmark(attributes, index), attributes, text: '' };
+        return;
+      case 'h3':
+        this.interrupt();
+        this.capture = { kind: 'folder', attributes, text: '' };
+        return;
+      case 'dd': {
+        this.finishCapture();
+        const target = this.ddTarget;
+        this.ddTarget = null;
+        if (target !== null) this.capture = { kind: 'dd', target, attributes, text: '' };
+        return;
+      }
+      case 'dl':
+        this.finishCapture();
+        this.lists.push(this.pendingFolder ?? this.currentPath());
+        this.pendingFolder = null;
+        this.ddTarget = null;
+        return;
+      case 'dt':
+      case 'hr':
+        this.interrupt();
+        return;
+      case 'br':
+        if (this.capture !== null) this.capture.text += '\n';
+        return;
+    }
+  }
+
+  close(name: string): void {
+    if (name === 'a' && this.capture?.kind === 'title') this.finishCapture();
+    else if (name === 'h3' && this.capture?.kind === 'folder') this.finishCapture();
+    else if (name === 'dl') {
+      this.interrupt();
+      this.lists.pop();
+    }
+  }
+
+  text(data: string): void {
+    if (this.capture !== null) this.capture.text += data;
+  }
+
+  result(): ParsedImport {
+    this.finishCapture();
+    return { format: 'netscape-html', bookmarks: this.bookmarks, collections: this.collections.list(), skipped: this.skipped };
+  }
+
+  private currentPath(): string[] {
+    return this.lists.at(-1) ?? [];
+  }
+
+  /** A structural tag ends whatever was being read and what a <DD> or <DL> could attach to. */
+  private interrupt(): void {
+    this.finishCapture();
+    this.pendingFolder = null;
+    this.ddTarget = null;
+  }
+
+  private startBookmark(attributes: Attributes, index: number): InterchangeBookmark | null {
+    const url = checkUrl(attributes.href ?? attributes.feedurl);
+    if (!url.ok) {
+      this.skipped.push({ line: this.lines.lineAt(index), reason: url.reason });
+      return null;
+    }
+    const type = attributes['data-type'] ?? '';
+    return newBookmark(url.url, {
+      note: attributes['data-note'] ?? '',
+      type: isBookmarkType(type) ? type : 'link',
+      isFavorite: attributes['data-favorite'] === '1' || attributes['data-favorite'] === 'true',
+      tags: readTags(attributes),
+      collectionPath: [...this.currentPath()],
+      createdAt: readCreated(attributes),
+    });
+  }
+
+  private finishCapture(): void {
+    const capture = this.capture;
+    if (capture === null) return;
+    this.capture = null;
+    const value = capture.attributes['data-text'] ?? normaliseText(capture.text);
+    if (capture.kind === 'title') {
+      if (capture.bookmark === null) return;
+      capture.bookmark.title = value;
+      this.bookmarks.push(capture.bookmark);
+      this.ddTarget = { kind: 'bookmark', bookmark: capture.bookmark };
+    } else if (capture.kind === 'folder') {
+      const path = [...this.currentPath(), value.trim() || UNTITLED_FOLDER];
+      this.collections.add(path, { icon: capture.attributes['data-icon'], color: capture.attributes['data-color'] });
+      this.pendingFolder = path;
+      this.ddTarget = { kind: 'folder', path };
+    } else if (capture.target.kind === 'bookmark') {
+      capture.target.bookmark.description = value;
+    } else {
+      this.collections.add(capture.target.path, { notes: value });
+    }
+  }
+}
+
+function readTags(attributes: Attributes): string[] {
+  const exact = attributes['data-tags'];
+  if (exact !== undefined) {
+    try {
+      const value: unknown = JSON.parse(exact);
+      if (Array.isArray(value)) return cleanTags(value.filter((tag): tag is string => typeof tag === 'string'));
+    } catch {
+      // damaged: fall back to the browser-readable TAGS
+    }
+  }
+  return cleanTags((attributes.tags ?? '').split(','));
+}
+
+function readCreated(attributes: Attributes): number | null {
+  const exact = attributes['data-created']?.trim() ?? '';
+  if (/^-?\d{1,16}$/.test(exact)) return Number(exact);
+  return epochToMs(attributes.add_date) ?? epochToMs(attributes.last_modified);
+}
+
+/** Line numbers for skipped entries without scanning the file once per entry. */
+class LineCounter {
+  private index = 0;
+  private line = 1;
+
+  constructor(private readonly source: string) {}
+
+  lineAt(index: number): number {
+    if (index < this.index) {
+      this.index = 0;
+      this.line = 1;
+    }
+    for (let i = this.source.indexOf('\n', this.index); i !== -1 && i < index; i = this.source.indexOf('\n', i + 1)) {
+      this.line += 1;
+    }
+    this.index = index;
+    return this.line;
+  }
+}
+
+const NETSCAPE_DOCTYPE = /<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i;
+const LINK_ENTRY = /<dt[^>]*>\s*<a\s[^>]*\bhref\s*=/i;
+const FOLDER_ENTRY = /<dt[^>]*>\s*<h3[\s>]/i;
+
+/** The doctype, or failing that (hand-made and older files) the <DT><A HREF / <DL><DT><H3 shape. */
+export function looksLikeNetscapeHtml(text: string): boolean {
+  return (
+    NETSCAPE_DOCTYPE.test(text.slice(0, 2048)) || LINK_ENTRY.test(text) || (/<dl[\s>]/i.test(text) && FOLDER_ENTRY.test(text))
+  );
+}

@@ -1,0 +1,43 @@
+export interface InterchangeBookmark {
+  url: string;
+  title: string;
+  description: string;
+  note: string;
+  type: 'link' | 'article' | 'image' | 'video' | 'document';
+  isFavorite: boolean;
+  /** Tag names, hierarchical with '/'. */
+  tags: string[];
+  /** Folder names from the root; [] means Unsorted. */
+  collectionPath: string[];
+  /** Milliseconds since the epoch, null when unknown. */
+  createdAt: number | null;
+}
+
+/** Listed separately so empty collections and their attributes survive a round trip. */
+export interface InterchangeCollection {
+  path: string[];
+  icon: string;
+  color: string;
+  notes: string;
+}
+
+export interface ParsedImport {
+  format: 'shelf-json' | 'shelf-csv' | 'netscape-html' | 'pocket-csv' | 'instapaper-csv' | 'raindrop-csv';
+  bookmarks: InterchangeBookmark[];
+  /** Every folder seen, including empty ones, parents before children. */
+  collections: InterchangeCollection[];
+  /** Entries that could not be read; parsing never throws for a bad entry. */
+  skipped: { line?: number; reason: string }[];
+}
+
+export type ImportFormat = ParsedImport['format'];
+export type ExportFormat = 'json' | 'csv' | 'html';
+export type BookmarkType = InterchangeBookmark['type'];
+export type SkippedEntry = ParsedImport['skipped'][number];
+
+export interface InterchangeLibrary {
+  bookmarks: InterchangeBookmark[];
+  collections: InterchangeCollection[];
+  /** Milliseconds since the epoch. */
+  exportedAt: number;
+}

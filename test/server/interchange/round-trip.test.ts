@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { parseImport } from '../../../server/interchange/parse.ts';
+import type { InterchangeBookmark, InterchangeCollection, InterchangeLibrary } from '../../../server/interchange/types.ts';
+import { writeExport, writeExportChunks } from '../../../server/interchange/write.ts';
+
+// Collections listed in tree (depth-first) order, which is the order every writer emits.
+const collections: InterchangeCollection[] = [
+  { path: ['Work'], icon: '💼', color: 'blue', notes: 'Job stuff\nsecond line' },
+  { path: ['Work', 'Projects / 2024'], icon: '', color: '', notes: '' },
+  { path: ['Work', 'Projects / 2024', 'Q1, "draft" <beta> & co'], icon: 'folder', color: '#ff0000', notes: '  deep & "quoted"\r\n' },
+  { path: ['Work', 'Empty'], icon: '📁', color: 'red', notes: '' },
+  { path: ['Личное 日本 🎌'], icon: '', color: 'green', notes: 'ünïcödé' },
+  { path: ['Back\\slash'], icon: '', color: '', notes: '' },
+  { path: ['Back\\slash', "It's = fine"], icon: '', color: '', notes: '=SUM(A1)' },
+  { path: ['Back\\slash', "It's = fine", 'Empty leaf'], icon: '', color: '', notes: '' },
+];
+
+function bookmark(overrides: Partial<InterchangeBookmark> & { url: string }): InterchangeBookmark {
+  return {
+    title: '',
+    description: '',
+    note: '',
+    type: 'link',
+    isFavorite: false,
+    tags: [],
+    collectionPath: [],
+    createdAt: null,
+    ...overrides,
+  };
+}
+
+const bookmarks: InterchangeBookmark[] = [
+  bookmark({
+    url: 'https://example.com/a?x=1&y=2',
+    title: 'Tom & Jerry <script>alert("x")</script>',
+    description: 'Line one\nLine two\n\nLine four',
+    note: 'My note\nwith "quotes", commas, <tags> & ampersands\r\nand CRLF',
+    type: 'article',
+    isFavorite: true,
+    tags: ['dev/js', 'rock, paper', 'say "hi"', '<b>', 'über/straße'],
+    collectionPath: ['Work', 'Projects / 2024', 'Q1, "draft" <beta> & co'],
+    createdAt: Date.UTC(2016, 5, 15, 17, 4, 26),
+  }),
+  bookmark({
+    url: 'https://img.example.org/cat.png',
+    title: '=HYPERLINK("http://evil")',
+    type: 'image',
+    tags: ['-minus', '+plus', '@at'],
+    collectionPath: ['Work'],
+    createdAt: 1466010266123,
+  }),
+  bookmark({ url: 'https://video.example/v/1', title: '  padded title  ', type: 'video', collectionPath: ['Work'] }),
+  bookmark({
+    url: 'https://docs.example/spec.pdf',
+    title: "'=already quoted",
+    description: '   ',
+    type: 'document',
+    isFavorite: true,
+    collectionPath: ['Личное 日本 🎌'],
+    createdAt: -86_400_000,
+  }),
+  bookmark({ url: 'http://unsorted.example/', title: 'Unsorted one', createdAt: Date.UTC(1985, 0, 1) }),
+  bookmark({ url: 'http://unsorted.example/', title: 'Unsorted one (duplicate kept)', tags: ['dup'] }),
+  bookmark({ url: 'ftp://files.example/pub/', title: 'Ünïcödé 日本語 🎉', description: 'tab\there', collectionPath: ['Back\\slash', "It's = fine"] }),
+  bookmark({ url: 'https://example.com/empty-title', collectionPath: ['Back\\slash'], createdAt: Date.UTC(2099, 11, 31) }),
+];
+
+const library: InterchangeLibrary = { bookmarks, collections, exportedAt: Date.UTC(2025, 0, 2, 3, 4, 5) };
+
+function sortedByContent(list: InterchangeBookmark[]): InterchangeBookmark[] {
+  const key = (b: InterchangeBookmark): string => `${b.url}\u0000${b.title}`;
+  return [...list].sort((a, b) => key(a).localeCompare(key(b)));
+}
+
+describe('export then import loses nothing', () => {
+  it.each(['json', 'csv'] as const)('%s keeps bookmarks, their order and every collection', (format) => {
+    const parsed = parseImport(writeExport(format, library));
+    expect(parsed.format).toBe(format === 'json' ? 'shelf-json' : 'shelf-csv');
+    expect(parsed.skipped).toEqual([]);
+    expect(parsed.collections).toEqual(collections);
+    expect(parsed.bookmarks).toEqual(bookmarks);
+  });
+
+  it('html keeps every bookmark and collection (bookmarks grouped by folder)', () => {
+    const parsed = parseImport(writeExport('html', library));
+    expect(parsed.format).toBe('netscape-html');
+    expect(parsed.skipped).toEqual([]);
+    expect(parsed.collections).toEqual(collections);
+    expect(sortedByContent(parsed.bookmarks)).toEqual(sortedByContent(bookmarks));
+  });
+
+  it.each(['json', 'csv', 'html'] as const)('%s also round-trips from a Buffer', (format) => {
+    const parsed = parseImport(Buffer.from(writeExport(format, library), 'utf8'));
+    expect(sortedByContent(parsed.bookmarks)).toEqual(sortedByContent(bookmarks));
+  });
+
+  it.each(['json', 'csv', 'html'] as const)('%s of an empty library round-trips', (format) => {
+    const parsed = parseImport(writeExport(format, { bookmarks: [], collections: [], exportedAt: 0 }));
+    expect(parsed).toMatchObject({ bookmarks: [], collections: [], skipped: [] });
+  });
+
+  it.each(['json', 'csv', 'html'] as const)('%s adds folders a bookmark points at but the list forgot', (format) => {
+    const parsed = parseImport(
+      writeExport(format, {
+        bookmarks: [bookmark({ url: 'https://x.example/', collectionPath: ['A', 'B'] })],
+        collections: [],
+        exportedAt: 0,
+      }),
+    );
+    expect(parsed.collections.map((c) => c.path)).toEqual([['A'], ['A', 'B']]);
+    expect(parsed.bookmarks[0]?.collectionPath).toEqual(['A', 'B']);
+  });
+
+  it.each(['json', 'csv', 'html'] as const)('%s chunks join to the same text', (format) => {
+    expect([...writeExportChunks(format, library)].join('')).toBe(writeExport(format, library));
+  });
+
+  it('json and csv survive a second round trip byte for byte', () => {
+    for (const format of ['json', 'csv', 'html'] as const) {
+      const first = writeExport(format, library);
+      const parsed = parseImport(first);
+      const second = writeExport(format, { ...parsed, exportedAt: library.exportedAt });
+      if (format === 'html') expect(parseImport(second).bookmarks).toEqual(parsed.bookmarks);
+      else expect(second).toBe(first);
+    }
+  });
+});
