@@ -29,8 +29,9 @@ export const Bookmark = z.object({
   lastCheckedAt: IsoDate,
   httpStatusCode: z.number(),
   createdAt: IsoDate,
-  updatedAt: IsoDate,
-  deletedAt: IsoDate.nullable(),
+  // Ours, beyond the spec: optional so that the client also reads servers that only follow the spec.
+  updatedAt: IsoDate.optional(),
+  deletedAt: IsoDate.nullable().optional(),
 });
 export type Bookmark = z.infer<typeof Bookmark>;
 

@@ -19,7 +19,8 @@ export const Collection = z.object({
   shareSlug: z.string().nullable(),
   isShared: z.boolean(),
   createdAt: IsoDate,
-  deletedAt: IsoDate.nullable(),
+  // Ours, beyond the spec: optional so that the client also reads servers that only follow the spec.
+  deletedAt: IsoDate.nullable().optional(),
 });
 export type Collection = z.infer<typeof Collection>;
 

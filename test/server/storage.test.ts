@@ -1,0 +1,185 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoredFile } from '../../lib/api/covers.ts';
+import { DAY } from '../../server/clock.ts';
+import { MAX_IMPORT_BYTES } from '../../server/storage/limits.ts';
+import { declaredType, sniffImageType } from '../../server/storage/sniff.ts';
+import { expectError } from '../support/expect.ts';
+import { type ApiResponse, type TestServer, startTestServer } from '../support/server.ts';
+
+const bytes = (...parts: (string | number[])[]): Uint8Array<ArrayBuffer> =>
+  new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((ch) => ch.charCodeAt(0)) : p)));
+
+describe('sniffImageType', () => {
+  it.each([
+    ['image/jpeg', bytes([0xff, 0xd8, 0xff, 0xdb], 'rest')],
+    ['image/png', bytes([0x89], 'PNG\r\n\x1a\n', 'rest')],
+    ['image/gif', bytes('GIF87a', 'rest')],
+    ['image/gif', bytes('GIF89a', 'rest')],
+    ['image/webp', bytes('RIFF', [1, 2, 3, 4], 'WEBPVP8L')],
+  ])('recognises %s from its magic bytes', (type, head) => {
+    expect(sniffImageType(head)).toBe(type);
+  });
+
+  it.each([
+    ['text', bytes('hello, world')],
+    ['a RIFF file that is not WebP', bytes('RIFF', [1, 2, 3, 4], 'WAVEfmt ')],
+    ['GIF of an unknown version', bytes('GIF88a', 'rest')],
+    ['a truncated PNG signature', bytes([0x89], 'PNG')],
+    ['nothing', new Uint8Array(0)],
+  ])('recognises nothing in %s', (_, head) => {
+    expect(sniffImageType(head)).toBeNull();
+  });
+});
+
+describe('declaredType', () => {
+  it('reads the media type, dropping parameters and case, folding aliases', () => {
+    expect(declaredType('Image/PNG; charset=binary')).toBe('image/png');
+    expect(declaredType('image/jpg')).toBe('image/jpeg');
+    expect(declaredType('text/plain')).toBe('text/plain');
+  });
+
+  it('sees no claim in an absent, empty or generic type', () => {
+    expect(declaredType(undefined)).toBeNull();
+    expect(declaredType('')).toBeNull();
+    expect(declaredType('application/octet-stream')).toBeNull();
+  });
+});
+
+describe('import files', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  const storage = () => t.server.deps.storage;
+  const CSV = new TextEncoder().encode('url,title\nhttps://example.com,Example\n');
+
+  async function upload(url: string, body?: Uint8Array<ArrayBuffer>, type = 'text/csv'): Promise<ApiResponse> {
+    const res = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': type } });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  }
+
+  async function uploaded(userId: string, jobId: string, body: Uint8Array<ArrayBuffer> = CSV, type = 'text/csv'): Promise<string> {
+    const { uploadUrl } = await storage().reserveImport(userId, jobId, t.server.origin);
+    const res = await upload(uploadUrl, body, type);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return StoredFile.strict().parse(res.body).storageId;
+  }
+
+  it('reserve, upload, open: the job gets the bytes back', async () => {
+    const u = await t.user({ scopes: ['import'] });
+    const { uploadUrl } = await storage().reserveImport(u.userId, 'job_a', t.server.origin);
+    expect(new URL(uploadUrl).origin).toBe(t.server.origin);
+    expect(new URL(uploadUrl).pathname).toMatch(/^\/storage\/uploads\//);
+
+    const res = await upload(uploadUrl, CSV, 'text/csv');
+    expect(res.status).toBe(201);
+    const { storageId } = StoredFile.strict().parse(res.body);
+
+    const file = await storage().openImportFile(u.userId, 'job_a', storageId);
+    expect(file?.size).toBe(CSV.byteLength);
+    expect(new Uint8Array(readFileSync(file!.path))).toEqual(CSV);
+    // Opening marks nothing: it can be opened again.
+    expect(await storage().openImportFile(u.userId, 'job_a', storageId)).toEqual(file);
+  });
+
+  it('takes any Content-Type, or none', async () => {
+    const u = await t.user();
+    const html = new TextEncoder().encode('<!DOCTYPE NETSCAPE-Bookmark-file-1>');
+    const id = await uploaded(u.userId, 'job_types', html, 'application/octet-stream');
+    expect((await storage().openImportFile(u.userId, 'job_types', id))?.size).toBe(html.byteLength);
+  });
+
+  it('opens only for the job and the user it was uploaded for', async () => {
+    const [u, other] = [await t.user(), await t.user()];
+    const storageId = await uploaded(u.userId, 'job_b');
+    expect(await storage().openImportFile(u.userId, 'job_other', storageId)).toBeNull();
+    expect(await storage().openImportFile(other.userId, 'job_b', storageId)).toBeNull();
+    expect(await storage().openImportFile(u.userId, 'job_b', 'fil_unknown')).toBeNull();
+    expect(await storage().openImportFile(u.userId, 'job_b', '../shelf.db')).toBeNull();
+  });
+
+  it('is never served publicly', async () => {
+    const u = await t.user();
+    const storageId = await uploaded(u.userId, 'job_private');
+    const res = await fetch(`${t.server.origin}/storage/files/${storageId}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+
+  it('takes a single upload per URL', async () => {
+    const u = await t.user();
+    const { uploadUrl } = await storage().reserveImport(u.userId, 'job_once', t.server.origin);
+    expect((await upload(uploadUrl, CSV)).status).toBe(201);
+    expectError(await upload(uploadUrl, CSV), 400, 'RESERVATION_INVALID');
+  });
+
+  it('refuses more than 5 MB with 413, keeps nothing, and leaves the URL usable', async () => {
+    const u = await t.user();
+    const { uploadUrl } = await storage().reserveImport(u.userId, 'job_big', t.server.origin);
+    expectError(await upload(uploadUrl, new Uint8Array(MAX_IMPORT_BYTES + 1)), 413, 'PAYLOAD_TOO_LARGE');
+    const exact = await upload(uploadUrl, new Uint8Array(MAX_IMPORT_BYTES).fill(0x61));
+    expect(exact.status).toBe(201);
+    const { storageId } = StoredFile.parse(exact.body);
+    expect((await storage().openImportFile(u.userId, 'job_big', storageId))?.size).toBe(MAX_IMPORT_BYTES);
+  });
+
+  it('answers 400 to an empty upload', async () => {
+    const u = await t.user();
+    const { uploadUrl } = await storage().reserveImport(u.userId, 'job_empty', t.server.origin);
+    expectError(await upload(uploadUrl), 400, 'VALIDATION_ERROR');
+    expect((await upload(uploadUrl, CSV)).status).toBe(201);
+  });
+
+  it('deleteFile and deleteImportFilesOfJob free the record and the bytes', async () => {
+    const u = await t.user();
+    const one = await uploaded(u.userId, 'job_c');
+    const path = (await storage().openImportFile(u.userId, 'job_c', one))!.path;
+    await storage().deleteFile(one);
+    expect(await storage().openImportFile(u.userId, 'job_c', one)).toBeNull();
+    expect(existsSync(path)).toBe(false);
+
+    const [two, three] = [await uploaded(u.userId, 'job_failed'), await uploaded(u.userId, 'job_failed')];
+    const kept = await uploaded(u.userId, 'job_kept');
+    await storage().deleteImportFilesOfJob('job_failed');
+    expect(await storage().openImportFile(u.userId, 'job_failed', two)).toBeNull();
+    expect(await storage().openImportFile(u.userId, 'job_failed', three)).toBeNull();
+    expect(await storage().openImportFile(u.userId, 'job_kept', kept)).not.toBeNull();
+  });
+
+  it('an upload URL expires after 15 minutes; an uploaded file outlives it, until a day passes', async () => {
+    const u = await t.user();
+    const storageId = await uploaded(u.userId, 'job_slow');
+    const { uploadUrl } = await storage().reserveImport(u.userId, 'job_late', t.server.origin);
+
+    await t.advance(16 * 60_000);
+    expectError(await upload(uploadUrl, CSV), 400, 'RESERVATION_INVALID');
+    const file = await storage().openImportFile(u.userId, 'job_slow', storageId);
+    expect(file).not.toBeNull();
+
+    await t.advance(DAY);
+    expect(await storage().openImportFile(u.userId, 'job_slow', storageId)).toBeNull();
+    expect(existsSync(file!.path)).toBe(false);
+  });
+
+  it('clean-up removes stray bytes that no record owns, and nothing else', async () => {
+    const dir = join(t.dataDir, 'files');
+    mkdirSync(dir, { recursive: true });
+    const stray = join(dir, `fil_${'ab'.repeat(16)}`);
+    const partial = join(dir, `fil_${'cd'.repeat(16)}.part`);
+    const foreign = join(dir, 'README');
+    for (const path of [stray, partial, foreign]) writeFileSync(path, 'x');
+    const u = await t.user();
+    const kept = await uploaded(u.userId, 'job_survivor');
+
+    await t.advance(0);
+    expect(existsSync(stray)).toBe(false);
+    expect(existsSync(partial)).toBe(false);
+    expect(existsSync(foreign)).toBe(true);
+    expect(await storage().openImportFile(u.userId, 'job_survivor', kept)).not.toBeNull();
+  });
+});
