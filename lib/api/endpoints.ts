@@ -75,16 +75,29 @@ const idParams = z.object({ id: Id });
 const noQuery = z.object({});
 const noBody = z.unknown().optional();
 
-function endpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType | null>(
-  e: { method: Method; path: string; scope: Scope | 'token'; heavy?: boolean; response: R; status?: 201 } & {
+/** The params an endpoint names, or (P left unset: never) the default, { id } for a path with :id, so handlers see params.id typed. */
+type ParamsOr<P, Path extends string> = [P] extends [never]
+  ? Path extends `${string}:id${string}`
+    ? typeof idParams
+    : typeof noParams
+  : P;
+
+function endpoint<
+  Path extends string,
+  R extends z.ZodType | null,
+  P extends z.ZodType = never,
+  Q extends z.ZodType = typeof noQuery,
+  B extends z.ZodType = typeof noBody,
+>(
+  e: { method: Method; path: Path; scope: Scope | 'token'; heavy?: boolean; response: R; status?: 201 } & {
     params?: P;
     query?: Q;
     body?: B;
   },
-): Endpoint<P, Q, B, R> {
+): Endpoint<ParamsOr<P, Path>, Q, B, R> {
   return {
     ...e,
-    params: (e.params ?? (e.path.includes(':id') ? idParams : noParams)) as P,
+    params: (e.params ?? (e.path.includes(':id') ? idParams : noParams)) as ParamsOr<P, Path>,
     query: (e.query ?? noQuery) as Q,
     body: (e.body ?? noBody) as B,
   };
