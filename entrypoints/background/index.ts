@@ -1,0 +1,31 @@
+import { browser } from 'wxt/browser';
+import { defineBackground } from 'wxt/utils/define-background';
+import { handleMessages, type Runtime } from '../../lib/messaging/transport.ts';
+import { Account } from './account.ts';
+import { Bookmarks } from './bookmarks.ts';
+import { createHandlers } from './handlers.ts';
+import { SavedIcon } from './icon.ts';
+import { setupIndexSync } from './index-sync.ts';
+import { Library } from './library.ts';
+import { setupQuickSave } from './quick-save.ts';
+import { SavedIndex } from './saved-index.ts';
+
+export function startBackground(): void {
+  // Nothing but extension pages may read extension storage, the token least of all (Chrome; Firefox has no such setting).
+  void browser.storage.local.setAccessLevel?.({ accessLevel: 'TRUSTED_CONTEXTS' });
+
+  const account = new Account({
+    hasHostPermission: (origin) => browser.permissions.contains({ origins: [`${origin}/*`] }),
+  });
+  const index = new SavedIndex(account);
+  const library = new Library(account);
+  const icon = new SavedIcon(browser, index);
+  const bookmarks = new Bookmarks(account, index, library, () => void icon.refreshAll());
+
+  handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, library, index, icon }));
+  icon.setup();
+  setupQuickSave(browser, bookmarks);
+  setupIndexSync(browser, account, index, () => icon.refreshAll());
+}
+
+export default defineBackground({ type: 'module', main: startBackground });

@@ -1,0 +1,50 @@
+import type { browser } from 'wxt/browser';
+
+type Browser = typeof browser;
+import { toClientError } from '../../lib/client/errors.ts';
+import { describeError } from '../../lib/client/user-text.ts';
+import type { Bookmarks } from './bookmarks.ts';
+
+export const SAVE_COMMAND = 'save-page';
+const MENU_PAGE = 'shelf-save-page';
+const MENU_LINK = 'shelf-save-link';
+
+/** Saving without opening the popup: the keyboard shortcut and the context menu, answered by a notification. */
+export function setupQuickSave(browser: Browser, bookmarks: Bookmarks): void {
+  browser.runtime.onInstalled.addListener(() => {
+    browser.contextMenus.create({ id: MENU_PAGE, title: 'Save page to Shelf', contexts: ['page'] });
+    browser.contextMenus.create({ id: MENU_LINK, title: 'Save link to Shelf', contexts: ['link'] });
+  });
+
+  browser.contextMenus.onClicked.addListener((info, tab) => {
+    if (info.menuItemId === MENU_LINK && info.linkUrl) void quickSave(browser, bookmarks, info.linkUrl, info.selectionText);
+    else if (info.menuItemId === MENU_PAGE && tab?.url) void quickSave(browser, bookmarks, tab.url, tab.title);
+  });
+
+  browser.commands.onCommand.addListener((command, tab) => {
+    if (command !== SAVE_COMMAND) return;
+    void (async () => {
+      const active = tab ?? (await browser.tabs.query({ active: true, currentWindow: true }))[0];
+      if (active?.url) await quickSave(browser, bookmarks, active.url, active.title);
+    })();
+  });
+}
+
+export async function quickSave(browser: Browser, bookmarks: Bookmarks, url: string, title: string | undefined): Promise<void> {
+  const iconUrl = browser.runtime.getURL('/icon/128.png');
+  if (!/^https?:\/\//.test(url)) {
+    await notify(browser, { iconUrl, title: 'Shelf can only save web pages', message: 'This page’s address does not start with http or https.' });
+    return;
+  }
+  try {
+    const saved = await bookmarks.save({ url, ...(title?.trim() && { title: title.trim() }) });
+    await notify(browser, { iconUrl, title: 'Saved to Shelf', message: saved.title || saved.url });
+  } catch (err) {
+    const text = describeError(toClientError(err));
+    await notify(browser, { iconUrl, title: `Not saved: ${text.title}`, message: text.action });
+  }
+}
+
+async function notify(browser: Browser, options: { iconUrl: string; title: string; message: string }): Promise<void> {
+  await browser.notifications.create({ type: 'basic', ...options });
+}

@@ -1,0 +1,30 @@
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'wxt';
+
+export default defineConfig({
+  modules: ['@wxt-dev/module-react'],
+  // Explicit imports everywhere: a reader sees where each name comes from.
+  imports: false,
+  manifestVersion: 3,
+  manifest: ({ browser }) => ({
+    name: 'Shelf',
+    description: 'Save the page you are on to your Bookmark Library in one click, with tags, a collection and a note.',
+    permissions: [
+      'storage',
+      'tabs',
+      'contextMenus',
+      'notifications',
+      'alarms',
+    ],
+    // The default server is local; any other server's origin is asked for when the user sets it.
+    host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
+    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    commands: {
+      'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Save the current tab to Shelf' },
+    },
+    ...(browser === 'firefox' && {
+      browser_specific_settings: { gecko: { id: 'shelf@bookmark-library.local', strict_min_version: '128.0' } },
+    }),
+  }),
+  vite: () => ({ plugins: [tailwindcss()] }),
+});
