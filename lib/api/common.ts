@@ -23,7 +23,8 @@ export const booleanParam = z
   .enum(['true', 'false'], { message: 'must be true or false' })
   .transform((v) => v === 'true');
 
-export const Cursor = z.string().min(1).max(2000);
+/** Room for a keyset cursor carrying a full title (2,000 characters) or host name. */
+export const Cursor = z.string().min(1).max(12_000);
 
 /** A free-text field: surrounding white space is dropped, inner text kept as given. */
 export const text = (max: number) => z.string().max(max).transform((s) => s.trim());
