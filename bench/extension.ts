@@ -1,0 +1,231 @@
+import { readFileSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import type { Page } from 'playwright-core';
+import { build } from 'vite';
+import type { Browser } from 'wxt/browser';
+import {
+  BUILD_DIR,
+  type ExtensionBrowser,
+  ensureExtensionBuilt,
+  launchExtension,
+  signInThroughOptions,
+  startSite,
+} from '../test/browser/support.ts';
+import { startShelfServer } from './processes.ts';
+import { median } from './stats.ts';
+import { type Row, fmtMs, measured, verdict } from './table.ts';
+import type { BenchSettings, Workspace } from './workspace.ts';
+
+declare const chrome: typeof Browser;
+/** The page's window as READY_PROBE leaves it: performance.now() when an enabled "Save" button first appeared. */
+type Probed = { __saveReadyAt?: number };
+
+const SECTION = 'extension';
+const HELLO_DIR = fileURLToPath(new URL('./hello-page', import.meta.url));
+const POPUP_JS_TARGET_BYTES = 90 * 1024;
+const TAB_SWITCHES = 10;
+const LOADS = 20;
+/** Requests may trail the visible answer (a cache refresh): they count too. */
+const SETTLE_MS = 1_000;
+
+/**
+ * Issue 5's extension figures, in headless Chromium with the built extension:
+ * popup start-up beside a hello-world React page, popup JavaScript size, and
+ * requests per save and per tab switch, counted at a proxy in front of the server.
+ */
+export async function extensionSection(ws: Workspace, _settings: BenchSettings): Promise<Row[]> {
+  ensureExtensionBuilt();
+  const helloDir = ws.file('hello-page');
+  await build({
+    root: HELLO_DIR,
+    base: './',
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [react(), tailwindcss()],
+    build: { outDir: helloDir, emptyOutDir: true },
+  });
+
+  const server = await startShelfServer(ws.emptyDir('extension'));
+  const proxy = await startCountingProxy(new URL(server.url).origin);
+  const site = await startSite({ '/one': 'Page one', '/two': 'Page two', '/three': 'Page three' });
+  let browser: ExtensionBrowser | undefined;
+  try {
+    if (server.firstToken === null) throw new Error('the server printed no token on its first start');
+    browser = await launchExtension({ extraPages: { 'bench-hello': helloDir } });
+    await browser.context.addInitScript(READY_PROBE);
+    await signInThroughOptions(browser, `${proxy.origin}/v1`, server.firstToken);
+    const tabs = await Promise.all(['/one', '/two', '/three'].map((path) => browser!.openTab(site.url(path))));
+    const popupUrl = browser.url(`popup.html?tabId=${tabs[0]!.tabId}`);
+    const helloUrl = browser.url('bench-hello/index.html');
+    const b = browser;
+
+    return [
+      await measured(
+        { section: SECTION, measurement: `popup: navigation → enabled Save, median of ${LOADS}`, target: '≤ 1.0 × the hello-world page' },
+        async () => {
+          const { popup, hello } = await timeLoads(b, popupUrl, helloUrl, LOADS);
+          const ratio = popup / hello;
+          return { result: `${fmtMs(popup)} (${ratio.toFixed(2)} ×)`, beside: `${fmtMs(hello)} hello-world React + Tailwind page`, verdict: verdict(ratio <= 1) };
+        },
+      ),
+      await measured({ section: SECTION, measurement: 'popup JavaScript, gzip -9 (files popup.html loads)', target: '≤ 90 kB' }, async () => {
+        const { gzipBytes, rawBytes, files } = popupScriptSize();
+        return { result: `${fmtKb(gzipBytes)} (${fmtKb(rawBytes)} raw, ${files} files)`, beside: '', verdict: verdict(gzipBytes <= POPUP_JS_TARGET_BYTES) };
+      }),
+      await measured({ section: SECTION, measurement: 'requests per popup open (unsaved page)', target: '' }, async () => {
+        const counted = await proxy.count(async () => {
+          const page = await openPopup(b, popupUrl);
+          await page.close();
+        });
+        return { result: describeRequests(counted), beside: '', verdict: '' };
+      }),
+      await measured({ section: SECTION, measurement: 'requests per save through the popup', target: '1' }, async () => {
+        const page = await openPopup(b, popupUrl);
+        const counted = await proxy.count(async () => {
+          await page.getByRole('button', { name: 'Save', exact: true }).click();
+          await page.getByText('Saved', { exact: false }).first().waitFor({ timeout: 10_000 });
+        });
+        await page.close();
+        return { result: describeRequests(counted), beside: '', verdict: verdict(counted.length === 1) };
+      }),
+      await measured({ section: SECTION, measurement: `requests per tab switch (${TAB_SWITCHES} switches)`, target: '0' }, async () => {
+        const worker = await b.worker();
+        const counted = await proxy.count(async () => {
+          for (let i = 0; i < TAB_SWITCHES; i++) {
+            await worker.evaluate((id) => chrome.tabs.update(id, { active: true }), tabs[i % tabs.length]!.tabId);
+          }
+        });
+        return { result: `${(counted.length / TAB_SWITCHES).toFixed(1)} (${describeRequests(counted)} in all)`, beside: '', verdict: verdict(counted.length === 0) };
+      }),
+    ];
+  } finally {
+    await browser?.close();
+    await Promise.all([site.close(), proxy.close(), server.stop()]);
+  }
+}
+
+/**
+ * Runs in every page before its own scripts: notes performance.now() (time since
+ * navigation start) the moment an enabled button named "Save" is in the DOM.
+ */
+const READY_PROBE = (): void => {
+  if (location.protocol !== 'chrome-extension:') return;
+  const nameOf = (el: Element) => (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
+  const saveEnabled = () =>
+    Array.from(document.querySelectorAll('button')).some((b) => nameOf(b) === 'Save' && !b.disabled && b.getAttribute('aria-disabled') !== 'true');
+  const observer = new MutationObserver(() => {
+    const probed = window as unknown as Probed;
+    if (probed.__saveReadyAt !== undefined || !saveEnabled()) return;
+    probed.__saveReadyAt = performance.now();
+    observer.disconnect();
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+};
+
+async function openPopup(browser: ExtensionBrowser, url: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as Probed).__saveReadyAt !== undefined, undefined, { timeout: 15_000 });
+  return page;
+}
+
+/** Medians of the probe's figure over `loads` fresh pages each, the two pages alternating so that machine noise falls on both. */
+async function timeLoads(browser: ExtensionBrowser, popupUrl: string, helloUrl: string, loads: number): Promise<{ popup: number; hello: number }> {
+  const once = async (url: string) => {
+    const page = await openPopup(browser, url);
+    const at = await page.evaluate(() => (window as unknown as Probed).__saveReadyAt!);
+    await page.close();
+    return at;
+  };
+  // Warm-up, not counted: the disk cache and V8's code cache fill on the first loads.
+  for (let i = 0; i < 2; i++) {
+    await once(popupUrl);
+    await once(helloUrl);
+  }
+  const popup: number[] = [];
+  const hello: number[] = [];
+  for (let i = 0; i < loads; i++) {
+    if (i % 2 === 0) {
+      popup.push(await once(popupUrl));
+      hello.push(await once(helloUrl));
+    } else {
+      hello.push(await once(helloUrl));
+      popup.push(await once(popupUrl));
+    }
+  }
+  return { popup: median(popup), hello: median(hello) };
+}
+
+/** popup.html's module scripts and preloads, with the chunks they import statically. */
+function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number } {
+  const html = readFileSync(join(BUILD_DIR, 'popup.html'), 'utf8');
+  const entry = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
+  if (entry.length === 0) throw new Error('popup.html loads no script');
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const code = readFileSync(path, 'utf8');
+    for (const m of code.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.js)["']/g)) visit(join(dirname(path), m[1]!));
+  };
+  for (const src of entry) visit(join(BUILD_DIR, src.replace(/^\//, '')));
+  let gzipBytes = 0;
+  let rawBytes = 0;
+  for (const path of seen) {
+    const code = readFileSync(path);
+    rawBytes += code.length;
+    gzipBytes += gzipSync(code, { level: 9 }).length;
+  }
+  return { gzipBytes, rawBytes, files: seen.size };
+}
+
+const fmtKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+function describeRequests(requests: string[]): string {
+  if (requests.length === 0) return '0';
+  const counts = new Map<string, number>();
+  for (const r of requests) counts.set(r, (counts.get(r) ?? 0) + 1);
+  return `${requests.length} (${[...counts].map(([r, n]) => (n > 1 ? `${n} × ${r}` : r)).join(', ')})`;
+}
+
+interface CountingProxy {
+  origin: string;
+  /** Runs work, waits for trailing requests, and answers "METHOD /path" for each request that reached the server meanwhile. */
+  count(work: () => Promise<void>): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** A pass-through HTTP proxy in front of the server: every request the extension sends is seen here. */
+async function startCountingProxy(target: string): Promise<CountingProxy> {
+  const seen: string[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    seen.push(`${req.method} ${new URL(req.url ?? '/', target).pathname}`);
+    const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async count(work) {
+      const start = seen.length;
+      await work();
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      return seen.slice(start);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,106 @@
+import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { Id } from '../lib/api/common.ts';
+import { type ExportFormat, ImportReserved, Job, JobCreated } from '../lib/api/jobs.ts';
+import { BOOKMARK_COLUMNS } from '../server/store/sqlite/bookmark-rows.ts';
+import { type ApiClient, apiClient } from './api.ts';
+import { netscapeFile } from './netscape-file.ts';
+import { startShelfServer } from './processes.ts';
+import { median, timed } from './stats.ts';
+import { type Row, fmtBytes, fmtCount, fmtMs, measured, verdict } from './table.ts';
+import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
+
+const FORMATS: readonly ExportFormat[] = ['json', 'csv', 'html'];
+const MAX_EXPORT_MS = 1000;
+const MAX_IMPORT_MS = 2000;
+const POLL_MS = 10;
+const JOB_TIMEOUT_MS = 120_000;
+/** The storage service's answer to an upload (not enveloped). */
+const Uploaded = z.object({ storageId: Id });
+
+/** Issue 3: exporting the seeded library to each format, beside SQLite reading it all. */
+export async function exportSection(ws: Workspace, settings: BenchSettings): Promise<Row[]> {
+  const raw = ws.rawRead(
+    `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b WHERE b.user_id = @userId AND b.deleted_at IS NULL ORDER BY b.created_at DESC, b.seq DESC`,
+  );
+  const beside = `SQLite read of all ${fmtCount(raw.rows)}: ${fmtMs(raw.ms)}`;
+  const shelf = await startShelfServer(ws.seededDir('export'));
+  try {
+    const api = apiClient(shelf.url, ws.token);
+    const rows: Row[] = [];
+    for (const format of FORMATS) {
+      rows.push(
+        await measured(
+          { section: 'Export', measurement: `${format}, ${fmtCount(LIBRARY_SIZE)} bookmarks (start → download)`, target: `≤ ${fmtMs(MAX_EXPORT_MS)}`, beside },
+          async () => {
+            const runs: { ms: number; value: number }[] = [];
+            for (let i = 0; i < settings.exportRuns; i++) runs.push(await timed(() => exportOnce(api, format)));
+            const ms = median(runs.map((r) => r.ms));
+            const of = runs.length > 1 ? ` (median of ${runs.length})` : '';
+            return { result: `${fmtMs(ms)}${of} · ${fmtBytes(runs[0]!.value)}`, beside, verdict: verdict(ms <= MAX_EXPORT_MS) };
+          },
+        ),
+      );
+    }
+    return rows;
+  } finally {
+    await shelf.stop();
+  }
+}
+
+/** Issue 3: importing the library as a Netscape file into an empty library, beside SQLite inserting it in one transaction. */
+export async function importSection(ws: Workspace): Promise<Row[]> {
+  const html = Buffer.from(netscapeFile(ws.library));
+  writeFileSync(ws.file('bookmarks.html'), html);
+  const shelf = await startShelfServer(ws.emptyDir('import'));
+  const beside = `SQLite insert in one transaction: ${fmtMs(ws.insertMs)}`;
+  try {
+    const row = await measured(
+      {
+        section: 'Import',
+        measurement: `Netscape HTML, ${fmtCount(ws.library.bookmarks.length)} bookmarks, ${fmtBytes(html.length)} (reserve → completed)`,
+        target: `≤ ${fmtMs(MAX_IMPORT_MS)}`,
+        beside,
+      },
+      async () => {
+        if (shelf.firstToken === null) throw new Error('the import server printed no token on its first start');
+        const { ms, value: job } = await timed(() => importOnce(apiClient(shelf.url, shelf.firstToken!), html));
+        const imported = job.result?.imported ?? NaN;
+        const counts = job.result ? ` · ${fmtCount(imported)} imported, ${job.result.skipped} skipped, ${job.result.duplicates} duplicates` : '';
+        const complete = imported === ws.library.bookmarks.length;
+        return { result: `${fmtMs(ms)}${counts}`, beside, verdict: verdict(complete && ms <= MAX_IMPORT_MS) };
+      },
+    );
+    return [row];
+  } finally {
+    await shelf.stop();
+  }
+}
+
+/** Start, poll until completed, download the whole file: answers its size in bytes. */
+async function exportOnce(api: ApiClient, format: ExportFormat): Promise<number> {
+  const { jobId } = JobCreated.parse(await api.call('POST', `/export/${format}`));
+  await jobDone(api, jobId);
+  const res = await api.raw('POST', `${api.baseUrl}/jobs/${jobId}/download`);
+  return (await res.arrayBuffer()).byteLength;
+}
+
+/** Reserve, upload the file to the storage service, start, poll until completed. */
+async function importOnce(api: ApiClient, file: Uint8Array<ArrayBuffer>): Promise<Job> {
+  const { jobId, uploadUrl } = ImportReserved.parse(await api.call('POST', '/import/reserve'));
+  const upload = await api.raw('POST', uploadUrl, { body: file, contentType: 'text/html', auth: false });
+  const { storageId } = Uploaded.parse(await upload.json());
+  await api.call('POST', '/import/start', { jobId, storageId });
+  return jobDone(api, jobId);
+}
+
+async function jobDone(api: ApiClient, jobId: string): Promise<Job> {
+  const deadline = performance.now() + JOB_TIMEOUT_MS;
+  for (;;) {
+    const job = Job.parse(await api.call('GET', `/jobs/${jobId}`));
+    if (job.status === 'completed') return job;
+    if (job.status === 'failed') throw new Error(`job ${jobId} failed: ${job.errorMessage ?? 'no message'}`);
+    if (performance.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${JOB_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
