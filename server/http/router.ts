@@ -9,6 +9,7 @@ import { DAY } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';
 import type { IdempotencyStore } from '../store/idempotency.ts';
 import { ApiError } from './api-error.ts';
+import { ResponseCache } from './response-cache.ts';
 import type { AppEnv, AuthContext } from './env.ts';
 import { readJsonBody } from './read-body.ts';
 import { validate } from './validation.ts';
@@ -43,10 +44,11 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  */
 export class Router {
   private inFlight = new Map<string, Promise<void>>();
+  private cache = new ResponseCache(64 * 1024 * 1024);
 
   constructor(
     private app: Hono<AppEnv>,
-    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock },
+    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock; dataVersion: () => string },
   ) {}
 
   add<E extends Endpoint>(endpoint: E, handler: Handler<E>): void {
@@ -62,20 +64,35 @@ export class Router {
       const body = validate(endpoint.body, value, 'body');
       if (endpoint.heavy) await this.heavyLimit(c, auth.userId, `${endpoint.method} ${endpoint.path}`);
 
-      const run = async (): Promise<Response> => {
+      const produce = async (): Promise<Serialized | Response> => {
         const reply = await handler({ params, query, body, auth, c } as RouteInput<E>);
         if (reply instanceof Response) return reply;
         const [status, data]: [ContentfulStatusCode, unknown] = isWithStatus(reply)
           ? [reply[STATUS], reply.data]
           : [endpoint.status ?? 200, reply];
-        return c.json({ data, meta: { requestId: c.get('requestId') } }, status);
+        return { status, json: JSON.stringify(data) };
       };
+      const run = async (): Promise<Response> => respond(c, await produce());
+      // A read's answer depends only on the data and the user (not on the token, whose scopes differ), so it can be cached.
+      if (endpoint.method === 'GET' && endpoint.scope !== 'token' && endpoint.response !== null) {
+        return this.cached(c, `${auth.userId} ${c.req.url}`, produce);
+      }
       const key = c.req.header('Idempotency-Key');
       if (endpoint.method === 'POST' && endpoint.response !== null && key !== undefined) {
         return this.idempotent(c, auth.userId, key, `${c.req.method} ${c.req.path}\n${raw}`, run);
       }
       return run();
     });
+  }
+
+  /** The version is read before the work, so an entry is never newer than the version it is filed under. */
+  private async cached(c: Context<AppEnv>, key: string, produce: () => Promise<Serialized | Response>): Promise<Response> {
+    const version = this.deps.dataVersion();
+    const hit = this.cache.get(key, version);
+    if (hit !== undefined) return enveloped(c, hit, 200);
+    const reply = await produce();
+    if (!(reply instanceof Response) && reply.status === 200) this.cache.set(key, version, reply.json);
+    return respond(c, reply);
   }
 
   private async heavyLimit(c: Context<AppEnv>, userId: string, route: string): Promise<void> {
@@ -128,6 +145,21 @@ export class Router {
     }
   }
 }
+
+/** The envelope around already-serialized data: a cached page is sent without being parsed again. */
+function enveloped(c: Context<AppEnv>, dataJson: string, status: ContentfulStatusCode): Response {
+  return c.body(`{"data":${dataJson},"meta":{"requestId":"${c.get('requestId')}"}}`, status, {
+    'Content-Type': 'application/json',
+  });
+}
+
+interface Serialized {
+  status: ContentfulStatusCode;
+  json: string;
+}
+
+const respond = (c: Context<AppEnv>, reply: Serialized | Response): Response =>
+  reply instanceof Response ? reply : enveloped(c, reply.json, reply.status);
 
 function isWithStatus<T>(value: unknown): value is WithStatus<T> {
   return typeof value === 'object' && value !== null && STATUS in value;

@@ -116,3 +116,34 @@ describe('test clock', () => {
     }
   });
 });
+
+describe('cached reads', () => {
+  it('never answers from a cache made stale by a write, even one from another process', async () => {
+    const { z } = await import('zod');
+    const { Collection } = await import('../../lib/api/collections.ts');
+    const { dataOf } = await import('../support/expect.ts');
+    const { openDatabase } = await import('../../server/db/database.ts');
+    const reader = await t.user();
+    const names = async () => dataOf(await reader.api('GET', '/collections'), z.array(Collection)).map((col) => col.name);
+
+    expect(await names()).toEqual([]);
+    dataOf(await reader.api('POST', '/collections', { body: { name: 'First' } }), Collection, 201);
+    expect(await names()).toEqual(['First']);
+    expect(await names()).toEqual(['First']);
+
+    // Another connection, as the admin command or a second instance would be.
+    const other = openDatabase(t.dataDir);
+    try {
+      other.prepare("UPDATE collections SET name = 'Renamed elsewhere' WHERE user_id = ?").run(reader.userId);
+    } finally {
+      other.close();
+    }
+    expect(await names()).toEqual(['Renamed elsewhere']);
+  });
+
+  it('gives each answer its own request id', async () => {
+    const first = (await u.api('GET', '/tags')).body as { meta: { requestId: string } };
+    const second = (await u.api('GET', '/tags')).body as { meta: { requestId: string } };
+    expect(second.meta.requestId).not.toBe(first.meta.requestId);
+  });
+});

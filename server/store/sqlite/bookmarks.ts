@@ -72,7 +72,10 @@ export class SqliteBookmarks implements BookmarksStore {
          ORDER BY ${ORDERS[order].by}`,
       );
     const one = (where: string, order: string) =>
-      db.prepare<[string, string], { id: string }>(`SELECT b.id FROM bookmarks b WHERE b.user_id = ? AND b.url = ? AND ${where} ORDER BY ${order} LIMIT 1`);
+      // Without the hint SQLite walks a date index (to skip the sort) instead of looking the URL up: 5 ms at 10,000 bookmarks.
+      db.prepare<[string, string], { id: string }>(
+        `SELECT b.id FROM bookmarks b INDEXED BY bookmarks_url WHERE b.user_id = ? AND b.url = ? AND ${where} ORDER BY ${order} LIMIT 1`,
+      );
     this.q = {
       byId: db.prepare<[string, string], BookmarkRow>(`SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b WHERE b.id = ? AND b.user_id = ?`),
       activeByUrl: one('b.deleted_at IS NULL', 'b.created_at DESC, b.seq DESC'),
