@@ -1,11 +1,13 @@
 import { Authenticator } from './auth/authenticate.ts';
 import { Clock, DAY } from './clock.ts';
 import type { ServerConfig } from './config.ts';
+import { JobRunner } from './jobs/runner.ts';
 import { Guards } from './limits/guards.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import { raisedLimits, specLimits } from './limits/policy.ts';
 import { Maintenance } from './maintenance.ts';
 import { type PageMetadata, fetchPageMetadata } from './metadata/index.ts';
+import { StorageService } from './storage/service.ts';
 import type { Store } from './store/store.ts';
 
 /** What the routes are built from: one instance of each per server. */
@@ -17,6 +19,8 @@ export interface ServerDeps {
   authenticator: Authenticator;
   maintenance: Maintenance;
   fetchMetadata: (url: string) => Promise<PageMetadata>;
+  storage: StorageService;
+  jobRunner: JobRunner;
 }
 
 export function createDeps(config: ServerConfig, store: Store): ServerDeps {
@@ -31,5 +35,7 @@ export function createDeps(config: ServerConfig, store: Store): ServerDeps {
     authenticator: new Authenticator(store.accounts),
     maintenance,
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
+    storage: new StorageService({ dataDir: config.dataDir, store, clock }),
+    jobRunner: new JobRunner(),
   };
 }

@@ -4,6 +4,7 @@ import { createApp } from './app.ts';
 import { HOUR } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { type ServerDeps, createDeps } from './deps.ts';
+import { resumeInterruptedJobs } from './jobs/recovery.ts';
 import { openSqliteStore } from './store/sqlite/index.ts';
 
 export interface RunningServer {
@@ -20,6 +21,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   const app = createApp(deps);
   await deps.maintenance.run();
   deps.maintenance.start(HOUR / 4);
+  await resumeInterruptedJobs(deps);
 
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -40,6 +42,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
         await deps.maintenance.stop();
+        await deps.jobRunner.stop();
         store.close();
       })()),
   };

@@ -12,6 +12,9 @@ export const ImportResult = z.object({
   duplicates: z.number(),
 });
 
+/** An entry of an import file that was not imported, and why; line when the format has lines. */
+export const SkippedReason = z.object({ line: z.number().optional(), reason: z.string() });
+
 export const Job = z.object({
   id: Id,
   type: z.enum(['import', 'export']),
@@ -23,6 +26,8 @@ export const Job = z.object({
   completedAt: IsoDate.nullable().optional(),
   expiresAt: IsoDate.nullable().optional(),
   result: ImportResult.optional(),
+  /** A completed import: the first few skipped entries. */
+  skippedReasons: z.array(SkippedReason).optional(),
 });
 export type Job = z.infer<typeof Job>;
 

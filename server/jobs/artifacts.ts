@@ -1,0 +1,43 @@
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { type ExportFormat, ExportFormat as ExportFormatSchema } from '../../lib/api/jobs.ts';
+import { HOUR } from '../clock.ts';
+import { EXPORT_FILE_TYPES } from '../interchange/write.ts';
+import type { JobRecord } from '../store/jobs.ts';
+
+/** The spec's "an export artifact expires 2 hours after the job completes". */
+export const EXPORT_TTL_MS = 2 * HOUR;
+
+export const exportFormatOf = (job: JobRecord): ExportFormat => ExportFormatSchema.parse(job.format);
+
+/** Where an export job's file lives: <dataDir>/exports/<job id>.<extension>. */
+export function artifactPath(dataDir: string, job: JobRecord): string {
+  return join(dataDir, 'exports', `${job.id}.${EXPORT_FILE_TYPES[exportFormatOf(job)].extension}`);
+}
+
+const partialPath = (path: string): string => `${path}.partial`;
+
+/**
+ * Writes the export beside its final name and renames it into place once complete, so
+ * that a download never sees half a file and a rerun after a crash simply starts over.
+ * Each chunk is an awaited write, so the server answers requests between chunks.
+ */
+export async function writeArtifact(path: string, chunks: Iterable<string>): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const partial = partialPath(path);
+  const file = await open(partial, 'w');
+  try {
+    for (const chunk of chunks) await file.write(chunk);
+  } catch (err) {
+    await file.close();
+    await rm(partial, { force: true });
+    throw err;
+  }
+  await file.close();
+  await rename(partial, path);
+}
+
+export async function removeArtifact(path: string): Promise<void> {
+  await rm(path, { force: true });
+  await rm(partialPath(path), { force: true });
+}

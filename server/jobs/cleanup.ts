@@ -1,0 +1,30 @@
+import { DAY } from '../clock.ts';
+import type { JobRecord } from '../store/jobs.ts';
+import { artifactPath, removeArtifact } from './artifacts.ts';
+import type { JobDeps } from './deps.ts';
+
+/** An import reserved and never started is forgotten after this long. */
+export const UNSTARTED_IMPORT_TTL_MS = DAY;
+/** Every job is forgotten this long after it was created. */
+export const JOB_RETENTION_MS = 30 * DAY;
+
+/**
+ * The maintenance task: removes the files finished jobs no longer need (expired export
+ * artifacts, import files, what failed jobs left), keeping the job rows so that GET /jobs/:id
+ * still answers; then deletes imports never started and jobs past retention.
+ */
+export async function sweepJobs(deps: JobDeps, now: number): Promise<void> {
+  const { store } = deps;
+  const finished = await store.jobs.filesToRemove(now);
+  for (const job of finished) await removeFiles(deps, job);
+  await store.jobs.markFilesRemoved(finished.map((job) => job.id));
+
+  const expired = await store.jobs.expired({ unstartedImport: now - UNSTARTED_IMPORT_TTL_MS, retention: now - JOB_RETENTION_MS });
+  const deleted = new Set(await store.jobs.delete(expired.map((job) => job.id)));
+  for (const job of expired) if (deleted.has(job.id) && !job.filesRemoved) await removeFiles(deps, job);
+}
+
+async function removeFiles({ storage, config }: JobDeps, job: JobRecord): Promise<void> {
+  if (job.type === 'import') await storage.deleteImportFilesOfJob(job.id);
+  else await removeArtifact(artifactPath(config.dataDir, job));
+}

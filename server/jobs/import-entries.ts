@@ -1,0 +1,62 @@
+import { MAX_TAGS_PER_BOOKMARK, TagName } from '../../lib/api/bookmarks.ts';
+import { MAX_COLLECTION_DEPTH } from '../../lib/api/collections.ts';
+import { httpUrl } from '../../lib/api/common.ts';
+import { titleOr } from '../bookmarks/title.ts';
+import type { InterchangeBookmark, InterchangeCollection } from '../interchange/types.ts';
+import type { ImportEntry } from '../store/jobs.ts';
+
+/** The API's own limits (lib/api), which imported text is cut to rather than losing the bookmark. */
+const MAX = { title: 2000, description: 10_000, note: 10_000, collectionName: 200, icon: 64, color: 32, notes: 10_000, tag: 200 };
+const MAX_URL = 8192;
+
+/** Cuts text to at most max UTF-16 units without splitting a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+/** Folders deeper than collections may nest land in their ancestor at the deepest allowed level. */
+export function importPath(path: readonly string[]): string[] {
+  return path
+    .slice(0, MAX_COLLECTION_DEPTH + 1)
+    .map((name) => clip(name.trim(), MAX.collectionName).trim())
+    .filter((name) => name !== '');
+}
+
+export function importCollection(c: InterchangeCollection): InterchangeCollection {
+  return { path: importPath(c.path), icon: clip(c.icon, MAX.icon), color: clip(c.color, MAX.color), notes: clip(c.notes, MAX.notes) };
+}
+
+/** Tag names as POST /bookmarks takes them; names it would refuse are dropped, not the bookmark. */
+function importTags(names: readonly string[]): string[] {
+  const kept = new Map<string, string>();
+  for (const raw of names) {
+    const name = TagName.safeParse(clip(raw, MAX.tag));
+    if (name.success && !kept.has(name.data.toLowerCase())) kept.set(name.data.toLowerCase(), name.data);
+  }
+  return [...kept.values()].slice(0, MAX_TAGS_PER_BOOKMARK);
+}
+
+/**
+ * One bookmark of the file as the import writes it, or why it is skipped: the URL must be
+ * one POST /bookmarks accepts; texts too long for the API are cut, not refused.
+ */
+export function importEntry(b: InterchangeBookmark): ImportEntry {
+  const shown = clip(b.url, 100);
+  if (b.url.length > MAX_URL) return { ok: false, reason: `${shown}...: the URL is longer than ${MAX_URL} characters` };
+  const url = httpUrl.safeParse(b.url);
+  if (!url.success) return { ok: false, reason: `${shown}: not an http or https URL` };
+  return {
+    ok: true,
+    url: url.data,
+    title: clip(titleOr(b.title.trim(), url.data), MAX.title),
+    description: clip(b.description.trim(), MAX.description),
+    note: clip(b.note, MAX.note),
+    type: b.type,
+    isFavorite: b.isFavorite,
+    tags: importTags(b.tags),
+    collectionPath: importPath(b.collectionPath),
+    createdAt: b.createdAt !== null && Number.isFinite(b.createdAt) ? Math.round(b.createdAt) : null,
+  };
+}

@@ -1,0 +1,104 @@
+import { readFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { UnsupportedFormatError, parseImport } from '../interchange/parse.ts';
+import type { ParsedImport } from '../interchange/types.ts';
+import type { ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../store/jobs.ts';
+import type { JobDeps } from './deps.ts';
+import { importCollection, importEntry } from './import-entries.ts';
+
+/** The spec's "processes bookmarks in batches of 50". */
+export const IMPORT_BATCH = 50;
+/** How many skipped entries a completed job lists. */
+const MAX_REASONS = 20;
+
+const EXPECTED =
+  'expected Netscape HTML (a browser\'s "Export bookmarks" file), a Shelf JSON or CSV export, or a Pocket, Instapaper or Raindrop.io CSV export';
+
+export const IMPORT_MESSAGES = {
+  interrupted: 'The import was interrupted by a server restart and its file is no longer there; start the import again',
+  fileGone: 'The uploaded file is no longer there; reserve a new import and upload the file again',
+  unreadable: (detail: string | null) =>
+    `The file is not a bookmark export we can read: ${EXPECTED}${detail === null ? '' : ` (${detail})`}`,
+};
+
+/** A committed batch shows as progress; 100 waits for the completion. */
+const progressAt = (position: number, total: number): number => Math.max(1, Math.min(99, Math.floor((100 * position) / total)));
+
+/**
+ * Imports the job's file. Every batch of 50 entries commits together with the job's
+ * position, so a run that resumes after a crash starts right after the last committed
+ * batch: parsing the same file again gives the same entries in the same order. The
+ * collections step matches existing collections by name, so repeating it adds nothing.
+ */
+export async function runImport(deps: JobDeps, job: JobRecord, signal: AbortSignal, resumed: boolean): Promise<void> {
+  const { store } = deps;
+  const content = await readImportFile(deps, job);
+  if (content === null) return finish(deps, job, resumed ? IMPORT_MESSAGES.interrupted : IMPORT_MESSAGES.fileGone);
+
+  let parsed: ParsedImport;
+  try {
+    parsed = parseImport(content);
+  } catch (err) {
+    if (!(err instanceof UnsupportedFormatError)) console.error(`import job ${job.id}: the parser failed:`, err);
+    return finish(deps, job, IMPORT_MESSAGES.unreadable(unsupportedDetail(err)));
+  }
+  await store.jobs.setFormat(job.id, parsed.format);
+
+  const entries = parsed.bookmarks.map(importEntry);
+  const writer = await store.jobs.importWriter(job);
+  try {
+    if (!(await writeAll(deps, job, writer, parsed, entries, signal))) return;
+  } finally {
+    await writer.close();
+  }
+  await finish(deps, job, null);
+}
+
+/** Collections, then the batches from the job's position on; false when the run stopped before the end. */
+async function writeAll(
+  { store, clock }: JobDeps,
+  job: JobRecord,
+  writer: ImportWriter,
+  parsed: ParsedImport,
+  entries: readonly ImportEntry[],
+  signal: AbortSignal,
+): Promise<boolean> {
+  await writer.ensureCollections(parsed.collections.map(importCollection), clock.now());
+  for (let position = job.position; position < entries.length; ) {
+    // Left running: the next start resumes from the recorded position.
+    if (signal.aborted) return false;
+    const end = Math.min(position + IMPORT_BATCH, entries.length);
+    const written = await writer.writeBatch(entries.slice(position, end), { position: end, progress: progressAt(end, entries.length) }, clock.now());
+    if (!written) return false;
+    position = end;
+    await nextTurn();
+  }
+  await store.jobs.completeImport(job.id, { skipped: parsed.skipped.length, reasons: firstReasons(parsed, entries) }, clock.now());
+  return true;
+}
+
+async function readImportFile({ storage }: JobDeps, job: JobRecord): Promise<Buffer | null> {
+  const file = job.storageId === null ? null : await storage.openImportFile(job.userId, job.id, job.storageId);
+  return file === null ? null : readFile(file.path).catch(() => null);
+}
+
+/** The job ends: failed with this message (null: it completed), and its file goes either way. */
+async function finish({ store, storage, clock }: JobDeps, job: JobRecord, failure: string | null): Promise<void> {
+  if (failure !== null) await store.jobs.fail(job.id, failure, clock.now());
+  await storage.deleteImportFilesOfJob(job.id);
+}
+
+/** What the parser said beyond "unrecognised" (say, an unsupported version of our own export). */
+function unsupportedDetail(err: unknown): string | null {
+  if (!(err instanceof UnsupportedFormatError)) return 'the file could not be parsed';
+  return err.message.startsWith('Unrecognised') ? null : err.message;
+}
+
+function firstReasons(parsed: ParsedImport, entries: readonly ImportEntry[]): SkippedReason[] {
+  const reasons: SkippedReason[] = parsed.skipped.slice(0, MAX_REASONS);
+  for (const entry of entries) {
+    if (reasons.length >= MAX_REASONS) break;
+    if (!entry.ok) reasons.push({ reason: entry.reason });
+  }
+  return reasons;
+}

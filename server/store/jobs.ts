@@ -1,0 +1,109 @@
+import type { z } from 'zod';
+import type * as api from '../../lib/api/jobs.ts';
+import type { BookmarkType } from '../../lib/api/bookmarks.ts';
+import type { InterchangeBookmark, InterchangeCollection } from '../interchange/types.ts';
+
+export type JobType = api.Job['type'];
+export type JobStatus = api.Job['status'];
+export type ImportResult = z.infer<typeof api.ImportResult>;
+export type SkippedReason = z.infer<typeof api.SkippedReason>;
+
+/** A job as stored, with what the runner needs beyond the API's view of it. */
+export interface JobRecord {
+  id: string;
+  userId: string;
+  type: JobType;
+  status: JobStatus;
+  /** 0 to 100. */
+  progress: number;
+  format: string | null;
+  storageId: string | null;
+  /** Import: entries of the parsed file handled by committed batches. */
+  position: number;
+  counts: ImportResult;
+  skippedReasons: SkippedReason[] | null;
+  errorMessage: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  completedAt: number | null;
+  expiresAt: number | null;
+  filesRemoved: boolean;
+}
+
+/** One entry of an import file, checked and trimmed to the API's limits. */
+export type ImportEntry =
+  | {
+      ok: true;
+      url: string;
+      title: string;
+      description: string;
+      note: string;
+      type: BookmarkType;
+      isFavorite: boolean;
+      tags: string[];
+      collectionPath: string[];
+      createdAt: number | null;
+    }
+  | { ok: false; reason: string };
+
+export interface BatchPosition {
+  /** Entries handled once this batch commits. */
+  position: number;
+  progress: number;
+}
+
+/** Writes one run of one import job's collections and bookmarks. */
+export interface ImportWriter {
+  /**
+   * Makes sure each collection exists, in one transaction: an active collection with the
+   * same name (case-insensitively) under the same parent is used as it is, the others are
+   * created with the attributes given. Paths must come parents first.
+   */
+  ensureCollections(collections: readonly InterchangeCollection[], now: number): Promise<void>;
+  /**
+   * Inserts a batch in one transaction that also records the job's position, progress and
+   * counts. A URL the user already has (active or trashed, exact match) is a duplicate,
+   * left as it is. Answers false, committing nothing, when the job is no longer running.
+   */
+  writeBatch(entries: readonly ImportEntry[], at: BatchPosition, now: number): Promise<boolean>;
+  /** Ends the run (call it however the run ends): what it held back for speed is done now. */
+  close(): Promise<void>;
+}
+
+/** What an export writes: the user's active collections (parents first) and active bookmarks, oldest first. */
+export interface Library {
+  collections: InterchangeCollection[];
+  bookmarks: InterchangeBookmark[];
+}
+
+/** Import and export jobs, and the reads and writes of the library that they do. */
+export interface JobsStore {
+  create(input: { userId: string; type: JobType; format: string | null }, now: number): Promise<JobRecord>;
+  /** The user's job, or null (another user's job included). */
+  get(userId: string, id: string): Promise<JobRecord | null>;
+  find(id: string): Promise<JobRecord | null>;
+  /** The user's pending import becomes running on this file; null when it is not (or no longer) a pending import of the user. */
+  startImport(userId: string, id: string, storageId: string, now: number): Promise<JobRecord | null>;
+  /** An export (re)starts from nothing: running, progress 0. */
+  startExport(id: string, now: number): Promise<void>;
+  setProgress(id: string, progress: number): Promise<void>;
+  setFormat(id: string, format: string): Promise<void>;
+  completeExport(id: string, now: number, expiresAt: number): Promise<void>;
+  /** Adds the entries skipped before the batches (unreadable ones) to the counts, and completes. */
+  completeImport(id: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<void>;
+  fail(id: string, message: string, now: number): Promise<void>;
+
+  /** Jobs a stopped server left unfinished: running ones, and exports still waiting to run. */
+  interrupted(): Promise<JobRecord[]>;
+
+  /** Finished jobs whose files are still on disk and no longer needed, as of now. */
+  filesToRemove(now: number): Promise<JobRecord[]>;
+  markFilesRemoved(ids: readonly string[]): Promise<void>;
+  /** Imports reserved before the cutoff and never started, and jobs (not running) created before the retention cutoff. */
+  expired(cutoffs: { unstartedImport: number; retention: number }): Promise<JobRecord[]>;
+  /** Deletes those of the jobs that are not running; answers their ids. */
+  delete(ids: readonly string[]): Promise<string[]>;
+
+  readLibrary(userId: string): Promise<Library>;
+  importWriter(job: JobRecord): Promise<ImportWriter>;
+}

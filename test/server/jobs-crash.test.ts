@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
+import { IMPORT_MESSAGES } from '../../server/jobs/import-job.ts';
+import { dataOf } from '../support/expect.ts';
+import { type Api, apiFor, nextIp, startTestServer } from '../support/server.ts';
+import { allBookmarks, netscapeFile, startImportOf, upload } from './jobs-fixtures.ts';
+
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'shelf-crash-'));
+  dirs.push(dir);
+  return dir;
+}
+
+interface Process {
+  child: ChildProcess;
+  baseUrl: string;
+  /** The token printed on a first start (null on later starts). */
+  token: string | null;
+}
+
+/**
+ * The real server as a user runs it, in its own process. --raise-limits: this test
+ * polls and pages faster than the per-minute limits allow.
+ */
+async function startProcess(dataDir: string): Promise<Process> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir, '--test-clock', '--raise-limits'], {
+    cwd: join(import.meta.dirname, '../..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  let token: string | null = null;
+  for await (const line of createInterface({ input: child.stdout! })) {
+    token ??= /\b(tok_[0-9a-f]{64})\b/.exec(line)?.[1] ?? null;
+    const listening = /listening (\S+)/.exec(line);
+    if (listening) return { child, baseUrl: listening[1]!, token };
+  }
+  throw new Error(`the server exited before listening (code ${child.exitCode})`);
+}
+
+async function kill(p: Process): Promise<void> {
+  const exited = new Promise((resolve) => p.child.once('exit', resolve));
+  p.child.kill('SIGKILL');
+  await exited;
+}
+
+async function jobOf(api: Api, jobId: string): Promise<Job> {
+  return dataOf(await api('GET', `/jobs/${jobId}`), Job);
+}
+
+/** Polls until the job satisfies `done` (or the time is up); catching a job midway needs a short interval. */
+async function pollJob(api: Api, jobId: string, done: (job: Job) => boolean, intervalMs = 100): Promise<Job> {
+  const timeoutMs = 40_000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await jobOf(api, jobId);
+    if (done(job)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${job.status} (${job.progress}%)`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+const finished = (job: Job): boolean => job.status === 'completed' || job.status === 'failed';
+const COUNT = 10_000;
+const urlOf = (i: number): string => `https://site${i % 300}.example.com/articles/${i}/a-reasonably-long-slug-for-page-${i}?ref=feed`;
+
+describe('a server killed mid-job', () => {
+  it('resumes an import after its last committed batch, and reruns an export', async () => {
+    const dataDir = tempDir();
+    const first = await startProcess(dataDir);
+    const token = first.token!;
+    expect(token).toMatch(/^tok_/);
+    let api = apiFor(first.baseUrl, { token });
+
+    const file = netscapeFile(COUNT, { urlOf });
+    expect(Buffer.byteLength(file)).toBeLessThan(5 * 1024 * 1024);
+    const { jobId } = await startImportOf(api, file);
+    const midway = await pollJob(api, jobId, (job) => job.progress > 0 || finished(job), 5);
+    expect(midway).toMatchObject({ status: 'running' });
+    expect(midway.progress).toBeLessThan(100);
+    await kill(first);
+
+    const second = await startProcess(dataDir);
+    expect(second.token).toBeNull();
+    api = apiFor(second.baseUrl, { token });
+    const job = await pollJob(api, jobId, finished);
+    // Resumed, not restarted: a rerun from the top would count the committed batches as duplicates.
+    expect(job).toMatchObject({ status: 'completed', progress: 100, result: { imported: COUNT, skipped: 0, duplicates: 0 } });
+    const urls = (await allBookmarks(api)).map((b) => b.url);
+    expect(urls).toHaveLength(COUNT);
+    expect(new Set(urls)).toEqual(new Set(Array.from({ length: COUNT }, (_, i) => urlOf(i))));
+
+    const { jobId: exportId } = dataOf(await api('POST', '/export/html'), JobCreated, 201);
+    expect(['pending', 'running']).toContain((await jobOf(api, exportId)).status);
+    await kill(second);
+
+    const third = await startProcess(dataDir);
+    api = apiFor(third.baseUrl, { token });
+    const exported = await pollJob(api, exportId, finished);
+    expect(exported).toMatchObject({ status: 'completed', progress: 100 });
+    const res = await fetch(`${third.baseUrl}/jobs/${exportId}/download`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect((await res.text()).match(/<DT><A HREF=/g)).toHaveLength(COUNT);
+    await kill(third);
+  }, 60_000);
+});
+
+describe('a server stopped mid-import', () => {
+  /** Starts an import of 2,000 bookmarks and stops the server cleanly right after its first batch commits. */
+  const stopMidway = async (dataDir: string): Promise<{ jobId: string; storageId: string; token: string }> => {
+    const t = await startTestServer({ dataDir });
+    const { store, jobRunner } = t.server.deps;
+    const u = await t.user();
+    const openWriter = store.jobs.importWriter.bind(store.jobs);
+    store.jobs.importWriter = async (job) => {
+      const writer = await openWriter(job);
+      const writeBatch = writer.writeBatch.bind(writer);
+      writer.writeBatch = async (...args) => {
+        const written = await writeBatch(...args);
+        void jobRunner.stop(); // as a SIGTERM would, from the job's next safe point on
+        return written;
+      };
+      return writer;
+    };
+    const { jobId, uploadUrl } = dataOf(await u.api('POST', '/import/reserve'), ImportReserved, 201);
+    const { storageId } = (await upload(uploadUrl, netscapeFile(2000))).body as { storageId: string };
+    dataOf(await u.api('POST', '/import/start', { body: { jobId, storageId } }), Job);
+    await jobRunner.idle();
+    await t.close();
+    return { jobId, storageId, token: u.token };
+  };
+
+  it('leaves it running, and the next start picks it up after its last batch', async () => {
+    const dataDir = tempDir();
+    const { jobId, token } = await stopMidway(dataDir);
+    const t = await startTestServer({ dataDir });
+    const api = apiFor(t.baseUrl, { token, ip: nextIp() });
+    await t.server.deps.jobRunner.idle();
+    expect(await jobOf(api, jobId)).toMatchObject({ status: 'completed', result: { imported: 2000, skipped: 0, duplicates: 0 } });
+    expect(await allBookmarks(api)).toHaveLength(2000);
+    await t.close();
+  });
+
+  it('fails it clearly when its file is gone by the next start', async () => {
+    const dataDir = tempDir();
+    const { jobId, storageId, token } = await stopMidway(dataDir);
+    await rm(join(dataDir, 'files', storageId));
+    const t = await startTestServer({ dataDir });
+    const api = apiFor(t.baseUrl, { token, ip: nextIp() });
+    await t.server.deps.jobRunner.idle();
+    const job = await jobOf(api, jobId);
+    expect(job).toMatchObject({ status: 'failed', errorMessage: IMPORT_MESSAGES.interrupted });
+    expect(job.errorMessage).toMatch(/interrupted by a server restart.*start the import again/);
+    // What the first batch committed stays.
+    expect(await allBookmarks(api)).toHaveLength(50);
+    await t.close();
+  });
+});
