@@ -10,7 +10,9 @@ import { requestContext } from './http/request-context.ts';
 import { failure } from './http/respond.ts';
 import { Router } from './http/router.ts';
 import { registerRoutes } from './routes/index.ts';
+import { sharedPages } from './routes/shared-pages.ts';
 import { testClockRoutes } from './routes/test-clock.ts';
+import { storageApp } from './storage/app.ts';
 
 const MB = 1024 * 1024;
 
@@ -30,13 +32,25 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
   app.notFound((c) => failure(c, 'NOT_FOUND', `There is no endpoint ${c.req.method} ${c.req.path}`));
 
   if (deps.config.testClock) app.route('/__test__', testClockRoutes(deps));
+  app.route('/storage', storageApp(deps));
+  app.route('/shared', sharedPages(deps));
 
   const v1 = new Hono<AppEnv>();
   v1.use('*', cors);
-  v1.use('/import/*', limitBody(5 * MB));
-  v1.use('*', async (c, next) => (c.req.path.startsWith('/v1/import/') ? next() : limitBody(MB)(c, next)));
+  const importLimit = limitBody(5 * MB);
+  const apiLimit = limitBody(MB);
+  v1.use('*', async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'OPTIONS') return next(); // no body to measure
+    return (c.req.path.startsWith('/v1/import/') ? importLimit : apiLimit)(c, next);
+  });
   v1.use('*', gatekeeper(deps));
-  registerRoutes(new Router(v1, { guards: deps.guards, idempotency: deps.store.idempotency, clock: deps.clock }), deps);
+  const router = new Router(v1, {
+    guards: deps.guards,
+    idempotency: deps.store.idempotency,
+    clock: deps.clock,
+    dataVersion: () => deps.store.version(),
+  });
+  registerRoutes(router, deps);
   app.route('/v1', v1);
   return app;
 }

@@ -5,7 +5,10 @@ import type { ErrorCode } from '../../lib/api/errors.ts';
 import { ApiError } from './api-error.ts';
 import type { AppEnv } from './env.ts';
 
-export const newRequestId = (): string => `req_${randomBytes(8).toString('hex')}`;
+// Request ids need to be unique, not secret: a random prefix per process and a counter.
+const processPrefix = randomBytes(4).toString('hex');
+let requestCounter = 0;
+export const newRequestId = (): string => `req_${processPrefix}${(requestCounter++ % 0x1_0000_0000).toString(16).padStart(8, '0')}`;
 
 export function success(c: Context<AppEnv>, data: unknown, status: ContentfulStatusCode = 200): Response {
   return c.json({ data, meta: { requestId: c.get('requestId') } }, status);

@@ -2,7 +2,10 @@ import type { AccountsStore } from './accounts.ts';
 import type { BookmarksStore } from './bookmarks.ts';
 import type { CollectionsStore } from './collections.ts';
 import type { IdempotencyStore } from './idempotency.ts';
+import type { JobsStore } from './jobs.ts';
+import type { SmartFoldersStore } from './smart-folders.ts';
 import type { TagsStore } from './tags.ts';
+import type { UploadsStore } from './uploads.ts';
 
 /** All data access, one module per resource; the SQLite implementation is in ./sqlite. */
 export interface Store {
@@ -11,5 +14,13 @@ export interface Store {
   collections: CollectionsStore;
   tags: TagsStore;
   idempotency: IdempotencyStore;
+  jobs: JobsStore;
+  smartFolders: SmartFoldersStore;
+  uploads: UploadsStore;
+  /**
+   * An opaque token that changes whenever any data changes, whoever changed it
+   * (this process, the admin command, another instance): what cached answers are checked against.
+   */
+  version(): string;
   close(): void;
 }

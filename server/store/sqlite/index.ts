@@ -4,16 +4,26 @@ import { SqliteAccounts } from './accounts.ts';
 import { SqliteBookmarks } from './bookmarks.ts';
 import { SqliteCollections } from './collections.ts';
 import { SqliteIdempotency } from './idempotency.ts';
+import { SqliteJobs } from './jobs.ts';
+import { SqliteSmartFolders } from './smart-folders.ts';
 import { SqliteTags } from './tags.ts';
+import { SqliteUploads } from './uploads.ts';
 
 export function openSqliteStore(dataDir: string): Store {
   const db = openDatabase(dataDir);
+  // total_changes counts this connection's writes; data_version moves when another connection commits.
+  const changes = db.prepare<[], number>('SELECT total_changes()').pluck();
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   return {
     accounts: new SqliteAccounts(db),
     bookmarks: new SqliteBookmarks(db),
     collections: new SqliteCollections(db),
     tags: new SqliteTags(db),
     idempotency: new SqliteIdempotency(db),
+    jobs: new SqliteJobs(db),
+    smartFolders: new SqliteSmartFolders(db),
+    uploads: new SqliteUploads(db),
+    version: () => `${dataVersion.get()}.${changes.get()}`,
     close: () => db.close(),
   };
 }
