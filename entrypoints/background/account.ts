@@ -1,5 +1,6 @@
 import { createApiClient, type ApiClient } from '../../lib/client/api-client.ts';
 import { ClientError } from '../../lib/client/errors.ts';
+import { normalizeServerUrl } from '../../lib/client/server-url.ts';
 import type { AccountState } from '../../lib/messaging/protocol.ts';
 import { settingsItem, tokenItem, userItem } from '../../lib/storage/items.ts';
 
@@ -52,16 +53,4 @@ export class Account {
   private make(baseUrl: string, token: string): ApiClient {
     return createApiClient({ baseUrl, token, ...(this.deps.fetch && { fetch: this.deps.fetch }) });
   }
-}
-
-/** Accepts "host:port", an origin, or a URL with /v1, and answers the API base URL ending in /v1. */
-export function normalizeServerUrl(input: string): string {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(input.trim()) ? input.trim() : `http://${input.trim()}`;
-  if (!URL.canParse(withScheme)) throw new ClientError('VALIDATION_ERROR', `"${input}" is not a server address`);
-  const url = new URL(withScheme);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ClientError('VALIDATION_ERROR', 'The server address must start with http:// or https://');
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${url.origin}${path.endsWith('/v1') ? path : `${path}/v1`}`;
 }

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'react';
+import { type ClientError, toClientError } from '../../lib/client/errors.ts';
+import type { AccountState } from '../../lib/messaging/protocol.ts';
+import { ErrorAlert } from '../ErrorAlert.tsx';
+import { send } from '../messenger.ts';
+import { AccountSummary } from './AccountSummary.tsx';
+import { SignInForm } from './SignInForm.tsx';
+
+/**
+ * The Account section: the sign-in form, or who is signed in. A failed sign-in
+ * changes nothing (the background verifies a token before keeping it), so the
+ * summary of the previous account stays while another token is tried.
+ */
+export function AccountForm() {
+  const [account, setAccount] = useState<AccountState | null>(null);
+  const [error, setError] = useState<ClientError | null>(null);
+  const [replacing, setReplacing] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  /** Set by the user's own actions only: the page load moves no focus. */
+  const [acted, setActed] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    send('getAccount', {}).then(
+      (state) => live && setAccount(state),
+      (err: unknown) => live && setError(toClientError(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const signedIn = (state: AccountState) => {
+    setAccount(state);
+    setReplacing(false);
+    setActed(true);
+  };
+
+  const signOut = async () => {
+    setSigningOut(true);
+    setError(null);
+    try {
+      setAccount(await send('signOut', {}));
+      setReplacing(false);
+      setActed(true);
+    } catch (err) {
+      setError(toClientError(err));
+    } finally {
+      setSigningOut(false);
+    }
+  };
+
+  if (account === null) {
+    return error ? <ErrorAlert error={error} /> : <p role="status">Loading your account…</p>;
+  }
+  if (!account.signedIn || account.user === null) {
+    return (
+      <div className="space-y-4">
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">Sign in with an API token of your Bookmark Library account to save pages to it.</p>
+        <SignInForm key="sign-in" initialServerUrl={account.serverUrl} onSignedIn={signedIn} focusToken={acted} />
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-6">
+      <AccountSummary
+        user={account.user}
+        serverUrl={account.serverUrl}
+        signingOut={signingOut}
+        onSignOut={() => void signOut()}
+        {...(!replacing && { onReplaceToken: () => setReplacing(true) })}
+        focusHeading={acted && !replacing}
+      />
+      {error && <ErrorAlert error={error} />}
+      {replacing && (
+        <div className="space-y-3 border-t border-zinc-200 pt-4 dark:border-zinc-800">
+          <h3 className="text-base font-semibold">Change server or token</h3>
+          <SignInForm key="replace" initialServerUrl={account.serverUrl} onSignedIn={signedIn} onCancel={() => setReplacing(false)} focusToken />
+        </div>
+      )}
+    </div>
+  );
+}

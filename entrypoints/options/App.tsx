@@ -1,0 +1,67 @@
+import { type ComponentType, useEffect, useState } from 'react';
+import { AccountForm } from '../../components/account/AccountForm.tsx';
+import { focusRing } from '../../components/field-styles.ts';
+
+interface Section {
+  /** Its address: options.html#id. */
+  id: string;
+  label: string;
+  Content: ComponentType;
+}
+
+/** The page's sections, in navigation order: a new one (Collections, Tags, Trash...) is one more entry. */
+const SECTIONS = [{ id: 'account', label: 'Account', Content: AccountForm }] as const satisfies readonly [Section, ...Section[]];
+
+const sectionAt = (hash: string): Section => SECTIONS.find((section) => `#${section.id}` === hash) ?? SECTIONS[0];
+
+/** Shelf's options page: a navigation of sections and the chosen one. */
+export function App() {
+  const [current, setCurrent] = useState(() => sectionAt(window.location.hash));
+
+  useEffect(() => {
+    const follow = () => setCurrent(sectionAt(window.location.hash));
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+
+  const { Content } = current;
+  return (
+    <div className="min-h-screen bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+      <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+        <h1 className="mx-auto max-w-4xl px-4 py-4 text-lg font-semibold">Shelf options</h1>
+      </header>
+      <div className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-6 sm:flex-row">
+        <nav aria-label="Options sections" className="shrink-0 sm:w-44">
+          <ul className="flex gap-1 sm:flex-col">
+            {SECTIONS.map((section) => {
+              const active = section.id === current.id;
+              return (
+                <li key={section.id}>
+                  <a
+                    href={`#${section.id}`}
+                    aria-current={active ? 'page' : undefined}
+                    className={`block rounded-md px-3 py-2 text-sm ${focusRing} ${
+                      active
+                        ? 'bg-zinc-200 font-medium dark:bg-zinc-800'
+                        : 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-900'
+                    }`}
+                  >
+                    {section.label}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <main className="min-w-0 max-w-xl flex-1">
+          <section aria-labelledby={`${current.id}-heading`} className="space-y-4">
+            <h2 id={`${current.id}-heading`} className="text-xl font-semibold">
+              {current.label}
+            </h2>
+            <Content />
+          </section>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,370 @@
+// @vitest-environment node
+// The DOM comes from ./support/dom.ts, imported first (see why there).
+import { closeDom } from './support/dom.ts';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { type UserEvent, userEvent } from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { VerifiedUser } from '../../lib/api/auth.ts';
+import type { ClientErrorCode } from '../../lib/client/errors.ts';
+import { describeError } from '../../lib/client/user-text.ts';
+import { DEFAULT_SERVER_URL } from '../../lib/messaging/protocol.ts';
+import { tokenItem } from '../../lib/storage/items.ts';
+import { setRuntime } from '../../components/messenger.ts';
+import { App } from '../../entrypoints/options/App.tsx';
+import { dataOf } from '../support/expect.ts';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { type TestBackground, createTestBackground } from './support/background.ts';
+import { closedPort, startFakeServer } from './support/network.ts';
+
+const MINUTE = 60_000;
+const BAD_TOKEN = `tok_${'0'.repeat(64)}`;
+
+let t: TestServer;
+let bg: TestBackground;
+let user: UserEvent;
+
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+  await closeDom();
+});
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  bg = createTestBackground();
+  setRuntime(bg.runtime);
+  user = userEvent.setup();
+  // Every request of the background comes from 127.0.0.1: each test starts past the previous one's
+  // failed-sign-in window (5 minutes) and gateway minute.
+  await t.advance(6 * MINUTE);
+});
+afterEach(async () => {
+  await bg.idle();
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const serverField = () => screen.findByRole('textbox', { name: 'Server URL' });
+const tokenField = () => screen.getByLabelText<HTMLInputElement>('API token');
+
+async function submitSignIn(serverUrl: string, token: string): Promise<void> {
+  const server = await serverField();
+  await user.clear(server);
+  await user.type(server, serverUrl);
+  await user.clear(tokenField());
+  await user.type(tokenField(), token);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+/** The alert shows describeError's words for the code, and the button is usable again. */
+async function expectFailure(code: ClientErrorCode, retryAfterSeconds?: number): Promise<void> {
+  const text = describeError({ code, message: '', retryAfterSeconds });
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain(text.title);
+  if (code !== 'VALIDATION_ERROR') expect(alert.textContent).toContain(text.action);
+  expect(screen.getByRole('button', { name: 'Sign in' })).toHaveProperty('disabled', false);
+}
+
+async function expectSignedOut(): Promise<void> {
+  expect(await tokenItem.get()).toBeNull();
+  expect((await bg.handlers.getAccount({})).signedIn).toBe(false);
+  expect(screen.queryByRole('heading', { name: 'Signed in' })).toBeNull();
+}
+
+/** The definition list of the summary, as term → description. */
+function summary(): Record<string, string> {
+  const list = screen.getByRole('region', { name: 'Signed in' }).querySelector('dl');
+  if (!list) throw new Error('no definition list');
+  const terms = [...list.querySelectorAll('dt')].map((dt) => dt.textContent ?? '');
+  const values = [...list.querySelectorAll('dd')].map((dd) => dd.textContent ?? '');
+  return Object.fromEntries(terms.map((term, i) => [term, values[i] ?? '']));
+}
+
+async function verifiedUser(u: TestUser): Promise<VerifiedUser> {
+  return dataOf(await u.api('POST', '/auth/verify'), VerifiedUser);
+}
+
+describe('options page', () => {
+  it('has the title, the Account section in its navigation, and the form with the default server', async () => {
+    render(<App />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Shelf options' })).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Options sections' });
+    expect(within(nav).getByRole('link', { name: 'Account' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('region', { name: 'Account' })).toBeTruthy();
+
+    expect(((await serverField()) as HTMLInputElement).value).toBe(DEFAULT_SERVER_URL);
+    const token = tokenField();
+    expect(token.type).toBe('password');
+    expect(token.autocomplete).toBe('off');
+    expect(token.placeholder).toBe('tok_…');
+    expect(token.value).toBe('');
+  });
+
+  it('shows and hides the token with the Show token toggle', async () => {
+    render(<App />);
+    await serverField();
+    await user.type(tokenField(), 'tok_secret');
+    const toggle = screen.getByRole('button', { name: 'Show token' });
+    expect(toggle.getAttribute('aria-pressed')).toBe('false');
+    await user.click(toggle);
+    expect(tokenField().type).toBe('text');
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    await user.click(toggle);
+    expect(tokenField().type).toBe('password');
+    expect(tokenField().value).toBe('tok_secret');
+  });
+
+  it('can be filled and sent with the keyboard alone', async () => {
+    const u = await t.user();
+    render(<App />);
+    const server = await serverField();
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Account' }));
+    await user.tab();
+    expect(document.activeElement).toBe(server);
+    await user.keyboard('{Control>}a{/Control}{Backspace}');
+    await user.keyboard(t.baseUrl);
+    await user.tab();
+    expect(document.activeElement).toBe(tokenField());
+    await user.keyboard(u.token);
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Show token' }));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Sign in' }));
+    await user.keyboard('{Enter}');
+    const heading = await screen.findByRole('heading', { name: 'Signed in' });
+    // The summary takes the focus, so that the keyboard carries on from it.
+    expect(document.activeElement).toBe(heading);
+  });
+});
+
+describe('signing in', () => {
+  it('signs in with host:port, shows who is signed in where, and keeps the token in local storage', async () => {
+    const u = await t.user();
+    const expected = await verifiedUser(u);
+    render(<App />);
+    await submitSignIn(t.baseUrl.replace(/^http:\/\//, '').replace(/\/v1$/, ''), u.token);
+
+    await screen.findByRole('heading', { name: 'Signed in' });
+    expect(summary()).toEqual({
+      Name: 'Test user',
+      Email: 'test@example.com',
+      Plan: expected.plan,
+      Status: expected.status,
+      Server: t.baseUrl,
+    });
+    expect(expected.plan).toBe('pro');
+    expect(await tokenItem.get()).toBe(u.token);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('disables the button and shows progress until the background answers', async () => {
+    const u = await t.user();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    setRuntime({
+      ...bg.runtime,
+      sendMessage: async (message) => {
+        if ((message as { name?: string }).name === 'signIn') await held;
+        return bg.runtime.sendMessage(message);
+      },
+    });
+    render(<App />);
+    await submitSignIn(t.baseUrl, u.token);
+
+    const busy = screen.getByRole('button', { name: 'Signing in…' });
+    expect(busy).toHaveProperty('disabled', true);
+    await user.click(busy); // a second press sends nothing more
+    expect(bg.requests).toHaveLength(0);
+
+    await act(async () => release());
+    await screen.findByRole('heading', { name: 'Signed in' });
+    expect(bg.requests.filter((r) => r.url.endsWith('/auth/verify'))).toHaveLength(1);
+  });
+
+  it('signs out: the token is forgotten, the server kept, the token field empty', async () => {
+    const u = await t.user();
+    render(<App />);
+    await submitSignIn(t.baseUrl, u.token);
+    await screen.findByRole('heading', { name: 'Signed in' });
+
+    await user.click(screen.getByRole('button', { name: 'Sign out' }));
+
+    const server = (await serverField()) as HTMLInputElement;
+    expect(server.value).toBe(t.baseUrl);
+    expect(tokenField().value).toBe('');
+    expect(document.activeElement).toBe(tokenField());
+    await expectSignedOut();
+  });
+
+  it('shows the account already signed in when the page opens', async () => {
+    const u = await t.user();
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+    render(<App />);
+    await screen.findByRole('heading', { name: 'Signed in' });
+    expect(summary()).toMatchObject({ Name: 'Test user', Server: t.baseUrl });
+    expect(screen.queryByLabelText('API token')).toBeNull();
+  });
+});
+
+describe('sign-in failures, each in its own words', () => {
+  it('an invalid token', async () => {
+    render(<App />);
+    await submitSignIn(t.baseUrl, BAD_TOKEN);
+    await expectFailure('INVALID_TOKEN');
+    await expectSignedOut();
+  });
+
+  it('a revoked token', async () => {
+    const u = await t.user();
+    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+    render(<App />);
+    await submitSignIn(t.baseUrl, u.token);
+    await expectFailure('TOKEN_REVOKED');
+    await expectSignedOut();
+  });
+
+  it('an expired token', async () => {
+    const u = await t.user({ expiresAt: t.server.deps.clock.now() + MINUTE });
+    await t.advance(2 * MINUTE);
+    render(<App />);
+    await submitSignIn(t.baseUrl, u.token);
+    await expectFailure('TOKEN_EXPIRED');
+    await expectSignedOut();
+  });
+
+  it('a free-plan account', async () => {
+    const u = await t.user({ plan: 'free' });
+    render(<App />);
+    await submitSignIn(t.baseUrl, u.token);
+    await expectFailure('API_ACCESS_PRO_REQUIRED');
+    expect((await screen.findByRole('alert')).textContent).toMatch(/Pro plan/);
+    await expectSignedOut();
+  });
+
+  it('a server that cannot be reached', async () => {
+    const u = await t.user();
+    render(<App />);
+    await submitSignIn(`http://127.0.0.1:${await closedPort()}`, u.token);
+    await expectFailure('NETWORK_ERROR');
+    await expectSignedOut();
+  });
+
+  it('a server that is not a Bookmark Library API', async () => {
+    const junk = await startFakeServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<h1>My blog</h1>'));
+    try {
+      render(<App />);
+      await submitSignIn(junk.baseUrl, BAD_TOKEN);
+      await expectFailure('MALFORMED_RESPONSE');
+      await expectSignedOut();
+    } finally {
+      await junk.close();
+    }
+  });
+
+  it('an address that is not one', async () => {
+    render(<App />);
+    await submitSignIn('ftp://files.example.com', BAD_TOKEN);
+    await expectFailure('VALIDATION_ERROR');
+    expect(bg.requests).toHaveLength(0);
+  });
+
+  it('an IP block after five failed sign-ins, with the time left', async () => {
+    // A server of its own: the five failures block 127.0.0.1, where every request of the background comes from.
+    const fresh = await startTestServer();
+    try {
+      const u = await fresh.user();
+      render(<App />);
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        await submitSignIn(fresh.baseUrl, BAD_TOKEN);
+        await expectFailure('INVALID_TOKEN');
+      }
+      // Blocked now, even with a valid token; the block lasts 15 minutes.
+      await submitSignIn(fresh.baseUrl, u.token);
+      await expectFailure('IP_BLOCKED', 15 * 60);
+      expect((await screen.findByRole('alert')).textContent).toContain('Try again in 15 minutes');
+
+      await fresh.advance(10 * MINUTE);
+      await submitSignIn(fresh.baseUrl, u.token);
+      await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Try again in 5 minutes'));
+      await expectSignedOut();
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('keeps the previous account signed in when another token fails', async () => {
+    const first = await t.user();
+    render(<App />);
+    await submitSignIn(t.baseUrl, first.token);
+    await screen.findByRole('heading', { name: 'Signed in' });
+
+    await user.click(screen.getByRole('button', { name: 'Change server or token' }));
+    expect(document.activeElement).toBe(tokenField());
+    await submitSignIn(t.baseUrl, BAD_TOKEN);
+    await expectFailure('INVALID_TOKEN');
+
+    expect(screen.getByRole('heading', { name: 'Signed in' })).toBeTruthy();
+    expect(await tokenItem.get()).toBe(first.token);
+    const state = await bg.handlers.getAccount({});
+    expect(state).toMatchObject({ signedIn: true, user: { userId: first.userId } });
+
+    // And a good token then replaces it.
+    const second = await t.user();
+    await submitSignIn(t.baseUrl, second.token);
+    await waitFor(() => expect(screen.queryByLabelText('API token')).toBeNull());
+    expect(await tokenItem.get()).toBe(second.token);
+    expect((await bg.handlers.getAccount({})).user?.userId).toBe(second.userId);
+  });
+
+  it('closes the token form with Escape, leaving the account as it was', async () => {
+    const u = await t.user();
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+    render(<App />);
+    await user.click(await screen.findByRole('button', { name: 'Change server or token' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByLabelText('API token')).toBeNull();
+    expect(await tokenItem.get()).toBe(u.token);
+  });
+});
+
+describe('servers other than the local one', () => {
+  it('asks for access in the click, and stops with a clear message when it is refused', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    render(<App />);
+    await submitSignIn('https://bookmarks.example.com', BAD_TOKEN);
+    await expectFailure('PERMISSION_DENIED');
+    expect(request).toHaveBeenCalledWith({ origins: ['https://bookmarks.example.com/*'] });
+    expect(bg.requests).toHaveLength(0);
+    await expectSignedOut();
+  });
+
+  it('signs in once access is granted', async () => {
+    // 127.0.0.2 is this computer too, but not an origin the manifest grants.
+    const other = await startTestServer({ host: '127.0.0.2' });
+    try {
+      const u = await other.user();
+      const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+      render(<App />);
+      await submitSignIn(other.baseUrl, u.token);
+      await screen.findByRole('heading', { name: 'Signed in' });
+      expect(request).toHaveBeenCalledWith({ origins: [`${new URL(other.baseUrl).origin}/*`] });
+      expect(summary().Server).toBe(other.baseUrl);
+      await bg.idle();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('does not ask for the local server', async () => {
+    const u = await t.user();
+    const request = vi.spyOn(fakeBrowser.permissions, 'request');
+    render(<App />);
+    await submitSignIn(t.baseUrl.replace('127.0.0.1', 'localhost'), u.token);
+    await screen.findByRole('heading', { name: 'Signed in' });
+    expect(request).not.toHaveBeenCalled();
+  });
+});

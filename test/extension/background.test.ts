@@ -1,0 +1,234 @@
+// @vitest-environment node
+// Node's transform and fetch, as in a background service worker (see ./support/dom.ts for why not happy-dom).
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { startBackground } from '../../entrypoints/background/index.ts';
+import { ClientError } from '../../lib/client/errors.ts';
+import type { MessageInput, MessageName, MessageOutput } from '../../lib/messaging/protocol.ts';
+import { type Runtime, sendMessage } from '../../lib/messaging/transport.ts';
+import { collectionsCacheItem, savedIndexItem, settingsItem, tagsCacheItem, tokenItem, userItem } from '../../lib/storage/items.ts';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { closedPort } from './support/network.ts';
+
+const MINUTE = 60_000;
+const BAD_TOKEN = `tok_${'e'.repeat(64)}`;
+
+let t: TestServer;
+let fetchSpy: MockInstance<typeof fetch>;
+let contains: MockInstance<typeof fakeBrowser.permissions.contains>;
+
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  // What fakeBrowser does not implement, and startBackground touches: stubbed, never the server.
+  contains = vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(true);
+  vi.spyOn(fakeBrowser.contextMenus.onClicked, 'addListener').mockImplementation(() => undefined);
+  vi.spyOn(fakeBrowser.commands.onCommand, 'addListener').mockImplementation(() => undefined);
+  // All of the background's requests come from 127.0.0.1: start past the last test's gateway minute and failure window.
+  await t.advance(6 * MINUTE);
+  fetchSpy = vi.spyOn(globalThis, 'fetch');
+  startBackground();
+});
+afterEach(async () => {
+  await settled();
+  vi.restoreAllMocks();
+});
+
+/** fakeBrowser's onMessage event, fired as a browser fires it: with a sendResponse (fakeBrowser's own sendMessage passes none). */
+const deliver = fakeBrowser.runtime.onMessage.trigger as (message: unknown, sender: unknown, sendResponse: (reply: unknown) => void) => Promise<unknown>;
+
+/** An extension page's side of the messaging: messages cross as JSON and come back through sendResponse. */
+const extensionPage: Runtime = {
+  onMessage: {
+    addListener: () => {
+      throw new Error('the page side does not listen');
+    },
+  },
+  sendMessage: (message) => new Promise((resolve) => void deliver(JSON.parse(JSON.stringify(message)), { id: fakeBrowser.runtime.id }, resolve)),
+};
+const send = <N extends MessageName>(name: N, input: MessageInput<N>): Promise<MessageOutput<N>> => sendMessage(extensionPage, name, input);
+
+/** The background's requests to the API, as "METHOD /path" (the test's own clock moves are left out). */
+function apiCalls(): string[] {
+  return fetchSpy.mock.calls
+    .map(([input, init]) => ({ url: String(input), method: init?.method ?? 'GET' }))
+    .filter(({ url }) => url.startsWith(t.baseUrl))
+    .map(({ url, method }) => `${method} ${new URL(url).pathname}`);
+}
+
+/** Waits until the work the background does behind its answers (index sync, icons) has stopped. */
+async function settled(): Promise<void> {
+  for (let quiet = 0; quiet < 3; ) {
+    const count = fetchSpy.mock.calls.length;
+    await Promise.allSettled(fetchSpy.mock.results.map((result) => result.value));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    quiet = fetchSpy.mock.calls.length === count ? quiet + 1 : 0;
+  }
+}
+
+async function signedIn(u?: TestUser): Promise<TestUser> {
+  const user = u ?? (await t.user());
+  await send('signIn', { serverUrl: t.baseUrl, token: user.token });
+  await vi.waitFor(async () => expect((await savedIndexItem.get()).syncedAt).not.toBeNull());
+  await settled();
+  return user;
+}
+
+const badge = (tabId: number) => fakeBrowser.action.getBadgeText({ tabId });
+
+async function tab(url: string): Promise<number> {
+  const created = await fakeBrowser.tabs.create({ url });
+  if (created.id === undefined) throw new Error('fakeBrowser gave no tab id');
+  return created.id;
+}
+
+async function failure(call: Promise<unknown>): Promise<ClientError> {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ClientError);
+  return err as ClientError;
+}
+
+describe('signing in', () => {
+  it('keeps the token in local storage only, and never hands it to a page', async () => {
+    const u = await t.user();
+    const state = await send('signIn', { serverUrl: t.baseUrl, token: u.token });
+    expect(state).toMatchObject({ signedIn: true, serverUrl: t.baseUrl, user: { userId: u.userId, plan: 'pro' } });
+    expect(JSON.stringify(state)).not.toContain(u.token);
+
+    expect(await fakeBrowser.storage.sync.get()).toEqual({});
+    expect(await fakeBrowser.storage.session.get()).toEqual({});
+    expect(await fakeBrowser.storage.local.get('token')).toEqual({ token: u.token });
+    const holders = Object.entries(await fakeBrowser.storage.local.get()).filter(([, value]) => JSON.stringify(value).includes(u.token));
+    expect(holders.map(([key]) => key)).toEqual(['token']);
+    expect(await tokenItem.get()).toBe(u.token);
+    expect(apiCalls()[0]).toBe('POST /v1/auth/verify');
+  });
+
+  it('fills the saved-page index from the library behind its answer, and marks open tabs', async () => {
+    const u = await t.user();
+    await u.api('POST', '/bookmarks', { body: { url: 'https://example.com/saved-elsewhere', title: 'Elsewhere', description: '' } });
+    fetchSpy.mockClear();
+    const open = await tab('https://www.example.com/saved-elsewhere/');
+    await signedIn(u);
+    expect(Object.keys((await savedIndexItem.get()).entries)).toEqual(['example.com/saved-elsewhere']);
+    await vi.waitFor(async () => expect(await badge(open)).toBe('✓'));
+    expect(apiCalls()).toEqual(['POST /v1/auth/verify', 'GET /v1/bookmarks']);
+  });
+
+  it('a failed sign-in keeps the previous account, server and token', async () => {
+    const first = await signedIn();
+    const before = { settings: await settingsItem.get(), user: await userItem.get() };
+
+    expect((await failure(send('signIn', { serverUrl: t.baseUrl, token: BAD_TOKEN }))).code).toBe('INVALID_TOKEN');
+    const elsewhere = `http://127.0.0.1:${await closedPort()}/v1`;
+    expect((await failure(send('signIn', { serverUrl: elsewhere, token: first.token }))).code).toBe('NETWORK_ERROR');
+
+    expect(await tokenItem.get()).toBe(first.token);
+    expect(await settingsItem.get()).toEqual(before.settings);
+    expect(await userItem.get()).toEqual(before.user);
+    expect(await send('getAccount', {})).toMatchObject({ signedIn: true, serverUrl: t.baseUrl, user: { userId: first.userId } });
+  });
+
+  it('refuses a server the extension may not reach, without a request', async () => {
+    contains.mockResolvedValue(false);
+    const err = await failure(send('signIn', { serverUrl: 'https://bookmarks.example.com', token: BAD_TOKEN }));
+    expect(err.code).toBe('PERMISSION_DENIED');
+    expect(contains).toHaveBeenCalledWith({ origins: ['https://bookmarks.example.com/*'] });
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(await tokenItem.get()).toBeNull();
+  });
+});
+
+describe('saving, the index and the toolbar icon', () => {
+  const SAVED_URL = 'https://example.com/read';
+
+  async function savedPage(): Promise<{ id: string; savedTab: number; otherTab: number }> {
+    await signedIn();
+    const savedTab = await tab('https://www.Example.com/read/?utm_source=newsletter#top');
+    const otherTab = await tab('https://example.com/other');
+    fetchSpy.mockClear();
+    const bookmark = await send('saveBookmark', { bookmark: { url: SAVED_URL, title: 'Read me', description: '', tags: ['later'], isFavorite: true } });
+    return { id: bookmark.id, savedTab, otherTab };
+  }
+
+  it('saveBookmark makes exactly one request; the index gets the normalised URL; tabs showing it get ✓', async () => {
+    const { id, savedTab, otherTab } = await savedPage();
+    expect(apiCalls()).toEqual(['POST /v1/bookmarks']);
+    const body = JSON.parse(String(fetchSpy.mock.calls[0]?.[1]?.body)) as unknown;
+    expect(body).toMatchObject({ url: SAVED_URL, title: 'Read me', tags: ['later'], isFavorite: true });
+
+    expect((await savedIndexItem.get()).entries).toEqual({ 'example.com/read': id });
+    await vi.waitFor(async () => expect(await badge(savedTab)).toBe('✓'));
+    expect(await badge(otherTab)).toBe('');
+    await settled();
+    expect(apiCalls()).toHaveLength(1);
+  });
+
+  it('switching tabs makes no request and sets the badge from the index', async () => {
+    const { savedTab, otherTab } = await savedPage();
+    await settled();
+    await fakeBrowser.action.setBadgeText({ tabId: savedTab, text: '' });
+    await fakeBrowser.action.setBadgeText({ tabId: otherTab, text: '✓' });
+    fetchSpy.mockClear();
+
+    await fakeBrowser.tabs.onActivated.trigger({ tabId: savedTab, windowId: 0 });
+    await fakeBrowser.tabs.onActivated.trigger({ tabId: otherTab, windowId: 0 });
+    await vi.waitFor(async () => {
+      expect(await badge(savedTab)).toBe('✓');
+      expect(await badge(otherTab)).toBe('');
+    });
+    expect(await fakeBrowser.action.getTitle({ tabId: savedTab })).toBe('Shelf: this page is saved');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('looking up a page asks the server only when the index knows it', async () => {
+    const { id } = await savedPage();
+    await settled();
+    fetchSpy.mockClear();
+    expect(await send('lookupUrl', { url: 'https://example.com/never-saved' })).toEqual({ bookmark: null });
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect((await send('lookupUrl', { url: 'http://example.com/read?utm_medium=mail' })).bookmark?.id).toBe(id);
+    expect(apiCalls()).toEqual([`GET /v1/bookmarks/${id}`]);
+  });
+
+  it('trash takes the page out of the index and clears its badge', async () => {
+    const { id, savedTab } = await savedPage();
+    await vi.waitFor(async () => expect(await badge(savedTab)).toBe('✓'));
+    fetchSpy.mockClear();
+
+    const trashed = await send('trashBookmark', { id });
+    expect(trashed.deletedAt).not.toBeNull();
+    expect(apiCalls()).toEqual([`DELETE /v1/bookmarks/${id}`]);
+    expect((await savedIndexItem.get()).entries).toEqual({});
+    await vi.waitFor(async () => expect(await badge(savedTab)).toBe(''));
+  });
+
+  it('signOut forgets the token, the user, the index and the caches, and clears the badges', async () => {
+    const { savedTab } = await savedPage();
+    await send('listTags', { refresh: true });
+    await send('listCollections', { refresh: true });
+    expect(await tagsCacheItem.get()).not.toBeNull();
+    expect(await collectionsCacheItem.get()).not.toBeNull();
+    await vi.waitFor(async () => expect(await badge(savedTab)).toBe('✓'));
+
+    const state = await send('signOut', {});
+    expect(state).toEqual({ serverUrl: t.baseUrl, signedIn: false, user: null });
+    expect(await tokenItem.get()).toBeNull();
+    expect(await userItem.get()).toBeNull();
+    expect(await savedIndexItem.get()).toEqual({ entries: {}, syncedAt: null });
+    expect(await tagsCacheItem.get()).toBeNull();
+    expect(await collectionsCacheItem.get()).toBeNull();
+    expect(await badge(savedTab)).toBe('');
+
+    fetchSpy.mockClear();
+    expect((await failure(send('saveBookmark', { bookmark: { url: SAVED_URL } }))).code).toBe('NOT_SIGNED_IN');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,61 @@
+import { browser } from 'wxt/browser';
+import type { Handlers } from '../../../lib/messaging/protocol.ts';
+import { handleMessages, type Runtime } from '../../../lib/messaging/transport.ts';
+import { Account } from '../../../entrypoints/background/account.ts';
+import { Bookmarks } from '../../../entrypoints/background/bookmarks.ts';
+import { createHandlers, type Services } from '../../../entrypoints/background/handlers.ts';
+import { SavedIcon } from '../../../entrypoints/background/icon.ts';
+import { Library } from '../../../entrypoints/background/library.ts';
+import { SavedIndex } from '../../../entrypoints/background/saved-index.ts';
+import { createLoopbackRuntime } from './loopback-runtime.ts';
+
+export interface SentRequest {
+  method: string;
+  url: string;
+}
+
+export interface TestBackground {
+  services: Services;
+  handlers: Handlers;
+  /** Answered by the real handlers, as the background answers extension pages. */
+  runtime: Runtime;
+  /** Every HTTP request the background made, in order. */
+  requests: SentRequest[];
+  /** Resolves once no request is under way (the index sync after a sign-in runs behind its answer). */
+  idle(): Promise<void>;
+}
+
+/**
+ * The background's real services and handlers (wired as startBackground wires
+ * them) over fakeBrowser, with the network counted and host permission granted
+ * unless a test says otherwise.
+ */
+export function createTestBackground(options: { hasHostPermission?: (origin: string) => Promise<boolean> } = {}): TestBackground {
+  const requests: SentRequest[] = [];
+  let pending = 0;
+  const countingFetch: typeof fetch = async (input, init) => {
+    requests.push({ method: init?.method ?? 'GET', url: input instanceof Request ? input.url : String(input) });
+    pending++;
+    try {
+      // Read whole, so that "under way" lasts until the body is in.
+      const response = await fetch(input, init);
+      return new Response(await response.arrayBuffer(), response);
+    } finally {
+      pending--;
+    }
+  };
+  const idle = async () => {
+    // A few turns: the work after a response (storage writes, the icon) may start another request.
+    for (let quiet = 0; quiet < 3; quiet = pending === 0 ? quiet + 1 : 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  const account = new Account({ fetch: countingFetch, hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)) });
+  const index = new SavedIndex(account);
+  const library = new Library(account);
+  const icon = new SavedIcon(browser, index);
+  const bookmarks = new Bookmarks(account, index, library, () => void icon.refreshAll());
+  const services: Services = { account, bookmarks, library, index, icon };
+  const handlers = createHandlers(services);
+  const runtime = createLoopbackRuntime();
+  handleMessages(runtime, handlers);
+  return { services, handlers, runtime, requests, idle };
+}
