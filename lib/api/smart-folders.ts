@@ -7,15 +7,19 @@ export const MAX_CONDITIONS = 10;
 const msString = z.string().regex(/^\d{1,15}$/, 'must be milliseconds since epoch, as a string of digits');
 const countString = z.string().regex(/^\d{1,9}$/, 'must be a whole number, as a string of digits');
 
-/** lowercase, and scheme, www., port and path stripped: "https://WWW.Example.com/a" → "example.com". */
+/**
+ * lowercase, and scheme, www., port and path stripped: "https://WWW.Example.com/a" → "example.com";
+ * an international name becomes punycode, the form bookmarks store their domain in.
+ */
 export function normaliseDomain(value: string): string {
-  return value
+  const host = value
     .trim()
     .toLowerCase()
     .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
     .replace(/[/?#].*$/, '')
     .replace(/:\d+$/, '')
     .replace(/^www\./, '');
+  return /[^\p{ASCII}]/u.test(host) && URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : host;
 }
 
 const domainValue = z
@@ -24,15 +28,35 @@ const domainValue = z
   .transform(normaliseDomain)
   .refine((d) => d.length > 0, 'must name a domain');
 
-export const Condition = z.discriminatedUnion('field', [
-  z.object({ field: z.literal('tag'), operator: z.enum(['equals', 'contains']), value: z.string().trim().min(1).max(200) }),
-  z.object({ field: z.literal('domain'), operator: z.enum(['equals', 'contains']), value: domainValue }),
-  z.object({ field: z.literal('type'), operator: z.literal('equals'), value: BookmarkType }),
-  z.object({ field: z.literal('isFavorite'), operator: z.literal('equals'), value: z.enum(['true', 'false']) }),
-  z.object({ field: z.literal('createdAfter'), operator: z.literal('equals'), value: msString }),
-  z.object({ field: z.literal('createdBefore'), operator: z.literal('equals'), value: msString }),
-  z.object({ field: z.literal('clickCount'), operator: z.enum(['gte', 'lte']), value: countString }),
-]);
+const quoted = (input: unknown): string => (typeof input === 'string' ? `"${input.slice(0, 40)}"` : String(input).slice(0, 40));
+
+/** The operators a field allows, with a message that names the field and its operators. */
+const operators = <const T extends readonly [string, ...string[]]>(field: string, allowed: T) =>
+  z.enum(allowed, {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required'
+        : `operator ${quoted(issue.input)} is not allowed for field ${field}; use ${allowed.join(' or ')}`,
+  });
+
+const conditionShapes = [
+  z.object({ field: z.literal('tag'), operator: operators('tag', ['equals', 'contains']), value: z.string().trim().min(1, 'must name a tag').max(200) }),
+  z.object({ field: z.literal('domain'), operator: operators('domain', ['equals', 'contains']), value: domainValue }),
+  z.object({ field: z.literal('type'), operator: operators('type', ['equals']), value: BookmarkType }),
+  z.object({ field: z.literal('isFavorite'), operator: operators('isFavorite', ['equals']), value: z.enum(['true', 'false']) }),
+  z.object({ field: z.literal('createdAfter'), operator: operators('createdAfter', ['equals']), value: msString }),
+  z.object({ field: z.literal('createdBefore'), operator: operators('createdBefore', ['equals']), value: msString }),
+  z.object({ field: z.literal('clickCount'), operator: operators('clickCount', ['gte', 'lte']), value: countString }),
+] as const;
+const fieldNames = conditionShapes.map((shape) => shape.shape.field.value).join(', ');
+
+export const Condition = z.discriminatedUnion('field', conditionShapes, {
+  error: (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const field = typeof issue.input === 'object' && issue.input !== null ? (issue.input as { field?: unknown }).field : undefined;
+    return field === undefined ? 'is required' : `unknown field ${quoted(field)}; use one of ${fieldNames}`;
+  },
+});
 export type Condition = z.infer<typeof Condition>;
 
 export const Rules = z.object({
@@ -70,3 +94,4 @@ export const Evaluation = z.object({
   continueCursor: z.string().nullable(),
   truncated: z.boolean(),
 });
+export type Evaluation = z.infer<typeof Evaluation>;
