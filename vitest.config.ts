@@ -19,6 +19,18 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        // Real Chromium with the built extension, one file at a time (global-setup builds it when stale).
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/browser/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
 import { smartFolderSection } from './smart-folder.ts';
 import { type Row, failureRow, fmtCount, fmtMs, renderTable } from './table.ts';
@@ -17,6 +18,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   'smart-folder': smartFolderSection,
   export: exportSection,
   import: importSection,
+  extension: extensionSection,
 };
 
 const { values } = parseArgs({

@@ -1,0 +1,74 @@
+import type { Dispatch } from 'react';
+import { CollectionPicker } from '../../components/CollectionPicker.tsx';
+import { dangerButtonClass, focusRing, primaryButtonClass } from '../../components/field-styles.ts';
+import { TagInput } from '../../components/TagInput.tsx';
+import type { EditorActions } from './editor-hooks.ts';
+import { type EditorAction, type EditorState, knownTags } from './editor-state.ts';
+import type { FormValues } from './form.ts';
+import { saveShortcutLabel } from './keys.ts';
+import { TextField } from './TextField.tsx';
+
+interface BookmarkFormProps {
+  state: EditorState;
+  dispatch: Dispatch<EditorAction>;
+  actions: EditorActions;
+  pageUrl: string;
+}
+
+/** The fields, with Save for a new bookmark or Update and Move to trash for a saved one. */
+export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkFormProps) {
+  const { mode, values, busy } = state;
+  const change = (next: Partial<FormValues>) => dispatch({ type: 'change', values: next });
+  const submitLabel = mode.kind === 'edit' ? (busy === 'update' ? 'Updating…' : 'Update') : busy === 'save' ? 'Saving…' : 'Save';
+
+  return (
+    <form
+      className="space-y-3"
+      aria-busy={busy !== null}
+      onSubmit={(e) => {
+        e.preventDefault();
+        actions.save();
+      }}
+    >
+      <TextField label="Title" value={values.title} maxLength={2000} onChange={(title) => change({ title })} />
+      <TextField label="URL" value={mode.kind === 'edit' ? mode.bookmark.url : pageUrl} readOnly />
+      <TagInput
+        value={values.tags}
+        onChange={(tags) => change({ tags })}
+        text={state.tagText}
+        onTextChange={(text) => dispatch({ type: 'typeTag', text })}
+        known={knownTags(state)}
+        autoFocus
+      />
+      <CollectionPicker
+        value={values.collectionId}
+        onChange={(collectionId) => change({ collectionId })}
+        collections={state.collections}
+        onCreate={actions.createCollection}
+      />
+      <TextField label="Note" value={values.note} maxLength={10_000} onChange={(note) => change({ note })} multiline />
+      <label className="flex w-fit items-center gap-2 text-sm text-zinc-800 dark:text-zinc-200">
+        <input
+          type="checkbox"
+          checked={values.isFavorite}
+          onChange={(e) => change({ isFavorite: e.target.checked })}
+          className={`size-4 accent-amber-500 ${focusRing}`}
+        />
+        Favorite
+      </label>
+      <div className="flex items-center justify-between gap-2 pt-1">
+        {mode.kind === 'edit' ? (
+          <button type="button" onClick={() => void actions.trash(mode.bookmark)} disabled={busy !== null} className={dangerButtonClass}>
+            {busy === 'trash' ? 'Moving to trash…' : 'Move to trash'}
+          </button>
+        ) : (
+          <span />
+        )}
+        <button type="submit" disabled={!actions.canSave} className={`min-w-24 ${primaryButtonClass}`}>
+          {submitLabel}
+        </button>
+      </div>
+      <p className="text-right text-[11px] text-zinc-500 dark:text-zinc-400">{saveShortcutLabel()} saves · Esc closes</p>
+    </form>
+  );
+}

@@ -1,0 +1,105 @@
+import { type Dispatch, useEffect, useRef } from 'react';
+import { send } from '../../components/messenger.ts';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
+import { toClientError } from '../../lib/client/errors.ts';
+import type { DraftBook } from './drafts.ts';
+import { type EditorAction, type EditorState, committed } from './editor-state.ts';
+import { createBody, patchOf } from './form.ts';
+import type { Settled, Startup } from './startup.ts';
+
+/** The background's answers asked for at startup, into the editor as they arrive; a failure shows once. */
+export function useStartupAnswers(startup: Pick<Startup, 'account' | 'lookup' | 'tags' | 'collections'>, dispatch: Dispatch<EditorAction>): void {
+  useEffect(() => {
+    let live = true;
+    const follow = <T>(answer: Promise<Settled<T>>, action?: (value: T) => EditorAction) =>
+      void answer.then((r) => {
+        if (!live) return;
+        if (!r.ok) dispatch({ type: 'loadFailed', error: r.error });
+        else if (action) dispatch(action(r.value));
+      });
+    follow(startup.account); // signed out: the App shows that instead of the editor
+    follow(startup.lookup, (bookmark) => ({ type: 'lookedUp', bookmark }));
+    follow(startup.tags, (tags) => ({ type: 'tagsLoaded', tags }));
+    follow(startup.collections, (collections) => ({ type: 'collectionsLoaded', collections }));
+    return () => {
+      live = false;
+    };
+  }, [startup, dispatch]);
+}
+
+/** Every edit goes to the page's draft (written after a pause, or at once when the popup closes); a save removes it. */
+export function useDraftKeeping(drafts: DraftBook, url: string, state: EditorState): void {
+  const { values, edited, saves } = state;
+  // A restored draft is written again only once it changes: its age counts from the last edit.
+  const restored = useRef(values);
+  useEffect(() => {
+    if (edited && values !== restored.current) drafts.put(url, { ...values, updatedAt: Date.now() });
+  }, [drafts, url, values, edited]);
+  useEffect(() => {
+    if (saves > 0 && !edited) void drafts.remove(url);
+  }, [drafts, url, saves, edited]);
+  useEffect(() => {
+    const flush = () => drafts.flush();
+    const onHidden = () => document.visibilityState === 'hidden' && flush();
+    window.addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', onHidden);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', onHidden);
+      flush();
+    };
+  }, [drafts]);
+}
+
+export interface EditorActions {
+  /** Save (one request with everything), Update (only what changed) or Save again, as the view offers. */
+  save(): void;
+  /** False when Update would send nothing. */
+  canSave: boolean;
+  trash(bookmark: Bookmark): Promise<void>;
+  createCollection(input: CreateCollectionBody): Promise<Collection>;
+}
+
+export function editorActions(state: EditorState, dispatch: Dispatch<EditorAction>, pageUrl: string): EditorActions {
+  const { mode, busy } = state;
+  const patch = mode.kind === 'edit' ? patchOf(committed(state), mode.bookmark) : null;
+  const canSave = busy === null && (patch === null || Object.keys(patch).length > 0);
+
+  const finish = async (request: Promise<Bookmark>, status: string) => {
+    try {
+      dispatch({ type: 'saved', bookmark: await request, status });
+    } catch (err) {
+      dispatch({ type: 'failed', error: toClientError(err) });
+    }
+  };
+
+  return {
+    canSave,
+    save() {
+      if (!canSave) return;
+      if (mode.kind === 'edit' && patch) {
+        dispatch({ type: 'start', busy: 'update' });
+        void finish(send('updateBookmark', { id: mode.bookmark.id, patch }), 'Updated');
+        return;
+      }
+      // Saving a trashed bookmark's own URL again restores it rather than making another.
+      const url = mode.kind === 'trashed' ? mode.bookmark.url : pageUrl;
+      dispatch({ type: 'start', busy: 'save' });
+      void finish(send('saveBookmark', { bookmark: createBody(url, committed(state)) }), 'Saved');
+    },
+    async trash(bookmark) {
+      dispatch({ type: 'start', busy: 'trash' });
+      try {
+        dispatch({ type: 'trashed', bookmark: await send('trashBookmark', { id: bookmark.id }) });
+      } catch (err) {
+        dispatch({ type: 'failed', error: toClientError(err) });
+      }
+    },
+    async createCollection(input) {
+      const collection = await send('createCollection', input);
+      dispatch({ type: 'collectionCreated', collection });
+      return collection;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { addTags, findTag, type KnownTag } from '../../components/tag-suggestions.ts';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { Collection } from '../../lib/api/collections.ts';
+import type { Tag } from '../../lib/api/tags.ts';
+import type { ClientError } from '../../lib/client/errors.ts';
+import { type FormValues, sameValues, valuesOf } from './form.ts';
+
+export type Mode = { kind: 'create' } | { kind: 'edit'; bookmark: Bookmark } | { kind: 'trashed'; bookmark: Bookmark };
+export type Busy = 'save' | 'update' | 'trash';
+
+export interface EditorState {
+  mode: Mode;
+  values: FormValues;
+  /** Typed in the tags field but not yet a chip: a save includes it. */
+  tagText: string;
+  /** The user changed something since the page was loaded or saved (a restored draft counts). */
+  edited: boolean;
+  busy: Busy | null;
+  /** What a request in flight carries, to tell whether the user typed on meanwhile. */
+  sent: FormValues | null;
+  error: ClientError | null;
+  status: string;
+  /** Counts successful saves and updates: each one makes the draft go. */
+  saves: number;
+  tags: Tag[] | null;
+  collections: Collection[] | null;
+}
+
+export type EditorAction =
+  | { type: 'change'; values: Partial<FormValues> }
+  | { type: 'typeTag'; text: string }
+  | { type: 'lookedUp'; bookmark: Bookmark | null }
+  | { type: 'tagsLoaded'; tags: Tag[] }
+  | { type: 'collectionsLoaded'; collections: Collection[] }
+  | { type: 'collectionCreated'; collection: Collection }
+  | { type: 'loadFailed'; error: ClientError }
+  | { type: 'start'; busy: Busy }
+  | { type: 'saved'; bookmark: Bookmark; status: string }
+  | { type: 'trashed'; bookmark: Bookmark }
+  | { type: 'failed'; error: ClientError };
+
+export function initialState(start: { title: string; lastCollectionId: string | null; draft: FormValues | null }): EditorState {
+  return {
+    mode: { kind: 'create' },
+    values: start.draft ?? { title: start.title, tags: [], collectionId: start.lastCollectionId, note: '', isFavorite: false },
+    tagText: '',
+    edited: start.draft !== null,
+    busy: null,
+    sent: null,
+    error: null,
+    status: '',
+    saves: 0,
+    tags: null,
+    collections: null,
+  };
+}
+
+/** The tags known to exist: the user's list plus those of the bookmark on show (the list may predate its save). */
+export function knownTags(state: EditorState): KnownTag[] | null {
+  if (state.tags === null) return null;
+  const shown = state.mode.kind === 'create' ? [] : state.mode.bookmark.tags;
+  const tags = state.tags;
+  return [...tags, ...shown.filter((name) => !findTag(tags, name)).map((name) => ({ name, count: 0 }))];
+}
+
+/** The values a save sends: the field's typed text becomes a tag. */
+export function committed(state: EditorState): FormValues {
+  return state.tagText.trim() === '' ? state.values : { ...state.values, tags: addTags(knownTags(state), state.values.tags, [state.tagText]) };
+}
+
+export function editorReducer(state: EditorState, action: EditorAction): EditorState {
+  switch (action.type) {
+    case 'change':
+      return { ...state, values: { ...state.values, ...action.values }, edited: true, status: '' };
+    case 'typeTag':
+      return { ...state, tagText: action.text, status: '' };
+    case 'lookedUp':
+      // Only while nothing was sent: a save's own answer says better what the page now is.
+      if (action.bookmark === null || state.mode.kind !== 'create' || state.busy !== null) return state;
+      return { ...state, mode: { kind: 'edit', bookmark: action.bookmark }, values: state.edited ? state.values : valuesOf(action.bookmark) };
+    case 'tagsLoaded':
+      return { ...state, tags: action.tags };
+    case 'collectionsLoaded': {
+      const loaded = action.collections;
+      const created = (state.collections ?? []).filter((c) => !loaded.some((l) => l.id === c.id));
+      const collections = [...loaded, ...created];
+      // The last used collection may have been deleted since; a bookmark's own collection is left alone.
+      const gone = state.mode.kind === 'create' && state.values.collectionId !== null && !collections.some((c) => c.id === state.values.collectionId);
+      return { ...state, collections, values: gone ? { ...state.values, collectionId: null } : state.values };
+    }
+    case 'collectionCreated':
+      return { ...state, collections: [...(state.collections ?? []), action.collection] };
+    case 'loadFailed':
+      return { ...state, error: state.error ?? action.error };
+    case 'start': {
+      const values = committed(state);
+      return { ...state, values, tagText: '', busy: action.busy, sent: values, error: null, status: '' };
+    }
+    case 'saved': {
+      // What the user typed while the request was out is kept, to be sent with the next Update.
+      const typedOn = state.sent !== null && !sameValues(state.values, state.sent);
+      return {
+        ...state,
+        mode: { kind: 'edit', bookmark: action.bookmark },
+        values: typedOn ? state.values : valuesOf(action.bookmark),
+        edited: typedOn,
+        busy: null,
+        sent: null,
+        status: action.status,
+        saves: state.saves + 1,
+      };
+    }
+    case 'trashed':
+      return { ...state, mode: { kind: 'trashed', bookmark: action.bookmark }, busy: null, sent: null, status: 'Moved to trash' };
+    case 'failed':
+      return { ...state, busy: null, sent: null, error: action.error };
+  }
+}

@@ -1,0 +1,59 @@
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { MessageInput } from '../../lib/messaging/protocol.ts';
+import type { Draft } from '../../lib/storage/items.ts';
+
+/** The popup's fields. */
+export interface FormValues {
+  title: string;
+  tags: string[];
+  collectionId: string | null;
+  note: string;
+  isFavorite: boolean;
+}
+
+type CreateBody = MessageInput<'saveBookmark'>['bookmark'];
+type Patch = MessageInput<'updateBookmark'>['patch'];
+
+export const valuesOf = ({ title, tags, collectionId, note, isFavorite }: FormValues | Bookmark | Draft): FormValues => ({
+  title,
+  tags: [...tags],
+  collectionId,
+  note,
+  isFavorite,
+});
+
+/**
+ * The one request that saves a page. No description: the server detects it
+ * from the page. An empty title is left out for the same reason.
+ */
+export function createBody(url: string, values: FormValues): CreateBody {
+  const title = values.title.trim();
+  return {
+    url,
+    ...(title !== '' && { title }),
+    tags: values.tags,
+    collectionId: values.collectionId,
+    note: values.note,
+    isFavorite: values.isFavorite,
+  };
+}
+
+const sameTags = (a: readonly string[], b: readonly string[]) => {
+  const key = (tags: readonly string[]) => [...new Set(tags.map((t) => t.toLowerCase()))].sort().join('\n');
+  return key(a) === key(b);
+};
+
+/** Only what differs from the saved bookmark; an emptied title keeps the saved one. */
+export function patchOf(values: FormValues, saved: Bookmark): Patch {
+  const title = values.title.trim();
+  return {
+    ...(title !== '' && title !== saved.title && { title }),
+    ...(!sameTags(values.tags, saved.tags) && { tags: values.tags }),
+    ...(values.collectionId !== saved.collectionId && { collectionId: values.collectionId }),
+    ...(values.note !== saved.note && { note: values.note }),
+    ...(values.isFavorite !== saved.isFavorite && { isFavorite: values.isFavorite }),
+  };
+}
+
+export const sameValues = (a: FormValues, b: FormValues): boolean =>
+  a.title === b.title && a.collectionId === b.collectionId && a.note === b.note && a.isFavorite === b.isFavorite && a.tags.join('\n') === b.tags.join('\n');

@@ -1,0 +1,35 @@
+import { useEffect, useRef } from 'react';
+
+const closeWindow = () => window.close();
+
+/**
+ * Escape closes the popup, unless a picker used it to close itself first (it
+ * then prevents the default). Listening on the document runs after React's
+ * own handlers, which sit on the root element below it.
+ */
+export function useEscapeCloses(close: () => void = closeWindow): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) close();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [close]);
+}
+
+/** Ctrl+Enter (⌘+Enter on a Mac) runs the latest `save` from anywhere in the popup. */
+export function useSaveShortcut(save: () => void): void {
+  const latest = useRef(save);
+  latest.current = save;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Enter' || !(e.ctrlKey || e.metaKey) || e.defaultPrevented) return;
+      e.preventDefault();
+      latest.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+export const saveShortcutLabel = (): string => (/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘+Enter' : 'Ctrl+Enter');

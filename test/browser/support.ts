@@ -1,0 +1,293 @@
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type BrowserContext, type Page, type Worker, chromium } from 'playwright-core';
+import type { Browser } from 'wxt/browser';
+
+// The extension API inside functions that run in Chromium (worker.evaluate): not a global of this Node process.
+declare const chrome: typeof Browser;
+
+/**
+ * Shared by the browser tests and the bench's extension section: the built
+ * extension in real Chromium, the real server as a process, and a tiny web site.
+ */
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BUILD_DIR = join(REPO_ROOT, '.output', 'chrome-mv3');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const SOURCES = ['entrypoints', 'components', 'lib', 'public', 'assets', 'wxt.config.ts', 'package.json'];
+
+// ---------------------------------------------------------------- the build
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), stat.mtimeMs);
+}
+
+/** Whether .output/chrome-mv3 is missing or older than any source it is built from. */
+export function buildIsStale(): boolean {
+  const manifest = join(BUILD_DIR, 'manifest.json');
+  if (!existsSync(manifest)) return true;
+  const built = statSync(manifest).mtimeMs;
+  return SOURCES.some((source) => newestMtime(join(REPO_ROOT, source)) > built);
+}
+
+/** `wxt build` (Chrome MV3) when the build is missing or stale. */
+export function ensureExtensionBuilt(): void {
+  if (!buildIsStale()) return;
+  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'wxt'), ['build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+// ---------------------------------------------------------------- the server
+
+export interface ShelfProcess {
+  /** `http://127.0.0.1:PORT/v1` */
+  baseUrl: string;
+  dataDir: string;
+  /** The first start's Pro user and its all-scopes token. */
+  userId: string;
+  token: string;
+  /** server/admin.ts (what `npm run admin` runs) with `--data <dataDir> ...args`: its JSON answer. */
+  admin(...args: string[]): Promise<unknown>;
+  /** A request to the API with this token (or another), answering the status and the parsed body. */
+  api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: unknown }>;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+/** Temporary folders not removed yet: a setup that failed half-way never reaches its afterAll's stop or close. */
+const leftovers = new Set<string>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+  for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  leftovers.add(dir);
+  return dir;
+}
+
+function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  leftovers.delete(dir);
+}
+
+/** The real server, `node --import tsx server/main.ts --port 0 --data <tmp> ...extraArgs`, in its own process. */
+export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']): Promise<ShelfProcess> {
+  const dataDir = tempDir('shelf-browser-data-');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir, ...extraArgs], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => running.delete(child));
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+
+  const banner = await new Promise<string[]>((resolve, reject) => {
+    const lines: string[] = [];
+    const timer = setTimeout(() => reject(new Error(`the server printed no "listening" line in 30 s:\n${stderr}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (!line.includes('listening')) return;
+      clearTimeout(timer);
+      resolve(lines);
+    });
+  });
+  const text = banner.join('\n');
+  const baseUrl = text.match(/listening (\S+)/)?.[1];
+  const token = text.match(/tok_[0-9a-f]{64}/)?.[0];
+  const userId = text.match(/user \(([^)]+)\)/)?.[1];
+  if (!baseUrl || !token || !userId) throw new Error(`unexpected server banner:\n${text}`);
+
+  const api: ShelfProcess['api'] = async (method, path, body, asToken = token) => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: { Authorization: `Bearer ${asToken}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const raw = await res.text();
+    return { status: res.status, body: raw ? (JSON.parse(raw) as unknown) : null };
+  };
+
+  return {
+    baseUrl,
+    dataDir,
+    userId,
+    token,
+    api,
+    admin: (...args) => runAdmin(dataDir, args),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      removeDir(dataDir);
+    },
+  };
+}
+
+const execFileAsync = promisify(execFile);
+
+async function runAdmin(dataDir: string, args: string[]): Promise<unknown> {
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', 'server/admin.ts', '--data', dataDir, ...args], { cwd: REPO_ROOT });
+  return JSON.parse(stdout) as unknown;
+}
+
+/** The `data` member of an API envelope, or an error naming what came instead. */
+export function dataOf<T>(res: { status: number; body: unknown }): T {
+  if (res.status >= 300 || typeof res.body !== 'object' || res.body === null || !('data' in res.body)) {
+    throw new Error(`unexpected API answer ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+  return res.body.data as T;
+}
+
+// ---------------------------------------------------------------- a web site to save pages of
+
+export interface Site {
+  origin: string;
+  url(path: string): string;
+  close(): Promise<void>;
+}
+
+/** node:http on 127.0.0.1 answering each path with a page of that title. */
+export async function startSite(titles: Record<string, string>): Promise<Site> {
+  const server: Server = createServer((req, res) => {
+    const title = titles[new URL(req.url ?? '/', 'http://x').pathname];
+    if (title === undefined) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><title>${title}</title><meta name="description" content="About ${title}"></head><body><h1>${title}</h1></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    url: (path) => origin + path,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A port nothing listens on: bound, then released. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+// ---------------------------------------------------------------- the browser
+
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  extensionId: string;
+  /** The extension's service worker (found again if Chromium has restarted it). */
+  worker(): Promise<Worker>;
+  /** chrome-extension://<id>/<path> */
+  url(path: string): string;
+  /** Opens a web page in a new tab and answers the page and its tab id. */
+  openTab(url: string): Promise<{ page: Page; tabId: number }>;
+  badge(tabId: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const REQUIRED = ['manifest.json', 'popup.html', 'options.html', 'background.js'];
+
+/** Copies the build, again if a `wxt build` elsewhere was rewriting it meanwhile (its manifest changed or files were missing). */
+async function copyCompleteBuild(to: string): Promise<void> {
+  const stamp = () => (existsSync(join(BUILD_DIR, 'manifest.json')) ? statSync(join(BUILD_DIR, 'manifest.json')).mtimeMs : 0);
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const before = stamp();
+    rmSync(to, { recursive: true, force: true });
+    if (before > 0) cpSync(BUILD_DIR, to, { recursive: true });
+    if (before > 0 && stamp() === before && REQUIRED.every((file) => existsSync(join(to, file)))) return;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  throw new Error(`${BUILD_DIR} stayed incomplete for 30 s (it needs ${REQUIRED.join(', ')}): run \`npx wxt build\``);
+}
+
+/**
+ * Headless Chromium with a private copy of the built extension: a build
+ * started meanwhile (by `wxt build` elsewhere) cannot change it under a test.
+ * extraPages: folder name in the extension → folder to copy there.
+ */
+export async function launchExtension(options: { extraPages?: Record<string, string> } = {}): Promise<ExtensionBrowser> {
+  const root = tempDir('shelf-browser-');
+  const extensionDir = join(root, 'extension');
+  try {
+    await copyCompleteBuild(extensionDir);
+  } catch (err) {
+    removeDir(root);
+    throw err;
+  }
+  // The bench's baseline page is served from the same extension, so that both load the same way.
+  for (const [name, dir] of Object.entries(options.extraPages ?? {})) cpSync(dir, join(extensionDir, name), { recursive: true });
+  const context = await chromium.launchPersistentContext(join(root, 'profile'), {
+    headless: true,
+    executablePath: CHROMIUM,
+    args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...ARGS],
+  });
+  const isOurs = (w: Worker) => w.url().startsWith('chrome-extension://');
+  const worker = async (): Promise<Worker> =>
+    context.serviceWorkers().find(isOurs) ?? (await context.waitForEvent('serviceworker', { predicate: isOurs, timeout: 10_000 }));
+  const extensionId = new URL((await worker()).url()).host;
+
+  return {
+    context,
+    extensionId,
+    worker,
+    url: (path) => `chrome-extension://${extensionId}/${path}`,
+    async openTab(url) {
+      const page = await context.newPage();
+      await page.goto(url);
+      const tabs = await (await worker()).evaluate(async (target) => (await chrome.tabs.query({ url: target })).map((t) => t.id), url);
+      const tabId = tabs[0];
+      if (tabs.length !== 1 || tabId === undefined) throw new Error(`expected one tab showing ${url}, found ${tabs.length}`);
+      return { page, tabId };
+    },
+    badge: async (tabId) => (await worker()).evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId),
+    async close() {
+      await context.close();
+      removeDir(root);
+    },
+  };
+}
+
+/** The options page's sign-in form, filled in and submitted as a user would. */
+export async function submitSignIn(page: Page, serverUrl: string, token: string): Promise<void> {
+  await page.getByLabel('Server URL').fill(serverUrl);
+  await page.getByLabel('API token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in through the options page and waits until it shows the signed-in account. */
+export async function signInThroughOptions(browser: ExtensionBrowser, serverUrl: string, token: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(browser.url('options.html'));
+  await submitSignIn(page, serverUrl, token);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 10_000 });
+  return page;
+}
+
+/** An extension event fired from inside the worker: Chromium's bindings let the extension dispatch its own events. */
+export type Dispatchable = { dispatch(...args: unknown[]): void };

@@ -1,0 +1,515 @@
+// @vitest-environment node
+// The DOM comes from ./support/dom.ts, imported first (see why there).
+import { closeDom } from './support/dom.ts';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { type UserEvent, userEvent } from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { setRuntime } from '../../components/messenger.ts';
+import { App } from '../../entrypoints/popup/App.tsx';
+import { DRAFT_MAX_AGE_MS, DRAFT_WRITE_DELAY_MS } from '../../entrypoints/popup/drafts.ts';
+import { startPopup } from '../../entrypoints/popup/startup.ts';
+import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
+import { Collection } from '../../lib/api/collections.ts';
+import { Tag } from '../../lib/api/tags.ts';
+import { describeError } from '../../lib/client/user-text.ts';
+import type { MessageName } from '../../lib/messaging/protocol.ts';
+import type { Runtime } from '../../lib/messaging/transport.ts';
+import { type Draft, draftsItem, lastCollectionItem } from '../../lib/storage/items.ts';
+import { normaliseUrl } from '../../lib/url.ts';
+import { dataOf } from '../support/expect.ts';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { type TestBackground, createTestBackground } from './support/background.ts';
+
+const MINUTE = 60_000;
+const PAGE = { url: 'https://example.com/articles/shelf?utm_source=feed', title: 'How Shelf works' };
+
+let t: TestServer;
+let bg: TestBackground;
+let u: TestUser;
+let user: UserEvent;
+let messages: Gate;
+
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+  await closeDom();
+});
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  bg = createTestBackground();
+  messages = gate(bg.runtime);
+  setRuntime(messages.runtime);
+  user = userEvent.setup();
+  u = await t.user();
+  // The background's requests all come from 127.0.0.1: each test starts in a fresh gateway minute.
+  await t.advance(2 * MINUTE);
+  // The server fetches the page for what the popup leaves out (the description); no network here.
+  vi.spyOn(t.server.deps, 'fetchMetadata').mockResolvedValue({
+    title: 'Title from the page',
+    description: 'Description from the page',
+    excerpt: '',
+    favicon: '',
+    type: 'article',
+    httpStatus: 200,
+    linkStatus: 'ok',
+    fetched: true,
+  });
+});
+afterEach(async () => {
+  messages.release();
+  cleanup();
+  await bg.idle();
+  vi.restoreAllMocks();
+});
+
+interface Gate {
+  runtime: Runtime;
+  /** Every message the popup sent, in order. */
+  sent: { name: MessageName; input: unknown }[];
+  /** Messages with these names wait (unanswered) until release(). */
+  hold(...names: MessageName[]): void;
+  release(): void;
+}
+
+/** The background's runtime, recording what the popup sends and able to hold answers back. */
+function gate(inner: Runtime): Gate {
+  const sent: Gate['sent'] = [];
+  const held = new Set<MessageName>();
+  let waiting: (() => void)[] = [];
+  return {
+    sent,
+    runtime: {
+      onMessage: inner.onMessage,
+      async sendMessage(message) {
+        const { name, input } = message as { name: MessageName; input: unknown };
+        sent.push({ name, input });
+        if (held.has(name)) await new Promise<void>((resolve) => waiting.push(resolve));
+        return inner.sendMessage(message);
+      },
+    },
+    hold: (...names) => names.forEach((n) => held.add(n)),
+    release() {
+      held.clear();
+      waiting.forEach((resume) => resume());
+      waiting = [];
+    },
+  };
+}
+
+async function signIn(): Promise<void> {
+  await bg.services.account.signIn(t.baseUrl, u.token);
+}
+
+async function openTab(url: string, title: string): Promise<number> {
+  const tab = await fakeBrowser.tabs.create({ url });
+  // fakeBrowser's tabs.create takes no title; its update keeps whatever it is given.
+  await fakeBrowser.tabs.update(tab.id!, { title } as never);
+  return tab.id!;
+}
+
+/** Opens the popup on a tab that is the active tab of the current window (as the toolbar button does). */
+async function openPopup(page: { url: string; title: string } = PAGE): Promise<void> {
+  const id = await openTab(page.url, page.title);
+  const active = (await fakeBrowser.tabs.get(id))!;
+  const query = fakeBrowser.tabs.query.bind(fakeBrowser.tabs);
+  // fakeBrowser has no current window; other queries (the toolbar icon's) go through.
+  vi.spyOn(fakeBrowser.tabs, 'query').mockImplementation(async (info) => (info.active && info.currentWindow ? [active] : query(info)));
+  render(<App startup={startPopup()} />);
+}
+
+/** Opens the popup and waits for its form. */
+async function openForm(page?: { url: string; title: string }): Promise<void> {
+  await openPopup(page);
+  await screen.findByRole('textbox', { name: 'Title' });
+}
+
+async function seedLibrary() {
+  const tag = async (name: string) => dataOf(await u.api('POST', '/tags', { body: { name } }), Tag, 201);
+  const collection = async (name: string, parentId: string | null = null) =>
+    dataOf(await u.api('POST', '/collections', { body: { name, parentId } }), Collection, 201);
+  await tag('dev/js');
+  await tag('dev/rust');
+  await tag('recipes');
+  const work = await collection('Work');
+  const projects = await collection('Projects', work.id);
+  const shelf = await collection('Shelf', projects.id);
+  const home = await collection('Home');
+  return { work, projects, shelf, home };
+}
+
+async function allBookmarks(): Promise<Bookmark[]> {
+  return dataOf(await u.api('GET', '/bookmarks?limit=200'), BookmarkPage).data;
+}
+
+async function saveOnServer(body: Record<string, unknown>): Promise<Bookmark> {
+  const saved = dataOf(await u.api('POST', '/bookmarks', { body: { description: '', ...body } }), Bookmark, 201);
+  await bg.services.index.sync(); // as the background does at sign-in and every hour
+  return saved;
+}
+
+const field = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name });
+const saveButton = () => screen.findByRole('button', { name: 'Save' });
+const tagsInput = () => screen.getByRole<HTMLInputElement>('combobox', { name: 'Tags' });
+const collectionButton = () => screen.getByRole('button', { name: /^Collection: / });
+const chipNames = () =>
+  within(screen.queryByRole('list', { name: 'Chosen tags' }) ?? document.createElement('ul'))
+    .queryAllByRole('button')
+    .map((b) => b.getAttribute('aria-label'));
+
+async function storedDraft(url = PAGE.url): Promise<Draft | undefined> {
+  return (await draftsItem.get())[normaliseUrl(url)];
+}
+
+describe('a page not saved yet', () => {
+  it('shows the tab with Save enabled before the background has answered anything, all asked for at once', async () => {
+    await signIn();
+    messages.hold('getAccount', 'lookupUrl', 'listTags', 'listCollections');
+    await openPopup();
+
+    const save = await saveButton();
+    expect(save).toHaveProperty('disabled', false);
+    expect(screen.getByRole('heading', { name: 'Save to Shelf' })).toBeTruthy();
+    expect(field('Title').value).toBe(PAGE.title);
+    expect(field('URL').value).toBe(PAGE.url);
+    expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Unsorted');
+    expect(messages.sent.map((m) => m.name).sort()).toEqual(['getAccount', 'listCollections', 'listTags', 'lookupUrl']);
+    expect(document.activeElement).toBe(tagsInput());
+  });
+
+  it('saves every field in one request, then shows the saved bookmark to edit', async () => {
+    const { shelf } = await seedLibrary();
+    await signIn();
+    await openForm();
+
+    const title = field('Title');
+    await user.clear(title);
+    await user.type(title, 'Shelf, explained');
+
+    // An existing tag, found by a lower level of its name, chosen with the keyboard.
+    await user.click(tagsInput());
+    await user.keyboard('js');
+    expect(await screen.findByRole('option', { name: 'dev › js' })).toBeTruthy();
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(chipNames()).toEqual(['Remove tag dev/js']);
+
+    // A tag the user does not have yet: offered to create, marked new.
+    await user.keyboard('to read');
+    expect(screen.getByRole('option', { name: 'Create tag “to read”' })).toBeTruthy();
+    await user.keyboard('{Enter}');
+    expect(chipNames()).toEqual(['Remove tag dev/js', 'Remove tag to read']);
+    expect(within(screen.getByRole('list', { name: 'Chosen tags' })).getAllByRole('listitem')[1]!.textContent).toContain('new');
+
+    // A nested collection, found by searching.
+    await user.click(collectionButton());
+    await user.type(screen.getByRole('combobox', { name: 'Search collections' }), 'shel');
+    const tree = screen.getByRole('tree', { name: 'Collections' });
+    expect(within(tree).getByRole('treeitem', { name: 'Shelf' }).getAttribute('aria-level')).toBe('3');
+    await user.keyboard('{Enter}');
+    expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Work › Projects › Shelf');
+    expect(document.activeElement).toBe(collectionButton());
+
+    await user.type(screen.getByRole('textbox', { name: 'Note' }), 'Read before the meeting');
+    await user.click(screen.getByRole('checkbox', { name: 'Favorite' }));
+    await user.click(await saveButton());
+
+    expect((await screen.findByRole('status')).textContent).toContain('Saved');
+    expect(screen.getByRole('heading', { name: 'Saved in Shelf' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Update' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Move to trash' })).toBeTruthy();
+
+    const saves = messages.sent.filter((m) => m.name === 'saveBookmark');
+    expect(saves).toEqual([
+      {
+        name: 'saveBookmark',
+        input: {
+          bookmark: {
+            url: PAGE.url,
+            title: 'Shelf, explained',
+            tags: ['dev/js', 'to read'],
+            collectionId: shelf.id,
+            note: 'Read before the meeting',
+            isFavorite: true,
+          },
+        },
+      },
+    ]);
+    expect(bg.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/bookmarks'))).toHaveLength(1);
+
+    const stored = await allBookmarks();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      url: PAGE.url,
+      title: 'Shelf, explained',
+      description: 'Description from the page',
+      tags: expect.arrayContaining(['dev/js', 'to read']),
+      collectionId: shelf.id,
+      note: 'Read before the meeting',
+      isFavorite: true,
+    });
+    expect(stored[0]!.tags).toHaveLength(2);
+    await waitFor(async () => expect(await storedDraft()).toBeUndefined());
+    expect(await lastCollectionItem.get()).toBe(shelf.id);
+    // The saved tags exist now: no longer marked new.
+    expect(within(screen.getByRole('list', { name: 'Chosen tags' })).getAllByRole('listitem')[1]!.textContent).not.toContain('new');
+  });
+
+  it('preselects the last used collection, and creates a collection inline inside the chosen one', async () => {
+    const { work } = await seedLibrary();
+    await lastCollectionItem.set(work.id);
+    await signIn();
+    await openPopup();
+
+    await waitFor(() => expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Work'));
+    await user.click(collectionButton());
+    await user.click(screen.getByRole('button', { name: 'New collection…' }));
+    await user.type(screen.getByRole('textbox', { name: 'New collection name' }), 'Reading list');
+    await user.click(screen.getByRole('checkbox', { name: 'Inside “Work”' }));
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Work › Reading list'));
+
+    const created = dataOf(await u.api('GET', '/collections'), Collection.array()).find((c) => c.name === 'Reading list');
+    expect(created).toMatchObject({ parentId: work.id, depth: 1 });
+
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect((await screen.findByRole('status')).textContent).toContain('Saved');
+    expect((await allBookmarks())[0]?.collectionId).toBe(created?.id);
+  });
+
+  it('saves with Ctrl+Enter from any field, including a tag still being typed', async () => {
+    await signIn();
+    await openForm();
+    await user.type(tagsInput(), 'half typed');
+    await user.click(screen.getByRole('textbox', { name: 'Note' }));
+    await user.keyboard('n{Control>}{Enter}{/Control}');
+    expect((await screen.findByRole('status')).textContent).toContain('Saved');
+    expect((await allBookmarks())[0]).toMatchObject({ title: PAGE.title, tags: ['half typed'], note: 'n', collectionId: null, isFavorite: false });
+  });
+
+  it('adds tags with a comma and removes the last one with Backspace', async () => {
+    await signIn();
+    await openForm();
+    await user.type(tagsInput(), 'one, two,three');
+    expect(chipNames()).toEqual(['Remove tag one', 'Remove tag two']);
+    expect(tagsInput().value).toBe('three');
+    await user.clear(tagsInput());
+    await user.keyboard('{Backspace}');
+    expect(chipNames()).toEqual(['Remove tag one']);
+    await user.click(screen.getByRole('button', { name: 'Remove tag one' }));
+    expect(chipNames()).toEqual([]);
+  });
+});
+
+describe('a page already saved', () => {
+  it('shows that bookmark and Update sends only what changed', async () => {
+    await signIn();
+    const { work, home } = await seedLibrary();
+    const saved = await saveOnServer({ url: PAGE.url, title: 'Saved title', tags: ['recipes'], collectionId: work.id, note: 'old note' });
+    await openPopup();
+
+    expect(await screen.findByRole('heading', { name: 'Saved in Shelf' })).toBeTruthy();
+    expect(field('Title').value).toBe('Saved title');
+    expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Note' }).value).toBe('old note');
+    expect(chipNames()).toEqual(['Remove tag recipes']);
+    await waitFor(() => expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Work'));
+    const update = screen.getByRole('button', { name: 'Update' });
+    expect(update).toHaveProperty('disabled', true); // nothing changed yet
+
+    // Move it to another collection and favour it.
+    await user.click(collectionButton());
+    await user.type(screen.getByRole('combobox', { name: 'Search collections' }), 'home{Enter}');
+    await user.click(screen.getByRole('checkbox', { name: 'Favorite' }));
+    await user.click(update);
+
+    expect((await screen.findByRole('status')).textContent).toContain('Updated');
+    expect(messages.sent.filter((m) => m.name === 'updateBookmark')).toEqual([
+      { name: 'updateBookmark', input: { id: saved.id, patch: { collectionId: home.id, isFavorite: true } } },
+    ]);
+    expect(messages.sent.some((m) => m.name === 'saveBookmark')).toBe(false);
+    const after = await allBookmarks();
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ id: saved.id, title: 'Saved title', tags: ['recipes'], note: 'old note', collectionId: home.id, isFavorite: true });
+  });
+
+  it('moves it to the trash and can save it again', async () => {
+    await signIn();
+    const saved = await saveOnServer({ url: PAGE.url, title: 'Saved title', note: 'keep me' });
+    await openPopup();
+    await user.click(await screen.findByRole('button', { name: 'Move to trash' }));
+
+    expect(await screen.findByRole('heading', { name: 'In the trash' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('Moved to trash');
+    expect(await allBookmarks()).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Save again' }));
+    expect(await screen.findByRole('heading', { name: 'Saved in Shelf' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('Saved');
+    const after = await allBookmarks();
+    expect(after.map((b) => [b.id, b.note])).toEqual([[saved.id, 'keep me']]);
+  });
+
+  it('never duplicates it when Save is clicked before the lookup answers', async () => {
+    await signIn();
+    const saved = await saveOnServer({ url: PAGE.url, title: 'Saved title', tags: ['recipes'] });
+    messages.hold('lookupUrl');
+    await openPopup();
+    await user.click(await saveButton());
+
+    expect(await screen.findByRole('heading', { name: 'Saved in Shelf' })).toBeTruthy();
+    messages.release();
+    await bg.idle();
+    expect(screen.getByRole('heading', { name: 'Saved in Shelf' })).toBeTruthy();
+    expect((await allBookmarks()).map((b) => b.id)).toEqual([saved.id]);
+  });
+});
+
+describe('drafts', () => {
+  it('keeps what was typed when the popup closes and restores it when it opens again', async () => {
+    await signIn();
+    await openForm();
+    await user.clear(field('Title'));
+    await user.type(field('Title'), 'My own title');
+    await user.type(tagsInput(), 'later{Enter}');
+    await user.type(screen.getByRole('textbox', { name: 'Note' }), 'half a thought');
+    cleanup(); // the popup closes
+
+    await waitFor(async () => expect(await storedDraft()).toMatchObject({ title: 'My own title', tags: ['later'], note: 'half a thought' }));
+    const { updatedAt } = (await storedDraft())!;
+
+    // Keyed by the normalised URL: the same page without its tracking parameter finds it.
+    vi.restoreAllMocks();
+    await openForm({ url: 'https://www.example.com/articles/shelf', title: PAGE.title });
+    expect(field('Title').value).toBe('My own title');
+    expect(chipNames()).toEqual(['Remove tag later']);
+    expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Note' }).value).toBe('half a thought');
+    // Opening it is no edit: the draft's age still counts from the last change.
+    await new Promise((resolve) => setTimeout(resolve, DRAFT_WRITE_DELAY_MS + 50));
+    expect((await storedDraft())?.updatedAt).toBe(updatedAt);
+  });
+
+  it('drops drafts older than 30 days when the popup opens', async () => {
+    const now = Date.now();
+    const draft = (title: string, age: number): Draft => ({ title, tags: [], collectionId: null, note: '', isFavorite: false, updatedAt: now - age });
+    await draftsItem.set({
+      [normaliseUrl(PAGE.url)]: draft('Too old', DRAFT_MAX_AGE_MS + MINUTE),
+      'example.org/recent': draft('Recent', MINUTE),
+    });
+    await signIn();
+    await openPopup();
+    await saveButton();
+    expect(field('Title').value).toBe(PAGE.title);
+    expect(Object.keys(await draftsItem.get())).toEqual(['example.org/recent']);
+  });
+});
+
+describe('errors and other states', () => {
+  it('says in words why a save failed and keeps every field as typed', async () => {
+    await signIn();
+    await openForm();
+    await user.clear(field('Title'));
+    await user.type(field('Title'), 'Typed before the failure');
+    await user.type(tagsInput(), 'kept{Enter}');
+    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+
+    await user.click(await saveButton());
+    const alert = await screen.findByRole('alert');
+    const text = describeError({ code: 'TOKEN_REVOKED', message: '', retryAfterSeconds: undefined });
+    expect(alert.textContent).toContain(text.title);
+    expect(alert.textContent).toContain(text.action);
+    expect(screen.getByRole('heading', { name: 'Save to Shelf' })).toBeTruthy();
+    expect(field('Title').value).toBe('Typed before the failure');
+    expect(chipNames()).toEqual(['Remove tag kept']);
+    await waitFor(async () => expect(await storedDraft()).toMatchObject({ title: 'Typed before the failure', tags: ['kept'] }));
+    expect(await saveButton()).toHaveProperty('disabled', false);
+  });
+
+  it('says in words why a new collection could not be made', async () => {
+    await signIn();
+    await openForm();
+    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+    await user.click(collectionButton());
+    await user.click(screen.getByRole('button', { name: 'New collection…' }));
+    await user.keyboard('Ideas{Enter}');
+    const form = screen.getByRole('group', { name: 'New collection' });
+    expect((await within(form).findByRole('alert')).textContent).toContain(describeError({ code: 'TOKEN_REVOKED', message: '', retryAfterSeconds: undefined }).title);
+    expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'New collection name' }).value).toBe('Ideas');
+    expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Unsorted');
+  });
+
+  it('asks to sign in, with no form, when no account is signed in', async () => {
+    const openOptions = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
+    await openPopup();
+    expect(await screen.findByRole('heading', { name: 'Sign in to Shelf' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Title' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Open Shelf options' }));
+    expect(openOptions).toHaveBeenCalledOnce();
+  });
+
+  it.each(['chrome://extensions/', 'about:blank', 'file:///home/me/notes.html'])('says that %s cannot be saved', async (url) => {
+    await signIn();
+    await openPopup({ url, title: 'Not a web page' });
+    expect(await screen.findByRole('heading', { name: 'This page can’t be saved' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+
+  it('acts on the tab named in ?tabId= rather than the active one', async () => {
+    await signIn();
+    const other = await openTab('https://example.net/chosen', 'The chosen tab');
+    const query = vi.spyOn(fakeBrowser.tabs, 'query');
+    render(<App startup={startPopup({ tabId: other })} />);
+    await saveButton();
+    expect(field('URL').value).toBe('https://example.net/chosen');
+    expect(field('Title').value).toBe('The chosen tab');
+    expect(query).not.toHaveBeenCalled();
+  });
+});
+
+describe('keyboard', () => {
+  it('Escape closes a picker first, then the popup', async () => {
+    const close = vi.fn();
+    vi.stubGlobal('close', close);
+    await signIn();
+    await openPopup();
+    await saveButton();
+
+    await user.click(collectionButton());
+    await user.click(screen.getByRole('button', { name: 'New collection…' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'New collection' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Search collections' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('tree')).toBeNull();
+    expect(document.activeElement).toBe(collectionButton());
+    expect(close).not.toHaveBeenCalled();
+
+    await user.click(tagsInput());
+    await user.keyboard('x');
+    expect(screen.getByRole('listbox', { name: 'Tag suggestions' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox', { name: 'Tag suggestions' })).toBeNull();
+    expect(close).not.toHaveBeenCalled();
+
+    await user.keyboard('{Escape}');
+    expect(close).toHaveBeenCalledOnce();
+    vi.unstubAllGlobals();
+  });
+
+  it('reaches every control with Tab', async () => {
+    await signIn();
+    await openPopup();
+    await saveButton();
+    await user.type(tagsInput(), 'a{Enter}');
+    const nameOf = (el: Element) => el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent;
+    const reached: (string | null)[] = [];
+    (document.activeElement as HTMLElement).blur();
+    for (let i = 0; i < 8; i++) {
+      await user.tab();
+      reached.push(nameOf(document.activeElement!));
+    }
+    expect(reached).toEqual(['Title', 'URL', 'Remove tag a', 'Tags', 'Collection: Unsorted', 'Note', 'Favorite', 'Save']);
+  });
+});
