@@ -43,12 +43,11 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
     if (c.req.method === 'GET' || c.req.method === 'OPTIONS') return next(); // no body to measure
     return (c.req.path.startsWith('/v1/import/') ? importLimit : apiLimit)(c, next);
   });
-  v1.use('*', gatekeeper(deps));
+  v1.use('*', gatekeeper({ ...deps, dataVersion: () => deps.store.version() }));
   const router = new Router(v1, {
     guards: deps.guards,
     idempotency: deps.store.idempotency,
     clock: deps.clock,
-    dataVersion: () => deps.store.version(),
   });
   registerRoutes(router, deps);
   app.route('/v1', v1);

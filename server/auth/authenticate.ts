@@ -11,18 +11,26 @@ const failed = (code: ErrorCode, message: string): AuthOutcome => ({ ok: false, 
 const TOUCH_INTERVAL_MS = 60_000;
 
 /** Reads the Authorization header and says who is calling, or which auth error applies. */
+type Found = Awaited<ReturnType<AccountsStore['findTokenByHash']>>;
+
+const CACHE_LIMIT = 10_000;
+
 export class Authenticator {
   private lastTouched = new Map<string, number>();
+  /** Look-ups filed under the store version they were made at: a revocation or plan change (any write) retires them. */
+  private found = new Map<string, { version: string; found: Found }>();
+  private hashes = new Map<string, string>();
 
   constructor(private accounts: AccountsStore) {}
 
-  async authenticate(header: string | undefined, now: number): Promise<AuthOutcome> {
+  /** `dataVersion`: the store's version as this request found it (see Store.version). */
+  async authenticate(header: string | undefined, now: number, dataVersion: string): Promise<AuthOutcome> {
     const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
     if (!match) return failed('MISSING_TOKEN', 'Send an API token as "Authorization: Bearer tok_..."');
     const token = match[1]!;
     if (!TOKEN_PATTERN.test(token)) return failed('INVALID_TOKEN', 'The API token is not valid');
 
-    const found = await this.accounts.findTokenByHash(hashToken(token));
+    const found = await this.lookup(token, dataVersion);
     if (!found) return failed('INVALID_TOKEN', 'The API token is not valid');
     const { token: record, user } = found;
     if (record.revokedAt !== null) return failed('TOKEN_REVOKED', 'The API token has been revoked');
@@ -33,6 +41,21 @@ export class Authenticator {
       ok: true,
       auth: { userId: user.id, tokenId: record.id, scopes: record.scopes, plan: user.plan, expiresAt: record.expiresAt },
     };
+  }
+
+  private async lookup(token: string, version: string): Promise<Found> {
+    let hash = this.hashes.get(token);
+    if (hash === undefined) {
+      if (this.hashes.size >= CACHE_LIMIT) this.hashes.clear();
+      hash = hashToken(token);
+      this.hashes.set(token, hash);
+    }
+    const cached = this.found.get(hash);
+    if (cached?.version === version) return cached.found;
+    const found = await this.accounts.findTokenByHash(hash);
+    if (this.found.size >= CACHE_LIMIT) this.found.clear();
+    this.found.set(hash, { version, found });
+    return found;
   }
 
   /** lastUsedAt is kept to the minute: a write on every request would cost more than it tells. */

@@ -13,6 +13,8 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     clientIp: string;
+    /** The store's version when the request came in: read once, used by the auth and response caches. */
+    dataVersion: string;
     auth: AuthContext;
   };
 }

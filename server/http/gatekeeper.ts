@@ -10,8 +10,13 @@ import type { AppEnv } from './env.ts';
  * block, authentication (with the failed-auth bucket), the user's rate limits
  * and the Pro-plan rule, in that order.
  */
-export function gatekeeper(deps: { guards: Guards; authenticator: Authenticator; clock: Clock }): MiddlewareHandler<AppEnv> {
-  const { guards, authenticator, clock } = deps;
+export function gatekeeper(deps: {
+  guards: Guards;
+  authenticator: Authenticator;
+  clock: Clock;
+  dataVersion: () => string;
+}): MiddlewareHandler<AppEnv> {
+  const { guards, authenticator, clock, dataVersion } = deps;
   return async (c, next) => {
     const ip = c.get('clientIp');
 
@@ -30,7 +35,9 @@ export function gatekeeper(deps: { guards: Guards; authenticator: Authenticator;
       );
     }
 
-    const outcome = await authenticator.authenticate(c.req.header('Authorization'), clock.now());
+    const version = dataVersion();
+    c.set('dataVersion', version);
+    const outcome = await authenticator.authenticate(c.req.header('Authorization'), clock.now(), version);
     if (!outcome.ok) {
       const bucket = await guards.failedAuthBucket(ip);
       if (!bucket.allowed) throw gatewayLimited(bucket.retryAfterSeconds);

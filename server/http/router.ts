@@ -48,7 +48,7 @@ export class Router {
 
   constructor(
     private app: Hono<AppEnv>,
-    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock; dataVersion: () => string },
+    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock },
   ) {}
 
   add<E extends Endpoint>(endpoint: E, handler: Handler<E>): void {
@@ -85,9 +85,9 @@ export class Router {
     });
   }
 
-  /** The version is read before the work, so an entry is never newer than the version it is filed under. */
+  /** The version was read when the request came in, so an entry is never newer than the version it is filed under. */
   private async cached(c: Context<AppEnv>, key: string, produce: () => Promise<Serialized | Response>): Promise<Response> {
-    const version = this.deps.dataVersion();
+    const version = c.get('dataVersion');
     const hit = this.cache.get(key, version);
     if (hit !== undefined) return enveloped(c, hit, 200);
     const reply = await produce();

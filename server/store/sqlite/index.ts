@@ -12,8 +12,7 @@ import { SqliteUploads } from './uploads.ts';
 export function openSqliteStore(dataDir: string): Store {
   const db = openDatabase(dataDir);
   // total_changes counts this connection's writes; data_version moves when another connection commits.
-  const changes = db.prepare<[], number>('SELECT total_changes()').pluck();
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const version = db.prepare<[], string>("SELECT data_version || '.' || total_changes() FROM pragma_data_version").pluck();
   return {
     accounts: new SqliteAccounts(db),
     bookmarks: new SqliteBookmarks(db),
@@ -23,7 +22,7 @@ export function openSqliteStore(dataDir: string): Store {
     jobs: new SqliteJobs(db),
     smartFolders: new SqliteSmartFolders(db),
     uploads: new SqliteUploads(db),
-    version: () => `${dataVersion.get()}.${changes.get()}`,
+    version: () => version.get()!,
     close: () => db.close(),
   };
 }
