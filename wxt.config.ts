@@ -23,7 +23,14 @@ export default defineConfig({
       'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Save the current tab to Shelf' },
     },
     ...(browser === 'firefox' && {
-      browser_specific_settings: { gecko: { id: 'shelf@bookmark-library.local', strict_min_version: '128.0' } },
+      browser_specific_settings: {
+        gecko: {
+          id: 'shelf@bookmark-library.local',
+          strict_min_version: '142.0',
+          // Bookmarks go only to the server the user signs in to; nothing is collected for us.
+          data_collection_permissions: { required: ['none'] },
+        },
+      },
     }),
   }),
   vite: () => ({ plugins: [tailwindcss()] }),
