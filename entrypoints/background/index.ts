@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
+import * as z from 'zod/mini';
 import { handleMessages, type Runtime } from '../../lib/messaging/transport.ts';
 import { Account } from './account.ts';
 import { Bookmarks } from './bookmarks.ts';
@@ -11,6 +12,8 @@ import { setupQuickSave } from './quick-save.ts';
 import { SavedIndex } from './saved-index.ts';
 
 export function startBackground(): void {
+  // zod/mini loads no locale (so the popup stays small): a refused message names its problem in English, as the API does.
+  z.config(z.locales.en());
   // Nothing but extension pages may read extension storage, the token least of all (Chrome; Firefox has no such setting).
   void browser.storage.local.setAccessLevel?.({ accessLevel: 'TRUSTED_CONTEXTS' });
 

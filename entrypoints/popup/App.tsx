@@ -18,13 +18,14 @@ function useAnswer<T>(promise: Promise<T>): T | undefined {
 }
 
 /**
- * The toolbar popup for one tab. The form shows as soon as the tab and the local
- * reads are in; it waits for the background only when no signed-in user is stored.
+ * The toolbar popup for one tab. The form shows as soon as the tab is known; it
+ * waits for the background only when storage has already said no user is stored.
  */
 export function App({ startup }: { startup: Startup }) {
   useEscapeCloses();
   const page = useAnswer(startup.page);
   const account = useAnswer(startup.account);
+  const kept = useAnswer(startup.kept);
 
   if (page === undefined) return <Frame heading="Save to Shelf" />;
   if (page.kind === 'no-tab') return <NoTab />;
@@ -33,13 +34,5 @@ export function App({ startup }: { startup: Startup }) {
   if (!page.signedInHint && !account?.ok) {
     return <Frame heading="Save to Shelf">{account && <ErrorAlert error={account.error} />}</Frame>;
   }
-  return (
-    <Editor
-      page={page.page}
-      draft={page.draft}
-      lastCollectionId={page.lastCollectionId}
-      drafts={page.drafts}
-      startup={startup}
-    />
-  );
+  return <Editor page={page.page} kept={kept} startup={startup} />;
 }

@@ -1,21 +1,17 @@
 import { useReducer } from 'react';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { primaryButtonClass } from '../../components/field-styles.ts';
-import type { Draft } from '../../lib/storage/items.ts';
 import { BookmarkForm } from './BookmarkForm.tsx';
-import type { DraftBook } from './drafts.ts';
-import { editorActions, useDraftKeeping, useStartupAnswers } from './editor-hooks.ts';
-import { editorReducer, initialState } from './editor-state.ts';
-import { valuesOf } from './form.ts';
+import { editorActions, useDraftKeeping, useKeptArrival, useStartupAnswers } from './editor-hooks.ts';
+import { NOTHING_KEPT, editorReducer, initialState, keptValues } from './editor-state.ts';
 import { Frame } from './Frame.tsx';
 import { useSaveShortcut } from './keys.ts';
-import type { Startup, TabPage } from './startup.ts';
+import type { Kept, Startup, TabPage } from './startup.ts';
 
 export interface EditorProps {
   page: TabPage;
-  draft: Draft | null;
-  lastCollectionId: string | null;
-  drafts: DraftBook;
+  /** What this device kept for the page; undefined until storage answers. */
+  kept: Kept | undefined;
   startup: Pick<Startup, 'account' | 'lookup' | 'tags' | 'collections'>;
 }
 
@@ -23,13 +19,14 @@ const HEADINGS = { create: 'Save to Shelf', edit: 'Saved in Shelf', trashed: 'In
 
 /**
  * The page as a new bookmark (Save), the saved one (Update, Move to trash) or
- * a trashed one (Save again). Save works from the first frame; the lookup,
- * tags and collections fill in as they arrive.
+ * a trashed one (Save again). Save works from the first frame; the draft,
+ * last collection, lookup, tags and collections fill in as they arrive.
  */
-export function Editor({ page, draft, lastCollectionId, drafts, startup }: EditorProps) {
-  const [state, dispatch] = useReducer(editorReducer, { title: page.title, lastCollectionId, draft: draft && valuesOf(draft) }, initialState);
+export function Editor({ page, kept, startup }: EditorProps) {
+  const [state, dispatch] = useReducer(editorReducer, { title: page.title, ...(kept ? keptValues(kept) : NOTHING_KEPT) }, initialState);
   useStartupAnswers(startup, dispatch);
-  useDraftKeeping(drafts, page.url, state);
+  useKeptArrival(kept, dispatch);
+  useDraftKeeping(kept?.drafts, page.url, state);
   const actions = editorActions(state, dispatch, page.url);
   useSaveShortcut(actions.save);
   const { mode } = state;

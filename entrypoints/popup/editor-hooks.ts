@@ -4,9 +4,9 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
 import { toClientError } from '../../lib/client/errors.ts';
 import type { DraftBook } from './drafts.ts';
-import { type EditorAction, type EditorState, committed } from './editor-state.ts';
+import { type EditorAction, type EditorState, committed, keptValues } from './editor-state.ts';
 import { createBody, patchOf } from './form.ts';
-import type { Settled, Startup } from './startup.ts';
+import type { Kept, Settled, Startup } from './startup.ts';
 
 /** The background's answers asked for at startup, into the editor as they arrive; a failure shows once. */
 export function useStartupAnswers(startup: Pick<Startup, 'account' | 'lookup' | 'tags' | 'collections'>, dispatch: Dispatch<EditorAction>): void {
@@ -28,18 +28,29 @@ export function useStartupAnswers(startup: Pick<Startup, 'account' | 'lookup' | 
   }, [startup, dispatch]);
 }
 
-/** Every edit goes to the page's draft (written after a pause, or at once when the popup closes); a save removes it. */
-export function useDraftKeeping(drafts: DraftBook, url: string, state: EditorState): void {
-  const { values, edited, saves } = state;
-  // A restored draft is written again only once it changes: its age counts from the last edit.
-  const restored = useRef(values);
+/** What this device kept for the page, into the editor when storage answers after the first frame (it was in the first frame otherwise). */
+export function useKeptArrival(kept: Kept | undefined, dispatch: Dispatch<EditorAction>): void {
+  const atFirstFrame = useRef(kept);
   useEffect(() => {
-    if (edited && values !== restored.current) drafts.put(url, { ...values, updatedAt: Date.now() });
-  }, [drafts, url, values, edited]);
+    if (kept && kept !== atFirstFrame.current) dispatch({ type: 'kept', kept: keptValues(kept) });
+  }, [kept, dispatch]);
+}
+
+/**
+ * Every edit goes to the page's draft (written after a pause, or at once when the
+ * popup closes); a save removes it. Edits made before the drafts are read are kept once they are.
+ */
+export function useDraftKeeping(drafts: DraftBook | undefined, url: string, state: EditorState): void {
+  const { values, edited, restored, saves } = state;
   useEffect(() => {
-    if (saves > 0 && !edited) void drafts.remove(url);
+    // A restored draft is written again only once it changes: its age counts from the last edit.
+    if (drafts && edited && values !== restored) drafts.put(url, { ...values, updatedAt: Date.now() });
+  }, [drafts, url, values, edited, restored]);
+  useEffect(() => {
+    if (drafts && saves > 0 && !edited) void drafts.remove(url);
   }, [drafts, url, saves, edited]);
   useEffect(() => {
+    if (!drafts) return;
     const flush = () => drafts.flush();
     const onHidden = () => document.visibilityState === 'hidden' && flush();
     window.addEventListener('pagehide', flush);

@@ -4,6 +4,7 @@ import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import type { ClientError } from '../../lib/client/errors.ts';
 import { type FormValues, sameValues, valuesOf } from './form.ts';
+import type { Kept } from './startup.ts';
 
 export type Mode = { kind: 'create' } | { kind: 'edit'; bookmark: Bookmark } | { kind: 'trashed'; bookmark: Bookmark };
 export type Busy = 'save' | 'update' | 'trash';
@@ -15,6 +16,8 @@ export interface EditorState {
   tagText: string;
   /** The user changed something since the page was loaded or saved (a restored draft counts). */
   edited: boolean;
+  /** The values a draft was restored with, so that showing them is not taken for an edit. */
+  restored: FormValues | null;
   busy: Busy | null;
   /** What a request in flight carries, to tell whether the user typed on meanwhile. */
   sent: FormValues | null;
@@ -29,6 +32,7 @@ export interface EditorState {
 export type EditorAction =
   | { type: 'change'; values: Partial<FormValues> }
   | { type: 'typeTag'; text: string }
+  | { type: 'kept'; kept: KeptValues }
   | { type: 'lookedUp'; bookmark: Bookmark | null }
   | { type: 'tagsLoaded'; tags: Tag[] }
   | { type: 'collectionsLoaded'; collections: Collection[] }
@@ -39,12 +43,24 @@ export type EditorAction =
   | { type: 'trashed'; bookmark: Bookmark }
   | { type: 'failed'; error: ClientError };
 
-export function initialState(start: { title: string; lastCollectionId: string | null; draft: FormValues | null }): EditorState {
+/** What the editor takes of what this device kept for the page. */
+export interface KeptValues {
+  draft: FormValues | null;
+  lastCollectionId: string | null;
+}
+
+/** Nothing kept, or storage has not answered yet. */
+export const NOTHING_KEPT: KeptValues = { draft: null, lastCollectionId: null };
+
+export const keptValues = ({ draft, lastCollectionId }: Kept): KeptValues => ({ draft: draft && valuesOf(draft), lastCollectionId });
+
+export function initialState(start: { title: string } & KeptValues): EditorState {
   return {
     mode: { kind: 'create' },
     values: start.draft ?? { title: start.title, tags: [], collectionId: start.lastCollectionId, note: '', isFavorite: false },
     tagText: '',
     edited: start.draft !== null,
+    restored: start.draft,
     busy: null,
     sent: null,
     error: null,
@@ -68,12 +84,27 @@ export function committed(state: EditorState): FormValues {
   return state.tagText.trim() === '' ? state.values : { ...state.values, tags: addTags(knownTags(state), state.values.tags, [state.tagText]) };
 }
 
+/** The last used collection may have been deleted since; a bookmark's own collection is left alone. */
+function withoutGoneCollection(state: EditorState): EditorState {
+  const { mode, values, collections } = state;
+  const gone = collections !== null && mode.kind === 'create' && values.collectionId !== null && !collections.some((c) => c.id === values.collectionId);
+  return gone ? { ...state, values: { ...values, collectionId: null } } : state;
+}
+
 export function editorReducer(state: EditorState, action: EditorAction): EditorState {
   switch (action.type) {
     case 'change':
       return { ...state, values: { ...state.values, ...action.values }, edited: true, status: '' };
     case 'typeTag':
       return { ...state, tagText: action.text, status: '' };
+    case 'kept': {
+      // Kept values come after the first frame: anything the user or a request did meanwhile wins.
+      if (state.edited || state.busy !== null || state.saves > 0 || state.mode.kind === 'trashed') return state;
+      const { draft, lastCollectionId } = action.kept;
+      if (draft) return withoutGoneCollection({ ...state, values: draft, edited: true, restored: draft });
+      if (state.mode.kind !== 'create' || lastCollectionId === null) return state;
+      return withoutGoneCollection({ ...state, values: { ...state.values, collectionId: lastCollectionId } });
+    }
     case 'lookedUp':
       // Only while nothing was sent: a save's own answer says better what the page now is.
       if (action.bookmark === null || state.mode.kind !== 'create' || state.busy !== null) return state;
@@ -83,10 +114,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'collectionsLoaded': {
       const loaded = action.collections;
       const created = (state.collections ?? []).filter((c) => !loaded.some((l) => l.id === c.id));
-      const collections = [...loaded, ...created];
-      // The last used collection may have been deleted since; a bookmark's own collection is left alone.
-      const gone = state.mode.kind === 'create' && state.values.collectionId !== null && !collections.some((c) => c.id === state.values.collectionId);
-      return { ...state, collections, values: gone ? { ...state.values, collectionId: null } : state.values };
+      return withoutGoneCollection({ ...state, collections: [...loaded, ...created] });
     }
     case 'collectionCreated':
       return { ...state, collections: [...(state.collections ?? []), action.collection] };

@@ -22,22 +22,27 @@ export interface TabPage {
   title: string;
 }
 
-/** What is known locally about the page, enough to show the form and let Save work. */
+/** The tab: all the form needs to show with Save working. */
 export type PageState =
   | { kind: 'no-tab' }
   | { kind: 'unsaveable'; url: string }
   | {
       kind: 'page';
       page: TabPage;
-      draft: Draft | null;
-      lastCollectionId: string | null;
-      /** A user is stored: the account is very likely signed in, so the form need not wait for the background. */
+      /** False only when storage had already said that no user is stored: the account is then very likely signed out, and the form waits for the background. */
       signedInHint: boolean;
-      drafts: DraftBook;
     };
+
+/** What this device kept for the page: read beside the tab, never waited for. */
+export interface Kept {
+  draft: Draft | null;
+  lastCollectionId: string | null;
+  drafts: DraftBook;
+}
 
 export interface Startup {
   page: Promise<PageState>;
+  kept: Promise<Kept>;
   account: Promise<Settled<AccountState>>;
   /** The saved bookmark for the page; null when it is not saved (or the page cannot be saved). */
   lookup: Promise<Settled<Bookmark | null>>;
@@ -53,6 +58,8 @@ export function tabIdFrom(search: string): number | undefined {
   return raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
+const urlOf = (tab: Browser.tabs.Tab | undefined): string | null => tab?.url || tab?.pendingUrl || null;
+
 async function findTab(tabId: number | undefined): Promise<Browser.tabs.Tab | undefined> {
   if (tabId !== undefined) return browser.tabs.get(tabId);
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
@@ -60,34 +67,38 @@ async function findTab(tabId: number | undefined): Promise<Browser.tabs.Tab | un
 }
 
 /**
- * Everything the popup needs, asked for at once: the tab and the local reads
- * (drafts, last collection) decide the form; the background's answers
- * (account, saved lookup, tags, collections) fill in as they arrive.
+ * Everything the popup needs, asked for at once. The tab alone decides the form,
+ * so that Save works as soon as its URL is known; the local reads (draft, last
+ * collection) and the background's answers (account, saved lookup, tags,
+ * collections) fill in as they arrive.
  */
 export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: number } = {}): Startup {
   const tab = findTab(tabId).catch(() => undefined);
   const drafts = DraftBook.open(now).catch(() => DraftBook.empty());
   const lastCollectionId = lastCollectionItem.get().catch(() => null);
-  const storedUser = userItem.get().catch(() => null);
-  const url = tab.then((t) => t?.url || t?.pendingUrl || null);
+  let noUserStored = false;
+  void userItem.get().then(
+    (user) => {
+      noUserStored = user === null;
+    },
+    () => undefined,
+  );
+  const url = tab.then(urlOf);
 
-  const page = (async (): Promise<PageState> => {
-    const [t, pageUrl] = await Promise.all([tab, url]);
+  const page = tab.then((t): PageState => {
+    const pageUrl = urlOf(t);
     if (!t || !pageUrl) return { kind: 'no-tab' };
     if (!isWebUrl(pageUrl)) return { kind: 'unsaveable', url: pageUrl };
-    const [book, last, user] = await Promise.all([drafts, lastCollectionId, storedUser]);
-    return {
-      kind: 'page',
-      page: { url: pageUrl, title: t.title ?? '' },
-      draft: book.get(pageUrl),
-      lastCollectionId: last,
-      signedInHint: user !== null,
-      drafts: book,
-    };
-  })();
+    return { kind: 'page', page: { url: pageUrl, title: t.title ?? '' }, signedInHint: !noUserStored };
+  });
 
   return {
     page,
+    kept: Promise.all([drafts, lastCollectionId, url]).then(([book, last, pageUrl]) => ({
+      draft: pageUrl ? book.get(pageUrl) : null,
+      lastCollectionId: last,
+      drafts: book,
+    })),
     account: settle(send('getAccount', {})),
     lookup: settle(url.then((u) => (u && isWebUrl(u) ? send('lookupUrl', { url: u }).then((r) => r.bookmark) : null))),
     tags: settle(send('listTags', {})),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Id, IsoDate } from './common.ts';
 import { Scope } from './scopes.ts';
 
@@ -20,7 +20,7 @@ export const TokenCheck = z.object({
   userId: Id,
   tokenId: Id,
   scopes: z.array(Scope),
-  expiresAt: IsoDate.nullable(),
+  expiresAt: z.nullable(IsoDate),
 });
 export type TokenCheck = z.infer<typeof TokenCheck>;
 

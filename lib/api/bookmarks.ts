@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Cursor, Id, IsoDate, booleanParam, httpUrl, limitParam, text } from './common.ts';
 
 export const BookmarkType = z.enum(['link', 'article', 'image', 'video', 'document']);
@@ -19,10 +19,10 @@ export const Bookmark = z.object({
   type: BookmarkType,
   isFavorite: z.boolean(),
   tags: z.array(z.string()),
-  collectionId: z.string().nullable(),
+  collectionId: z.nullable(z.string()),
   domain: z.string(),
   favicon: z.string(),
-  coverImage: z.string().nullable(),
+  coverImage: z.nullable(z.string()),
   clickCount: z.number(),
   metadataStatus: z.string(),
   linkStatus: z.string(),
@@ -30,28 +30,31 @@ export const Bookmark = z.object({
   httpStatusCode: z.number(),
   createdAt: IsoDate,
   // Ours, beyond the spec: optional so that the client also reads servers that only follow the spec.
-  updatedAt: IsoDate.optional(),
-  deletedAt: IsoDate.nullable().optional(),
+  updatedAt: z.optional(IsoDate),
+  deletedAt: z.optional(z.nullable(IsoDate)),
 });
 export type Bookmark = z.infer<typeof Bookmark>;
 
 export const MAX_TAGS_PER_BOOKMARK = 100;
 export const TagName = z
-  .string()
-  .max(200)
-  .transform((raw) =>
-    raw
-      .split('/')
-      .map((segment) => segment.trim().replace(/\s+/g, ' '))
-      .join('/'),
+  .pipe(
+    z.string().check(z.maxLength(200)),
+    z.transform((raw: string) =>
+      raw
+        .split('/')
+        .map((segment) => segment.trim().replace(/\s+/g, ' '))
+        .join('/'),
+    ),
   )
-  .refine((name) => name.length > 0, 'must not be empty')
-  .refine((name) => name.split('/').every((segment) => segment.length > 0), 'must not have an empty level (as in a//b)');
+  .check(
+    z.refine((name) => name.length > 0, 'must not be empty'),
+    z.refine((name) => name.split('/').every((segment) => segment.length > 0), 'must not have an empty level (as in a//b)'),
+  );
 
-const tagList = z
-  .array(TagName)
-  .max(MAX_TAGS_PER_BOOKMARK)
-  .transform((names) => dedupeCaseInsensitive(names));
+const tagList = z.pipe(
+  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
+  z.transform((names: string[]) => dedupeCaseInsensitive(names)),
+);
 
 function dedupeCaseInsensitive(names: string[]): string[] {
   const seen = new Set<string>();
@@ -65,34 +68,33 @@ function dedupeCaseInsensitive(names: string[]): string[] {
 
 export const CreateBookmarkBody = z.object({
   url: httpUrl,
-  title: text(2000).optional(),
-  description: text(10_000).optional(),
-  note: z.string().max(10_000).optional(),
-  tags: tagList.optional(),
-  collectionId: Id.nullable().optional(),
-  type: BookmarkType.optional(),
-  isFavorite: z.boolean().optional(),
+  title: z.optional(text(2000)),
+  description: z.optional(text(10_000)),
+  note: z.optional(z.string().check(z.maxLength(10_000))),
+  tags: z.optional(tagList),
+  collectionId: z.optional(z.nullable(Id)),
+  type: z.optional(BookmarkType),
+  isFavorite: z.optional(z.boolean()),
 });
 export type CreateBookmarkBody = z.infer<typeof CreateBookmarkBody>;
 
-export const PatchBookmarkBody = z
-  .object({
+export const PatchBookmarkBody = z.partial(
+  z.strictObject({
     url: httpUrl,
     title: text(2000),
     description: text(10_000),
-    excerpt: z.string().max(10_000),
-    note: z.string().max(10_000),
+    excerpt: z.string().check(z.maxLength(10_000)),
+    note: z.string().check(z.maxLength(10_000)),
     tags: tagList,
-    collectionId: Id.nullable(),
+    collectionId: z.nullable(Id),
     type: BookmarkType,
     isFavorite: z.boolean(),
-  })
-  .partial()
-  .strict();
+  }),
+);
 export type PatchBookmarkBody = z.infer<typeof PatchBookmarkBody>;
 
 export const FavoriteBody = z.object({ isFavorite: z.boolean() });
-export const MoveBody = z.object({ collectionId: Id.nullable() });
+export const MoveBody = z.object({ collectionId: z.nullable(Id) });
 
 export const BookmarkSort = z.enum(['newest', 'oldest', 'title', 'domain']);
 export type BookmarkSort = z.infer<typeof BookmarkSort>;
@@ -100,27 +102,30 @@ export type BookmarkSort = z.infer<typeof BookmarkSort>;
 export const MAX_LIST_LIMIT = 200;
 export const ListBookmarksQuery = z.object({
   limit: limitParam(50, MAX_LIST_LIMIT),
-  collectionId: Id.optional(),
-  domain: z.string().min(1).max(255).optional(),
-  type: BookmarkType.optional(),
-  isFavorite: booleanParam.optional(),
-  sortBy: BookmarkSort.default('newest'),
-  cursor: Cursor.optional(),
+  collectionId: z.optional(Id),
+  domain: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+  type: z.optional(BookmarkType),
+  isFavorite: z.optional(booleanParam),
+  sortBy: z._default(BookmarkSort, 'newest'),
+  cursor: z.optional(Cursor),
 });
 export type ListBookmarksQuery = z.infer<typeof ListBookmarksQuery>;
 
 export const BookmarkPage = z.object({
   data: z.array(Bookmark),
-  cursor: z.string().nullable(),
+  cursor: z.nullable(z.string()),
   hasMore: z.boolean(),
   truncated: z.boolean(),
 });
 export type BookmarkPage = z.infer<typeof BookmarkPage>;
 
+const SearchParams = z.object({ q: z.optional(z.string()), query: z.optional(z.string()), limit: limitParam(50, MAX_LIST_LIMIT) });
 export const SearchQuery = z
-  .object({ q: z.string().optional(), query: z.string().optional(), limit: limitParam(50, MAX_LIST_LIMIT) })
-  .transform(({ q, query, limit }) => ({ q: (q ?? query ?? '').trim(), limit }))
-  .refine(({ q }) => q.length > 0, { message: 'is required (q or query)', path: ['q'] });
+  .pipe(
+    SearchParams,
+    z.transform(({ q, query, limit }: z.output<typeof SearchParams>) => ({ q: (q ?? query ?? '').trim(), limit })),
+  )
+  .check(z.refine(({ q }) => q.length > 0, { message: 'is required (q or query)', path: ['q'] }));
 
 export const DomainCount = z.object({ domain: z.string(), count: z.number() });
 
@@ -141,7 +146,7 @@ export const BookmarkStats = z.object({
 export const DuplicateGroup = z.object({ normalizedUrl: z.string(), bookmarks: z.array(Bookmark) });
 export const DuplicatesResult = z.object({ groups: z.array(DuplicateGroup) });
 
-export const TrashQuery = z.object({ limit: limitParam(50, MAX_LIST_LIMIT), cursor: Cursor.optional() });
+export const TrashQuery = z.object({ limit: limitParam(50, MAX_LIST_LIMIT), cursor: z.optional(Cursor) });
 export const TrashPage = BookmarkPage;
 
 /** What every single-bookmark state change answers: the bookmark as it now is. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Bookmark } from './bookmarks.ts';
 import { Cursor, Id, IsoDate, limitParam, text } from './common.ts';
 
@@ -10,50 +10,49 @@ export const Collection = z.object({
   name: z.string(),
   icon: z.string(),
   color: z.string(),
-  parentId: z.string().nullable(),
+  parentId: z.nullable(z.string()),
   depth: z.number(),
   order: z.number(),
   bookmarkCount: z.number(),
   notes: z.string(),
-  branding: z.record(z.string(), z.unknown()).nullable(),
-  shareSlug: z.string().nullable(),
+  branding: z.nullable(z.record(z.string(), z.unknown())),
+  shareSlug: z.nullable(z.string()),
   isShared: z.boolean(),
   createdAt: IsoDate,
   // Ours, beyond the spec: optional so that the client also reads servers that only follow the spec.
-  deletedAt: IsoDate.nullable().optional(),
+  deletedAt: z.optional(z.nullable(IsoDate)),
 });
 export type Collection = z.infer<typeof Collection>;
 
-const name = text(200).refine((s) => s.length > 0, 'must not be empty');
-const icon = z.string().max(64);
-const color = z.string().max(32);
+const name = text(200).check(z.refine((s) => s.length > 0, 'must not be empty'));
+const icon = z.string().check(z.maxLength(64));
+const color = z.string().check(z.maxLength(32));
 
 export const CreateCollectionBody = z.object({
   name,
-  icon: icon.optional(),
-  color: color.optional(),
-  parentId: Id.nullable().optional(),
+  icon: z.optional(icon),
+  color: z.optional(color),
+  parentId: z.optional(z.nullable(Id)),
 });
 export type CreateCollectionBody = z.infer<typeof CreateCollectionBody>;
 
 /** The spec's name, icon, color and notes, plus parentId and order to move a collection in the tree. */
-export const PatchCollectionBody = z
-  .object({
+export const PatchCollectionBody = z.partial(
+  z.strictObject({
     name,
     icon,
     color,
-    notes: z.string().max(10_000),
-    parentId: Id.nullable(),
-    order: z.number().int().min(0).max(1_000_000),
-  })
-  .partial()
-  .strict();
+    notes: z.string().check(z.maxLength(10_000)),
+    parentId: z.nullable(Id),
+    order: z.number().check(z.int(), z.minimum(0), z.maximum(1_000_000)),
+  }),
+);
 export type PatchCollectionBody = z.infer<typeof PatchCollectionBody>;
 
-export const CollectionBookmarksQuery = z.object({ limit: limitParam(50, 100), cursor: Cursor.optional() });
+export const CollectionBookmarksQuery = z.object({ limit: limitParam(50, 100), cursor: z.optional(Cursor) });
 export const CollectionBookmarksPage = z.object({
   bookmarks: z.array(Bookmark),
-  continueCursor: z.string().nullable(),
+  continueCursor: z.nullable(z.string()),
 });
 
 export const ShareState = z.object({ shared: z.boolean(), publicUrl: z.string() });

@@ -1,44 +1,45 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
-export const Id = z.string().min(1).max(64);
+export const Id = z.string().check(z.minLength(1), z.maxLength(64));
 export const IsoDate = z.string();
 
 /** Query-string integer limit: default when absent, values above the maximum are clamped. */
 export const limitParam = (fallback: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((raw: string | undefined, ctx) => {
       if (raw === undefined || raw === '') return fallback;
       const n = Number(raw);
       if (!Number.isInteger(n) || n < 1) {
-        ctx.addIssue({ code: 'custom', message: 'must be a whole number of at least 1' });
+        ctx.issues.push({ code: 'custom', message: 'must be a whole number of at least 1', input: raw });
         return z.NEVER;
       }
       return Math.min(n, max);
-    });
+    }),
+  );
 
 /** Query-string boolean: only the words true and false. */
-export const booleanParam = z
-  .enum(['true', 'false'], { message: 'must be true or false' })
-  .transform((v) => v === 'true');
+export const booleanParam = z.pipe(
+  z.enum(['true', 'false'], { message: 'must be true or false' }),
+  z.transform((v: 'true' | 'false') => v === 'true'),
+);
 
 /** Room for a keyset cursor carrying a full title (2,000 characters) or host name. */
-export const Cursor = z.string().min(1).max(12_000);
+export const Cursor = z.string().check(z.minLength(1), z.maxLength(12_000));
 
 /** A free-text field: surrounding white space is dropped, inner text kept as given. */
-export const text = (max: number) => z.string().max(max).transform((s) => s.trim());
+export const text = (max: number) => z.pipe(z.string().check(z.maxLength(max)), z.transform((s: string) => s.trim()));
 
-export const httpUrl = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(8192)
-  .refine((value) => {
+export const httpUrl = z.string().check(
+  z.trim(),
+  z.minLength(1, 'is required'),
+  z.maxLength(8192),
+  z.refine((value) => {
     if (!URL.canParse(value)) return false;
     const { protocol, hostname } = new URL(value);
     return (protocol === 'http:' || protocol === 'https:') && hostname.length > 0;
-  }, 'must be an absolute http or https URL');
+  }, 'must be an absolute http or https URL'),
+);
 
-export const EmptyBody = z.object({}).strict();
+export const EmptyBody = z.strictObject({});
 export const SuccessResult = z.object({ success: z.boolean() });

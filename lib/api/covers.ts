@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Id } from './common.ts';
 
 export const UploadReservation = z.object({ uploadUrl: z.string(), reservationId: Id });

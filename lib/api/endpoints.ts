@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { TokenCheck, VerifiedUser } from './auth.ts';
 import {
   Bookmark,
@@ -53,10 +53,10 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * `response: null` marks a streamed, non-JSON answer.
  */
 export interface Endpoint<
-  P extends z.ZodType = z.ZodType,
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-  R extends z.ZodType | null = z.ZodType | null,
+  P extends z.ZodMiniType = z.ZodMiniType,
+  Q extends z.ZodMiniType = z.ZodMiniType,
+  B extends z.ZodMiniType = z.ZodMiniType,
+  R extends z.ZodMiniType | null = z.ZodMiniType | null,
 > {
   method: Method;
   path: string;
@@ -73,7 +73,7 @@ export interface Endpoint<
 const noParams = z.object({});
 const idParams = z.object({ id: Id });
 const noQuery = z.object({});
-const noBody = z.unknown().optional();
+const noBody = z.optional(z.unknown());
 
 /** The params an endpoint names, or (P left unset: never) the default, { id } for a path with :id, so handlers see params.id typed. */
 type ParamsOr<P, Path extends string> = [P] extends [never]
@@ -84,10 +84,10 @@ type ParamsOr<P, Path extends string> = [P] extends [never]
 
 function endpoint<
   Path extends string,
-  R extends z.ZodType | null,
-  P extends z.ZodType = never,
-  Q extends z.ZodType = typeof noQuery,
-  B extends z.ZodType = typeof noBody,
+  R extends z.ZodMiniType | null,
+  P extends z.ZodMiniType = never,
+  Q extends z.ZodMiniType = typeof noQuery,
+  B extends z.ZodMiniType = typeof noBody,
 >(
   e: { method: Method; path: Path; scope: Scope | 'token'; heavy?: boolean; response: R; status?: 201 } & {
     params?: P;
@@ -175,7 +175,7 @@ export const endpoints = {
     method: 'GET',
     path: '/tags/:name{.+}/bookmarks',
     scope: 'bookmarks:read',
-    params: z.object({ name: z.string().min(1) }),
+    params: z.object({ name: z.string().check(z.minLength(1)) }),
     query: TagBookmarksQuery,
     response: TagBookmarks,
   }),

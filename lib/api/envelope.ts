@@ -1,10 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorCode } from './errors.ts';
 
-export const RequestId = z.string().regex(/^req_[0-9a-f]+$/);
+export const RequestId = z.string().check(z.regex(/^req_[0-9a-f]+$/));
 export const Meta = z.object({ requestId: RequestId });
 
-export const successEnvelope = <T extends z.ZodType>(data: T) => z.object({ data, meta: Meta });
+/** Any schema, mini or classic: tests parse answers with schemas of their own too. */
+export const successEnvelope = <T extends z.core.$ZodType>(data: T) => z.object({ data, meta: Meta });
 
 export const ErrorEnvelope = z.object({
   error: z.object({ code: ErrorCode, message: z.string() }),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Id, IsoDate } from './common.ts';
 
 export const ExportFormat = z.enum(['json', 'csv', 'html']);
@@ -13,7 +13,7 @@ export const ImportResult = z.object({
 });
 
 /** An entry of an import file that was not imported, and why; line when the format has lines. */
-export const SkippedReason = z.object({ line: z.number().optional(), reason: z.string() });
+export const SkippedReason = z.object({ line: z.optional(z.number()), reason: z.string() });
 
 export const Job = z.object({
   id: Id,
@@ -21,13 +21,13 @@ export const Job = z.object({
   status: JobStatus,
   progress: z.number(),
   createdAt: IsoDate,
-  errorMessage: z.string().optional(),
-  format: z.string().optional(),
-  completedAt: IsoDate.nullable().optional(),
-  expiresAt: IsoDate.nullable().optional(),
-  result: ImportResult.optional(),
+  errorMessage: z.optional(z.string()),
+  format: z.optional(z.string()),
+  completedAt: z.optional(z.nullable(IsoDate)),
+  expiresAt: z.optional(z.nullable(IsoDate)),
+  result: z.optional(ImportResult),
   /** A completed import: the first few skipped entries. */
-  skippedReasons: z.array(SkippedReason).optional(),
+  skippedReasons: z.optional(z.array(SkippedReason)),
 });
 export type Job = z.infer<typeof Job>;
 

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Bookmark, BookmarkType } from './bookmarks.ts';
 import { Cursor, Id, IsoDate, text } from './common.ts';
 
 export const MAX_CONDITIONS = 10;
 
-const msString = z.string().regex(/^\d{1,15}$/, 'must be milliseconds since epoch, as a string of digits');
-const countString = z.string().regex(/^\d{1,9}$/, 'must be a whole number, as a string of digits');
+const msString = z.string().check(z.regex(/^\d{1,15}$/, 'must be milliseconds since epoch, as a string of digits'));
+const countString = z.string().check(z.regex(/^\d{1,9}$/, 'must be a whole number, as a string of digits'));
 
 /**
  * lowercase, and scheme, www., port and path stripped: "https://WWW.Example.com/a" → "example.com";
@@ -23,10 +23,8 @@ export function normaliseDomain(value: string): string {
 }
 
 const domainValue = z
-  .string()
-  .max(255)
-  .transform(normaliseDomain)
-  .refine((d) => d.length > 0, 'must name a domain');
+  .pipe(z.string().check(z.maxLength(255)), z.transform(normaliseDomain))
+  .check(z.refine((d) => d.length > 0, 'must name a domain'));
 
 const quoted = (input: unknown): string => (typeof input === 'string' ? `"${input.slice(0, 40)}"` : String(input).slice(0, 40));
 
@@ -40,7 +38,7 @@ const operators = <const T extends readonly [string, ...string[]]>(field: string
   });
 
 const conditionShapes = [
-  z.object({ field: z.literal('tag'), operator: operators('tag', ['equals', 'contains']), value: z.string().trim().min(1, 'must name a tag').max(200) }),
+  z.object({ field: z.literal('tag'), operator: operators('tag', ['equals', 'contains']), value: z.string().check(z.trim(), z.minLength(1, 'must name a tag'), z.maxLength(200)) }),
   z.object({ field: z.literal('domain'), operator: operators('domain', ['equals', 'contains']), value: domainValue }),
   z.object({ field: z.literal('type'), operator: operators('type', ['equals']), value: BookmarkType }),
   z.object({ field: z.literal('isFavorite'), operator: operators('isFavorite', ['equals']), value: z.enum(['true', 'false']) }),
@@ -48,7 +46,7 @@ const conditionShapes = [
   z.object({ field: z.literal('createdBefore'), operator: operators('createdBefore', ['equals']), value: msString }),
   z.object({ field: z.literal('clickCount'), operator: operators('clickCount', ['gte', 'lte']), value: countString }),
 ] as const;
-const fieldNames = conditionShapes.map((shape) => shape.shape.field.value).join(', ');
+const fieldNames = conditionShapes.flatMap((shape) => shape.shape.field.def.values).join(', ');
 
 export const Condition = z.discriminatedUnion('field', conditionShapes, {
   error: (issue) => {
@@ -61,7 +59,7 @@ export type Condition = z.infer<typeof Condition>;
 
 export const Rules = z.object({
   match: z.enum(['all', 'any']),
-  conditions: z.array(Condition).max(MAX_CONDITIONS, `must hold at most ${MAX_CONDITIONS} conditions`),
+  conditions: z.array(Condition).check(z.maxLength(MAX_CONDITIONS, `must hold at most ${MAX_CONDITIONS} conditions`)),
 });
 export type Rules = z.infer<typeof Rules>;
 
@@ -75,23 +73,22 @@ export const SmartFolder = z.object({
 });
 export type SmartFolder = z.infer<typeof SmartFolder>;
 
-const name = text(200).refine((s) => s.length > 0, 'must not be empty');
+const name = text(200).check(z.refine((s) => s.length > 0, 'must not be empty'));
 
 export const CreateSmartFolderBody = z.object({
   name,
-  icon: z.string().max(64).optional(),
-  color: z.string().max(32).optional(),
+  icon: z.optional(z.string().check(z.maxLength(64))),
+  color: z.optional(z.string().check(z.maxLength(32))),
   rules: Rules,
 });
-export const PatchSmartFolderBody = z
-  .object({ name, icon: z.string().max(64), color: z.string().max(32), rules: Rules })
-  .partial()
-  .strict();
+export const PatchSmartFolderBody = z.partial(
+  z.strictObject({ name, icon: z.string().check(z.maxLength(64)), color: z.string().check(z.maxLength(32)), rules: Rules }),
+);
 
-export const EvaluateQuery = z.object({ cursor: Cursor.optional() });
+export const EvaluateQuery = z.object({ cursor: z.optional(Cursor) });
 export const Evaluation = z.object({
   bookmarks: z.array(Bookmark),
-  continueCursor: z.string().nullable(),
+  continueCursor: z.nullable(z.string()),
   truncated: z.boolean(),
 });
 export type Evaluation = z.infer<typeof Evaluation>;

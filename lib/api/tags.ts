@@ -1,24 +1,24 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Bookmark, TagName } from './bookmarks.ts';
 import { Id, IsoDate, limitParam } from './common.ts';
 
 export const Tag = z.object({
   id: Id,
   name: z.string(),
-  color: z.string().nullable(),
-  parentId: z.string().nullable(),
+  color: z.nullable(z.string()),
+  parentId: z.nullable(z.string()),
   count: z.number(),
   createdAt: IsoDate,
 });
 export type Tag = z.infer<typeof Tag>;
 
-export const CreateTagBody = z.object({ name: TagName, color: z.string().max(32).optional() });
+export const CreateTagBody = z.object({ name: TagName, color: z.optional(z.string().check(z.maxLength(32))) });
 export const RenameTagBody = z.object({ newName: TagName });
 export const MergeTagsBody = z.object({ sourceTagId: Id, targetTagId: Id });
 export const AddBookmarkTagBody = z.object({ name: TagName });
 
 export const TagBookmarksQuery = z.object({ limit: limitParam(50, 200) });
-export const TagBookmarks = z.object({ bookmarks: z.array(Bookmark), tag: Tag.nullable() });
+export const TagBookmarks = z.object({ bookmarks: z.array(Bookmark), tag: z.nullable(Tag) });
 
 export const MergeResult = z.object({ target: Tag, moved: z.number() });
 export const TagDeletedResult = z.object({ id: Id, deleted: z.literal(true), tags: z.number() });

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type EndpointName, type Endpoints, endpoints } from '../api/endpoints.ts';
 import { ErrorCode } from '../api/errors.ts';
 import { ClientError } from './errors.ts';
 
 type Ep<N extends EndpointName> = Endpoints[N];
-type InputPart<S> = S extends z.ZodType ? z.input<S> : never;
+type InputPart<S> = S extends z.core.$ZodType ? z.input<S> : never;
 
 /** What a call names: path params, query and body, each typed by the shared contract. */
 export type CallInput<N extends EndpointName> = {
@@ -14,7 +14,7 @@ export type CallInput<N extends EndpointName> = {
   /** The key of a create; the client makes one when not given, so every create carries one. */
   idempotencyKey?: string;
 };
-export type CallOutput<N extends EndpointName> = Ep<N>['response'] extends z.ZodType ? z.output<Ep<N>['response']> : Response;
+export type CallOutput<N extends EndpointName> = Ep<N>['response'] extends z.core.$ZodType ? z.output<Ep<N>['response']> : Response;
 
 export interface ApiClientOptions {
   baseUrl: string;

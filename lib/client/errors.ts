@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ErrorCode } from '../api/errors.ts';
 
 /**
@@ -21,8 +21,8 @@ export type ClientErrorCode = z.infer<typeof ClientErrorCode>;
 export const SerializedError = z.object({
   code: ClientErrorCode,
   message: z.string(),
-  status: z.number().optional(),
-  retryAfterSeconds: z.number().optional(),
+  status: z.optional(z.number()),
+  retryAfterSeconds: z.optional(z.number()),
 });
 export type SerializedError = z.infer<typeof SerializedError>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { VerifiedUser } from '../api/auth.ts';
 import { Bookmark, CreateBookmarkBody, PatchBookmarkBody } from '../api/bookmarks.ts';
 import { Collection, CreateCollectionBody } from '../api/collections.ts';
@@ -10,7 +10,7 @@ export const DEFAULT_SERVER_URL = 'http://127.0.0.1:8787/v1';
 export const AccountState = z.object({
   serverUrl: z.string(),
   signedIn: z.boolean(),
-  user: VerifiedUser.nullable(),
+  user: z.nullable(VerifiedUser),
 });
 export type AccountState = z.infer<typeof AccountState>;
 
@@ -22,17 +22,17 @@ const nothing = z.object({});
  */
 export const protocol = {
   getAccount: { input: nothing, output: AccountState },
-  signIn: { input: z.object({ serverUrl: z.string().trim().min(1), token: z.string().trim() }), output: AccountState },
+  signIn: { input: z.object({ serverUrl: z.string().check(z.trim(), z.minLength(1)), token: z.string().check(z.trim()) }), output: AccountState },
   signOut: { input: nothing, output: AccountState },
 
   /** The saved bookmark for a page, from the local index (and one GET when it is saved). */
-  lookupUrl: { input: z.object({ url: z.string() }), output: z.object({ bookmark: Bookmark.nullable() }) },
+  lookupUrl: { input: z.object({ url: z.string() }), output: z.object({ bookmark: z.nullable(Bookmark) }) },
   saveBookmark: { input: z.object({ bookmark: CreateBookmarkBody }), output: Bookmark },
   updateBookmark: { input: z.object({ id: Id, patch: PatchBookmarkBody }), output: Bookmark },
   trashBookmark: { input: z.object({ id: Id }), output: Bookmark },
 
-  listTags: { input: z.object({ refresh: z.boolean().optional() }), output: z.array(Tag) },
-  listCollections: { input: z.object({ refresh: z.boolean().optional() }), output: z.array(Collection) },
+  listTags: { input: z.object({ refresh: z.optional(z.boolean()) }), output: z.array(Tag) },
+  listCollections: { input: z.object({ refresh: z.optional(z.boolean()) }), output: z.array(Collection) },
   createCollection: { input: CreateCollectionBody, output: Collection },
 } as const;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ClientError, SerializedError, toClientError } from '../client/errors.ts';
 import { type Handlers, type MessageInput, type MessageName, type MessageOutput, protocol } from './protocol.ts';
 

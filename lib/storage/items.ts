@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { VerifiedUser } from '../api/auth.ts';
 import { Collection } from '../api/collections.ts';
 import { Tag } from '../api/tags.ts';
@@ -8,29 +8,29 @@ import { typedItem } from './typed-item.ts';
 /** Every stored item of the extension, in one place. All in local storage: nothing syncs, the token least of all. */
 
 /** Read only by the background service worker. */
-export const tokenItem = typedItem('local:token', z.string().nullable(), { fallback: null, onInvalid: 'throw' });
+export const tokenItem = typedItem('local:token', z.nullable(z.string()), { fallback: null, onInvalid: 'throw' });
 
 export const Settings = z.object({ serverUrl: z.string() });
 export const settingsItem = typedItem('local:settings', Settings, { fallback: { serverUrl: DEFAULT_SERVER_URL }, onInvalid: 'throw' });
 
-export const userItem = typedItem('local:user', VerifiedUser.nullable(), { fallback: null, onInvalid: 'fallback' });
+export const userItem = typedItem('local:user', z.nullable(VerifiedUser), { fallback: null, onInvalid: 'fallback' });
 
 /** Normalised URL → bookmark id, for the toolbar icon and the popup, without asking the server per page. */
-export const SavedIndex = z.object({ entries: z.record(z.string(), z.string()), syncedAt: z.number().nullable() });
+export const SavedIndex = z.object({ entries: z.record(z.string(), z.string()), syncedAt: z.nullable(z.number()) });
 export type SavedIndex = z.infer<typeof SavedIndex>;
 export const savedIndexItem = typedItem('local:savedIndex', SavedIndex, { fallback: { entries: {}, syncedAt: null }, onInvalid: 'fallback' });
 
-const cache = <S extends z.ZodType>(item: S) => z.object({ items: z.array(item), fetchedAt: z.number() });
-export const tagsCacheItem = typedItem('local:tagsCache', cache(Tag).nullable(), { fallback: null, onInvalid: 'fallback' });
-export const collectionsCacheItem = typedItem('local:collectionsCache', cache(Collection).nullable(), { fallback: null, onInvalid: 'fallback' });
+const cache = <S extends z.ZodMiniType>(item: S) => z.object({ items: z.array(item), fetchedAt: z.number() });
+export const tagsCacheItem = typedItem('local:tagsCache', z.nullable(cache(Tag)), { fallback: null, onInvalid: 'fallback' });
+export const collectionsCacheItem = typedItem('local:collectionsCache', z.nullable(cache(Collection)), { fallback: null, onInvalid: 'fallback' });
 
-export const lastCollectionItem = typedItem('local:lastCollectionId', z.string().nullable(), { fallback: null, onInvalid: 'fallback' });
+export const lastCollectionItem = typedItem('local:lastCollectionId', z.nullable(z.string()), { fallback: null, onInvalid: 'fallback' });
 
 /** What the user typed in the popup for a page, kept until it is saved. Keyed by normalised URL. */
 export const Draft = z.object({
   title: z.string(),
   tags: z.array(z.string()),
-  collectionId: z.string().nullable(),
+  collectionId: z.nullable(z.string()),
   note: z.string(),
   isFavorite: z.boolean(),
   updatedAt: z.number(),

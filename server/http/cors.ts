@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './env.ts';
+import { addHeaders, reply } from './respond.ts';
 
 /** The spec's CORS headers on every response, and the preflight answer. */
 export const CORS_HEADERS: Record<string, string> = {
@@ -11,7 +12,7 @@ export const CORS_HEADERS: Record<string, string> = {
 };
 
 export const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
-  for (const [name, value] of Object.entries(CORS_HEADERS)) c.header(name, value);
-  if (c.req.method === 'OPTIONS') return c.body(null, 204);
+  addHeaders(c, CORS_HEADERS);
+  if (c.req.method === 'OPTIONS') return reply(c, null, 204);
   await next();
 };

@@ -13,6 +13,8 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     clientIp: string;
+    /** Response headers collected for this request (see addHeaders in respond.ts). */
+    headers: Record<string, string>;
     /** The store's version when the request came in: read once, used by the auth and response caches. */
     dataVersion: string;
     auth: AuthContext;

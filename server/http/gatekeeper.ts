@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';
 import { ApiError } from './api-error.ts';
 import type { AppEnv } from './env.ts';
+import { addHeaders, reply } from './respond.ts';
 
 /**
  * Everything between the network and a route: the per-IP gateway limit, the IP
@@ -25,14 +26,9 @@ export function gatekeeper(deps: {
 
     const block = await guards.ipBlock(ip);
     if (!block.allowed) {
-      c.header('Retry-After', String(block.retryAfterSeconds));
-      return c.json(
-        {
-          error: `Too many failed authentication attempts from this address. Try again in ${block.retryAfterSeconds} seconds.`,
-          meta: { requestId: c.get('requestId') },
-        },
-        403,
-      );
+      addHeaders(c, { 'Retry-After': String(block.retryAfterSeconds) });
+      const error = `Too many failed authentication attempts from this address. Try again in ${block.retryAfterSeconds} seconds.`;
+      return reply(c, JSON.stringify({ error, meta: { requestId: c.get('requestId') } }), 403);
     }
 
     const version = dataVersion();
@@ -47,7 +43,7 @@ export function gatekeeper(deps: {
     }
 
     const limits = await guards.user(outcome.auth.userId);
-    for (const [name, value] of Object.entries(limits.headers)) c.header(name, value);
+    addHeaders(c, limits.headers);
     if (!limits.allowed) {
       throw new ApiError('RATE_LIMITED', 'Rate limit exceeded', { 'Retry-After': String(limits.retryAfterSeconds) });
     }

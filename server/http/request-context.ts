@@ -8,7 +8,7 @@ export function requestContext(trustProxy: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const requestId = newRequestId();
     c.set('requestId', requestId);
-    c.header('X-Request-Id', requestId);
+    c.set('headers', { 'X-Request-Id': requestId });
     const forwarded = trustProxy ? c.req.header('X-Forwarded-For')?.split(',')[0]?.trim() : undefined;
     c.set('clientIp', forwarded || peerAddress(c));
     await next();

@@ -9,6 +9,7 @@ import { DAY } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';
 import type { IdempotencyStore } from '../store/idempotency.ts';
 import { ApiError } from './api-error.ts';
+import { addHeaders, reply, withCollectedHeaders } from './respond.ts';
 import { ResponseCache } from './response-cache.ts';
 import type { AppEnv, AuthContext } from './env.ts';
 import { readJsonBody } from './read-body.ts';
@@ -30,8 +31,8 @@ interface WithStatus<T> {
 /** Answers with another success status than the endpoint's usual one (say 200 instead of 201). */
 export const withStatus = <T>(status: ContentfulStatusCode, data: T): WithStatus<T> => ({ [STATUS]: status, data });
 
-type Data<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<E['response']> : never;
-export type Reply<E extends Endpoint> = E['response'] extends z.ZodType ? Data<E> | WithStatus<Data<E>> : Response;
+type Data<E extends Endpoint> = E['response'] extends z.core.$ZodType ? z.input<E['response']> : never;
+export type Reply<E extends Endpoint> = E['response'] extends z.core.$ZodType ? Data<E> | WithStatus<Data<E>> : Response;
 export type Handler<E extends Endpoint> = (input: RouteInput<E>) => Promise<Reply<E>> | Reply<E>;
 
 const IDEMPOTENCY_TTL_MS = DAY;
@@ -123,8 +124,8 @@ export class Router {
       case 'in-flight':
         throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly');
       case 'replay':
-        c.header('Idempotent-Replayed', 'true');
-        return c.body(begun.body, begun.status as ContentfulStatusCode, { 'Content-Type': 'application/json' });
+        addHeaders(c, { 'Idempotent-Replayed': 'true' });
+        return reply(c, begun.body, begun.status);
       case 'new':
         break;
     }
@@ -148,9 +149,7 @@ export class Router {
 
 /** The envelope around already-serialized data: a cached page is sent without being parsed again. */
 function enveloped(c: Context<AppEnv>, dataJson: string, status: ContentfulStatusCode): Response {
-  return c.body(`{"data":${dataJson},"meta":{"requestId":"${c.get('requestId')}"}}`, status, {
-    'Content-Type': 'application/json',
-  });
+  return reply(c, `{"data":${dataJson},"meta":{"requestId":"${c.get('requestId')}"}}`, status);
 }
 
 interface Serialized {
@@ -158,8 +157,8 @@ interface Serialized {
   json: string;
 }
 
-const respond = (c: Context<AppEnv>, reply: Serialized | Response): Response =>
-  reply instanceof Response ? reply : enveloped(c, reply.json, reply.status);
+const respond = (c: Context<AppEnv>, answer: Serialized | Response): Response =>
+  answer instanceof Response ? withCollectedHeaders(c, answer) : enveloped(c, answer.json, answer.status);
 
 function isWithStatus<T>(value: unknown): value is WithStatus<T> {
   return typeof value === 'object' && value !== null && STATUS in value;

@@ -5,6 +5,7 @@ import type { ServerDeps } from '../deps.ts';
 import { notFound } from '../http/api-error.ts';
 import { cors } from '../http/cors.ts';
 import type { AppEnv } from '../http/env.ts';
+import { reply } from '../http/respond.ts';
 
 /**
  * The storage service's HTTP side, mounted at /storage beside /v1. No token: an
@@ -21,9 +22,9 @@ export function storageApp({ storage }: Pick<ServerDeps, 'storage'>): Hono<AppEn
     if (refused) {
       // The spec lists FILE_TOO_LARGE as the save's error: with the storageId, a client that saves anyway hears it there too.
       const error = { code: refused.code, message: refused.message };
-      return c.json({ error, meta: { requestId: c.get('requestId') }, storageId }, 422);
+      return reply(c, JSON.stringify({ error, meta: { requestId: c.get('requestId') }, storageId }), 422);
     }
-    return c.json({ storageId }, 201);
+    return reply(c, JSON.stringify({ storageId }), 201);
   });
 
   app.get('/files/:id', async (c) => {
@@ -32,7 +33,7 @@ export function storageApp({ storage }: Pick<ServerDeps, 'storage'>): Hono<AppEn
     const handle = cover && (await open(cover.path).catch(() => null));
     if (!cover || !handle) throw notFound('file', id);
     const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
-    return c.body(body, 200, {
+    return reply(c, body, 200, {
       'Content-Type': cover.type,
       'Content-Length': String(cover.size),
       'Cache-Control': 'public, max-age=31536000, immutable',

@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { collectionPath, treeRows } from '../../components/collection-tree.ts';
 import { addTags, parseTagInput, suggestTags } from '../../components/tag-suggestions.ts';
 import { DRAFT_WRITE_DELAY_MS, DraftBook } from '../../entrypoints/popup/drafts.ts';
-import { type EditorState, editorReducer, initialState } from '../../entrypoints/popup/editor-state.ts';
+import { type EditorState, NOTHING_KEPT, editorReducer, initialState } from '../../entrypoints/popup/editor-state.ts';
 import { createBody, type FormValues, patchOf } from '../../entrypoints/popup/form.ts';
 import { tabIdFrom } from '../../entrypoints/popup/startup.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
@@ -177,6 +177,30 @@ describe('editor state', () => {
     expect(loaded.values.collectionId).toBeNull();
     const editing = editorReducer(start(), { type: 'lookedUp', bookmark: bookmark({ collectionId: 'col_new' }) });
     expect(editorReducer(editing, { type: 'collectionsLoaded', collections: [] }).values.collectionId).toBe('col_new');
+  });
+
+  it('takes what was kept for the page when storage answers after the first frame, unless the user or a save came first', () => {
+    const first = initialState({ title: 'Tab title', ...NOTHING_KEPT });
+    const draft: FormValues = { title: 'Draft', tags: ['t'], collectionId: 'col_draft', note: 'n', isFavorite: true };
+    const kept = (d: FormValues | null) => ({ type: 'kept', kept: { draft: d, lastCollectionId: 'col_last' } }) as const;
+
+    const restored = editorReducer(first, kept(draft));
+    expect(restored.values).toEqual(draft);
+    expect(restored.edited).toBe(true);
+    expect(editorReducer(first, kept(null)).values).toEqual({ ...first.values, collectionId: 'col_last' });
+    expect(editorReducer(first, kept(null)).edited).toBe(false);
+
+    const typed = editorReducer(first, { type: 'change', values: { note: 'mine' } });
+    expect(editorReducer(typed, kept(draft))).toBe(typed);
+    const saving = editorReducer(first, { type: 'start', busy: 'save' });
+    expect(editorReducer(saving, kept(draft))).toBe(saving);
+
+    // As in the first frame: a deleted last collection is forgotten; on a saved page the draft wins and the last collection does not apply.
+    const loaded = editorReducer(first, { type: 'collectionsLoaded', collections: [collection('col_other', 'Other', null)] });
+    expect(editorReducer(loaded, kept(null)).values.collectionId).toBeNull();
+    const editing = editorReducer(first, { type: 'lookedUp', bookmark: bookmark() });
+    expect(editorReducer(editing, kept(draft)).values).toEqual(draft);
+    expect(editorReducer(editing, kept(null))).toBe(editing);
   });
 
   it('turns a tag still being typed into a chip when saving', () => {

@@ -5,6 +5,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { type UserEvent, userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import * as z from 'zod/mini';
 import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/popup/App.tsx';
 import { DRAFT_MAX_AGE_MS, DRAFT_WRITE_DELAY_MS } from '../../entrypoints/popup/drafts.ts';
@@ -271,7 +272,7 @@ describe('a page not saved yet', () => {
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Work › Reading list'));
 
-    const created = dataOf(await u.api('GET', '/collections'), Collection.array()).find((c) => c.name === 'Reading list');
+    const created = dataOf(await u.api('GET', '/collections'), z.array(Collection)).find((c) => c.name === 'Reading list');
     expect(created).toMatchObject({ parentId: work.id, depth: 1 });
 
     await user.keyboard('{Control>}{Enter}{/Control}');
@@ -402,6 +403,44 @@ describe('drafts', () => {
     await saveButton();
     expect(field('Title').value).toBe(PAGE.title);
     expect(Object.keys(await draftsItem.get())).toEqual(['example.org/recent']);
+  });
+
+  describe('when storage answers after the tab', () => {
+    const kept: Draft = { title: 'Kept title', tags: ['kept'], collectionId: null, note: 'kept note', isFavorite: false, updatedAt: Date.now() };
+    let answerStorage: () => void;
+
+    beforeEach(async () => {
+      await draftsItem.set({ [normaliseUrl(PAGE.url)]: kept });
+      await signIn();
+      const held = new Promise<void>((resolve) => (answerStorage = resolve));
+      const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local) as (keys?: unknown) => Promise<Record<string, unknown>>;
+      vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation((async (keys?: unknown) => {
+        await held;
+        return get(keys);
+      }) as never);
+    });
+    afterEach(() => answerStorage());
+
+    it('shows the form with Save enabled without waiting, then restores the draft', async () => {
+      await openPopup();
+      expect(await saveButton()).toHaveProperty('disabled', false);
+      expect(field('Title').value).toBe(PAGE.title);
+
+      answerStorage();
+      await waitFor(() => expect(field('Title').value).toBe('Kept title'));
+      expect(chipNames()).toEqual(['Remove tag kept']);
+      expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Note' }).value).toBe('kept note');
+    });
+
+    it('keeps what the user typed before the draft came, and makes that the draft', async () => {
+      await openForm();
+      await user.type(screen.getByRole('textbox', { name: 'Note' }), 'typed first');
+
+      answerStorage();
+      await waitFor(async () => expect(await storedDraft()).toMatchObject({ title: PAGE.title, tags: [], note: 'typed first' }));
+      expect(field('Title').value).toBe(PAGE.title);
+      expect(chipNames()).toEqual([]);
+    });
   });
 });
 

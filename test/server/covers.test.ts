@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { SuccessResult } from '../../lib/api/common.ts';
 import { CoverSaved, MAX_COVER_BYTES, MAX_PENDING_UPLOADS, StoredFile, UploadReservation } from '../../lib/api/covers.ts';
 import { ErrorEnvelope } from '../../lib/api/envelope.ts';
@@ -82,7 +82,7 @@ async function reserveAndUpload(u: TestUser, bookmarkId: string, bytes: Uint8Arr
   const reservation = await reserve(u, bookmarkId);
   const res = await upload(reservation.uploadUrl, bytes, type);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { ...reservation, storageId: StoredFile.strict().parse(res.body).storageId };
+  return { ...reservation, storageId: z.strictObject(StoredFile.shape).parse(res.body).storageId };
 }
 
 const save = (u: TestUser, bookmarkId: string, body: { storageId: string; reservationId: string }) =>
@@ -108,7 +108,7 @@ describe('cover upload, three steps', () => {
     const uploaded = await upload(uploadUrl, IMAGES[type], type);
     expect(uploaded.status).toBe(201);
     expect(uploaded.headers.get('Access-Control-Allow-Origin')).toBe('*');
-    const { storageId } = StoredFile.strict().parse(uploaded.body);
+    const { storageId } = z.strictObject(StoredFile.shape).parse(uploaded.body);
 
     const { url } = dataOf(await save(u, bookmarkId, { storageId, reservationId }), CoverSaved);
     expect(url).toBe(`${t.server.origin}/storage/files/${storageId}`);
@@ -221,7 +221,7 @@ describe('files the save refuses', () => {
 
     const res = await upload(uploadUrl, big, 'image/png');
     expectError(res, 422, 'FILE_TOO_LARGE');
-    const { storageId } = ErrorEnvelope.extend({ storageId: z.string() }).parse(res.body);
+    const { storageId } = z.extend(ErrorEnvelope, { storageId: z.string() }).parse(res.body);
     expect(filesOnDisk()).toEqual(before);
 
     expectError(await save(u, bookmarkId, { storageId, reservationId }), 422, 'FILE_TOO_LARGE');

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection, MAX_COLLECTION_DEPTH } from '../../lib/api/collections.ts';
 import { ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
@@ -146,7 +147,7 @@ describe('importing', () => {
     const newOld = collections.find((c) => c.name === 'Old')!;
     expect(newOld.id).not.toBe(old.id);
     expect(bookmarks.get('https://b.example/old')!.collectionId).toBe(newOld.id);
-    const tags = dataOf(await u.api('GET', '/tags'), Tag.array());
+    const tags = dataOf(await u.api('GET', '/tags'), z.array(Tag));
     expect(tags.map((tag) => tag.name).sort()).toEqual(['News', 'x', 'x/y']);
 
     // The same file again: everything is a duplicate and the tree does not grow.

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import * as z from 'zod/mini';
 import { type Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { type ExportFormat, ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
@@ -80,7 +81,7 @@ export async function allBookmarks(api: Api): Promise<Bookmark[]> {
 
 /** Folder paths by collection id, from GET /collections. */
 export async function collectionPaths(api: Api): Promise<{ collections: Collection[]; paths: Map<string, string[]> }> {
-  const collections = dataOf(await api('GET', '/collections'), Collection.array());
+  const collections = dataOf(await api('GET', '/collections'), z.array(Collection));
   const byId = new Map(collections.map((c) => [c.id, c]));
   const pathOf = (c: Collection): string[] => {
     const parent = c.parentId === null ? undefined : byId.get(c.parentId);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { StoredFile } from '../../lib/api/covers.ts';
 import { DAY } from '../../server/clock.ts';
 import { MAX_IMPORT_BYTES } from '../../server/storage/limits.ts';
@@ -67,7 +68,7 @@ describe('import files', () => {
     const { uploadUrl } = await storage().reserveImport(userId, jobId, t.server.origin);
     const res = await upload(uploadUrl, body, type);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return StoredFile.strict().parse(res.body).storageId;
+    return z.strictObject(StoredFile.shape).parse(res.body).storageId;
   }
 
   it('reserve, upload, open: the job gets the bytes back', async () => {
@@ -78,7 +79,7 @@ describe('import files', () => {
 
     const res = await upload(uploadUrl, CSV, 'text/csv');
     expect(res.status).toBe(201);
-    const { storageId } = StoredFile.strict().parse(res.body);
+    const { storageId } = z.strictObject(StoredFile.shape).parse(res.body);
 
     const file = await storage().openImportFile(u.userId, 'job_a', storageId);
     expect(file?.size).toBe(CSV.byteLength);

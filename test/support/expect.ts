@@ -5,7 +5,7 @@ import type { ErrorCode } from '../../lib/api/errors.ts';
 import type { ApiResponse } from './server.ts';
 
 /** Asserts a success answer and returns its data, parsed with the shared schema. */
-export function dataOf<S extends z.ZodType>(res: ApiResponse, schema: S, status = 200): z.output<S> {
+export function dataOf<S extends z.core.$ZodType>(res: ApiResponse, schema: S, status = 200): z.output<S> {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   const envelope = successEnvelope(schema).parse(res.body) as { data: z.output<S> };
   return envelope.data;
