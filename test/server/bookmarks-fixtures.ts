@@ -1,5 +1,4 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { vi } from 'vitest';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { dataOf } from '../support/expect.ts';
@@ -47,9 +46,7 @@ export function freezeClock(t: TestServer): { at: number; restore: () => void } 
   return { at, restore: () => spy.mockRestore() };
 }
 
-export function openDb(t: TestServer): Database.Database {
-  return new Database(join(t.dataDir, 'shelf.db'));
-}
+export { openDb } from '../support/server.ts';
 
 let collectionCounter = 0;
 export function addCollection(db: Database.Database, userId: string, options: { deletedAt?: number } = {}): string {

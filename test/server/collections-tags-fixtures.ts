@@ -1,7 +1,5 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { setBookmarkTags } from '../../server/store/sqlite/tag-rows.ts';
-import type { TestServer } from '../support/server.ts';
 
 /**
  * Test data for the collections and tags tests, written straight to the
@@ -11,7 +9,7 @@ import type { TestServer } from '../support/server.ts';
 
 export type Db = Database.Database;
 
-export const openDb = (t: TestServer): Db => new Database(join(t.dataDir, 'shelf.db'));
+export { openDb } from '../support/server.ts';
 
 export interface SeedOptions {
   collectionId?: string | null;

@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Evaluation, SmartFolder } from '../../lib/api/smart-folders.ts';
 import { dataOf } from '../support/expect.ts';
@@ -58,7 +57,7 @@ export async function save(u: TestUser, body: { url: string } & Record<string, u
   return dataOf(res, Bookmark, 201);
 }
 
-export const openDb = (t: TestServer): Database.Database => new Database(join(t.dataDir, 'shelf.db'));
+export { openDb } from '../support/server.ts';
 
 export interface RawBookmark {
   createdAt: number;

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,3 +107,6 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     },
   };
 }
+
+/** A second connection to a test server's database, for tests that write fixtures in bulk or read raw rows. */
+export const openDb = (t: TestServer): Database.Database => new Database(join(t.dataDir, 'shelf.db'));
