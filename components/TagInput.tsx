@@ -1,4 +1,4 @@
-import { type ChangeEvent, type KeyboardEvent, useId, useState } from 'react';
+import { type ChangeEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { bareInputClass, inputBoxClass, labelClass, optionClass, popupListClass } from './field-styles.ts';
 import { type KnownTag, addTags, findTag, hasTag, parseTagInput, suggestTags, tagPath } from './tag-suggestions.ts';
 
@@ -12,7 +12,8 @@ export interface TagInputProps {
   onTextChange(text: string): void;
   /** The user's tags, null while they load. */
   known: readonly KnownTag[] | null;
-  autoFocus?: boolean;
+  /** Focus the input once the first frame has painted (not `autoFocus`, which forces a layout before it). */
+  focusAfterPaint?: boolean;
 }
 
 /**
@@ -20,8 +21,17 @@ export interface TagInputProps {
  * a hierarchical name); a name they do not have yet is offered as a new tag.
  * Enter or a comma adds, Backspace in the empty input removes the last chip.
  */
-export function TagInput({ value, onChange, text, onTextChange, known, autoFocus }: TagInputProps) {
+export function TagInput({ value, onChange, text, onTextChange, known, focusAfterPaint }: TagInputProps) {
   const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!focusAfterPaint) return;
+    const frame = requestAnimationFrame(() => {
+      // Not if the user has already put the focus somewhere.
+      if (document.activeElement === null || document.activeElement === document.body) inputRef.current?.focus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [focusAfterPaint]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
 
@@ -124,7 +134,7 @@ export function TagInput({ value, onChange, text, onTextChange, known, autoFocus
           aria-activedescendant={current >= 0 ? optionId(current) : undefined}
           aria-describedby={`${id}-hint`}
           autoComplete="off"
-          autoFocus={autoFocus}
+          ref={inputRef}
           value={text}
           placeholder={value.length === 0 ? 'Add tags' : ''}
           onChange={onInput}

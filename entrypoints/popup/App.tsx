@@ -18,8 +18,10 @@ function useAnswer<T>(promise: Promise<T>): T | undefined {
 }
 
 /**
- * The toolbar popup for one tab. The form shows as soon as the tab is known; it
- * waits for the background only when storage has already said no user is stored.
+ * The toolbar popup for one tab. The form shows on the first frame, with Save
+ * working: the tab's title and URL fill in when the browser answers (a Save
+ * clicked before waits for them). Another view replaces it when the tab cannot
+ * be saved, or when the account turns out to be signed out.
  */
 export function App({ startup }: { startup: Startup }) {
   useEscapeCloses();
@@ -27,12 +29,11 @@ export function App({ startup }: { startup: Startup }) {
   const account = useAnswer(startup.account);
   const kept = useAnswer(startup.kept);
 
-  if (page === undefined) return <Frame heading="Save to Shelf" />;
-  if (page.kind === 'no-tab') return <NoTab />;
-  if (page.kind === 'unsaveable') return <Unsaveable url={page.url} />;
+  if (page?.kind === 'no-tab') return <NoTab />;
+  if (page?.kind === 'unsaveable') return <Unsaveable url={page.url} />;
   if (account?.ok && !account.value.signedIn) return <SignedOut />;
-  if (!page.signedInHint && !account?.ok) {
+  if (page && !page.signedInHint && !account?.ok) {
     return <Frame heading="Save to Shelf">{account && <ErrorAlert error={account.error} />}</Frame>;
   }
-  return <Editor page={page.page} kept={kept} startup={startup} />;
+  return <Editor page={page?.page} kept={kept} startup={startup} />;
 }

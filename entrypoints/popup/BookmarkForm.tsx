@@ -38,7 +38,7 @@ export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkForm
         text={state.tagText}
         onTextChange={(text) => dispatch({ type: 'typeTag', text })}
         known={knownTags(state)}
-        autoFocus
+        focusAfterPaint
       />
       <CollectionPicker
         value={values.collectionId}

@@ -2,32 +2,35 @@ import { useReducer } from 'react';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { primaryButtonClass } from '../../components/field-styles.ts';
 import { BookmarkForm } from './BookmarkForm.tsx';
-import { editorActions, useDraftKeeping, useKeptArrival, useStartupAnswers } from './editor-hooks.ts';
+import { editorActions, useDraftKeeping, useKeptArrival, useStartupAnswers, useTabArrival } from './editor-hooks.ts';
 import { NOTHING_KEPT, editorReducer, initialState, keptValues } from './editor-state.ts';
 import { Frame } from './Frame.tsx';
 import { useSaveShortcut } from './keys.ts';
 import type { Kept, Startup, TabPage } from './startup.ts';
 
 export interface EditorProps {
-  page: TabPage;
+  /** The tab; undefined until the browser answers. */
+  page: TabPage | undefined;
   /** What this device kept for the page; undefined until storage answers. */
   kept: Kept | undefined;
-  startup: Pick<Startup, 'account' | 'lookup' | 'tags' | 'collections'>;
+  startup: Pick<Startup, 'page' | 'account' | 'lookup' | 'tags' | 'collections'>;
 }
 
 const HEADINGS = { create: 'Save to Shelf', edit: 'Saved in Shelf', trashed: 'In the trash' } as const;
 
 /**
  * The page as a new bookmark (Save), the saved one (Update, Move to trash) or
- * a trashed one (Save again). Save works from the first frame; the draft,
+ * a trashed one (Save again). Save works from the first frame; the tab, draft,
  * last collection, lookup, tags and collections fill in as they arrive.
  */
 export function Editor({ page, kept, startup }: EditorProps) {
-  const [state, dispatch] = useReducer(editorReducer, { title: page.title, ...(kept ? keptValues(kept) : NOTHING_KEPT) }, initialState);
+  const [state, dispatch] = useReducer(editorReducer, { title: page?.title ?? '', ...(kept ? keptValues(kept) : NOTHING_KEPT) }, initialState);
   useStartupAnswers(startup, dispatch);
+  useTabArrival(page, dispatch);
   useKeptArrival(kept, dispatch);
-  useDraftKeeping(kept?.drafts, page.url, state);
-  const actions = editorActions(state, dispatch, page.url);
+  // The drafts come only after the tab (they are looked up by its URL).
+  useDraftKeeping(kept?.drafts, page?.url ?? '', state);
+  const actions = editorActions(state, dispatch, page, startup.page);
   useSaveShortcut(actions.save);
   const { mode } = state;
 
@@ -52,7 +55,7 @@ export function Editor({ page, kept, startup }: EditorProps) {
           </div>
         </div>
       ) : (
-        <BookmarkForm state={state} dispatch={dispatch} actions={actions} pageUrl={page.url} />
+        <BookmarkForm state={state} dispatch={dispatch} actions={actions} pageUrl={page?.url ?? ''} />
       )}
     </Frame>
   );

@@ -1,12 +1,12 @@
-import { type Dispatch, useEffect, useRef } from 'react';
-import { send } from '../../components/messenger.ts';
+import { type Dispatch, useEffect, useRef, useState } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
 import { toClientError } from '../../lib/client/errors.ts';
 import type { DraftBook } from './drafts.ts';
 import { type EditorAction, type EditorState, committed, keptValues } from './editor-state.ts';
 import { createBody, patchOf } from './form.ts';
-import type { Kept, Settled, Startup } from './startup.ts';
+import { send } from './services.ts';
+import type { Kept, PageState, Settled, Startup, TabPage } from './startup.ts';
 
 /** The background's answers asked for at startup, into the editor as they arrive; a failure shows once. */
 export function useStartupAnswers(startup: Pick<Startup, 'account' | 'lookup' | 'tags' | 'collections'>, dispatch: Dispatch<EditorAction>): void {
@@ -26,6 +26,18 @@ export function useStartupAnswers(startup: Pick<Startup, 'account' | 'lookup' | 
       live = false;
     };
   }, [startup, dispatch]);
+}
+
+/**
+ * The tab's title into the form in the same render that the tab arrives in (the
+ * URL line shows it from the props), rather than one render later from an effect.
+ */
+export function useTabArrival(page: TabPage | undefined, dispatch: Dispatch<EditorAction>): void {
+  const [seen, setSeen] = useState(page);
+  if (page !== seen) {
+    setSeen(page);
+    if (page) dispatch({ type: 'tabKnown', title: page.title });
+  }
 }
 
 /** What this device kept for the page, into the editor when storage answers after the first frame (it was in the first frame otherwise). */
@@ -72,7 +84,18 @@ export interface EditorActions {
   createCollection(input: CreateCollectionBody): Promise<Collection>;
 }
 
-export function editorActions(state: EditorState, dispatch: Dispatch<EditorAction>, pageUrl: string): EditorActions {
+/**
+ * The page a save is for: at once when the tab is known, else when the browser
+ * answers. Never when the tab cannot be saved: the popup then shows another view.
+ */
+async function pageToSave(page: TabPage | undefined, answer: Promise<PageState>): Promise<TabPage> {
+  if (page) return page;
+  const state = await answer;
+  if (state.kind !== 'page') return new Promise<never>(() => undefined);
+  return state.page;
+}
+
+export function editorActions(state: EditorState, dispatch: Dispatch<EditorAction>, page: TabPage | undefined, pageAnswer: Promise<PageState>): EditorActions {
   const { mode, busy } = state;
   const patch = mode.kind === 'edit' ? patchOf(committed(state), mode.bookmark) : null;
   const canSave = busy === null && (patch === null || Object.keys(patch).length > 0);
@@ -94,10 +117,17 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
         void finish(send('updateBookmark', { id: mode.bookmark.id, patch }), 'Updated');
         return;
       }
-      // Saving a trashed bookmark's own URL again restores it rather than making another.
-      const url = mode.kind === 'trashed' ? mode.bookmark.url : pageUrl;
       dispatch({ type: 'start', busy: 'save' });
-      void finish(send('saveBookmark', { bookmark: createBody(url, committed(state)) }), 'Saved');
+      const values = committed(state);
+      // Saving a trashed bookmark's own URL again restores it rather than making another.
+      const request =
+        mode.kind === 'trashed'
+          ? send('saveBookmark', { bookmark: createBody(mode.bookmark.url, values) })
+          : pageToSave(page, pageAnswer).then((target) =>
+              // Clicked before the tab was known, the title field was still empty: the tab's title is the one shown next.
+              send('saveBookmark', { bookmark: createBody(target.url, page || values.title.trim() !== '' ? values : { ...values, title: target.title }) }),
+            );
+      void finish(request, 'Saved');
     },
     async trash(bookmark) {
       dispatch({ type: 'start', busy: 'trash' });

@@ -32,6 +32,7 @@ export interface EditorState {
 export type EditorAction =
   | { type: 'change'; values: Partial<FormValues> }
   | { type: 'typeTag'; text: string }
+  | { type: 'tabKnown'; title: string }
   | { type: 'kept'; kept: KeptValues }
   | { type: 'lookedUp'; bookmark: Bookmark | null }
   | { type: 'tagsLoaded'; tags: Tag[] }
@@ -97,6 +98,10 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, values: { ...state.values, ...action.values }, edited: true, status: '' };
     case 'typeTag':
       return { ...state, tagText: action.text, status: '' };
+    case 'tabKnown':
+      // The tab's title, unless the user or a request got to the form first.
+      if (state.edited || state.busy !== null || state.mode.kind !== 'create' || state.values.title !== '') return state;
+      return { ...state, values: { ...state.values, title: action.title } };
     case 'kept': {
       // Kept values come after the first frame: anything the user or a request did meanwhile wins.
       if (state.edited || state.busy !== null || state.saves > 0 || state.mode.kind === 'trashed') return state;

@@ -1,12 +1,12 @@
 import { browser, type Browser } from 'wxt/browser';
-import { send } from '../../components/messenger.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { type ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { AccountState } from '../../lib/messaging/protocol.ts';
-import { type Draft, lastCollectionItem, userItem } from '../../lib/storage/items.ts';
-import { DraftBook } from './drafts.ts';
+import type { Draft } from '../../lib/storage/items.ts';
+import type { DraftBook } from './drafts.ts';
+import { send, services } from './services.ts';
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: ClientError };
 
@@ -74,10 +74,11 @@ async function findTab(tabId: number | undefined): Promise<Browser.tabs.Tab | un
  */
 export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: number } = {}): Startup {
   const tab = findTab(tabId).catch(() => undefined);
-  const drafts = DraftBook.open(now).catch(() => DraftBook.empty());
-  const lastCollectionId = lastCollectionItem.get().catch(() => null);
+  const loaded = services();
+  const drafts = loaded.then(({ DraftBook }) => DraftBook.open(now).catch(() => DraftBook.empty()));
+  const lastCollectionId = loaded.then(({ lastCollectionItem }) => lastCollectionItem.get()).catch(() => null);
   let noUserStored = false;
-  void userItem.get().then(
+  void loaded.then(({ userItem }) => userItem.get()).then(
     (user) => {
       noUserStored = user === null;
     },

@@ -53,8 +53,9 @@ export class ClientError extends Error {
   }
 }
 
-/** Anything thrown, as a ClientError (a bug in our own code becomes a message, not a silent failure). */
+/** Anything thrown, as a ClientError: a bug in our own code becomes a message, not a silent failure. */
 export function toClientError(err: unknown): ClientError {
   if (err instanceof ClientError) return err;
-  return new ClientError('NETWORK_ERROR', err instanceof Error ? err.message : String(err));
+  // Network failures are already ClientErrors (the API client makes them); anything else is a fault of ours.
+  return new ClientError('BAD_MESSAGE', err instanceof Error ? err.message : String(err));
 }

@@ -122,10 +122,10 @@ async function openPopup(page: { url: string; title: string } = PAGE): Promise<v
   render(<App startup={startPopup()} />);
 }
 
-/** Opens the popup and waits for its form. */
+/** Opens the popup and waits for its form to show the tab (the form itself shows before the tab is known). */
 async function openForm(page?: { url: string; title: string }): Promise<void> {
   await openPopup(page);
-  await screen.findByRole('textbox', { name: 'Title' });
+  await waitFor(() => expect(field('URL').value).not.toBe(''));
 }
 
 async function seedLibrary() {
@@ -174,11 +174,42 @@ describe('a page not saved yet', () => {
     const save = await saveButton();
     expect(save).toHaveProperty('disabled', false);
     expect(screen.getByRole('heading', { name: 'Save to Shelf' })).toBeTruthy();
+    await waitFor(() => expect(field('URL').value).toBe(PAGE.url));
     expect(field('Title').value).toBe(PAGE.title);
-    expect(field('URL').value).toBe(PAGE.url);
     expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Unsorted');
-    expect(messages.sent.map((m) => m.name).sort()).toEqual(['getAccount', 'listCollections', 'listTags', 'lookupUrl']);
-    expect(document.activeElement).toBe(tagsInput());
+    await waitFor(() => expect(messages.sent.map((m) => m.name).sort()).toEqual(['getAccount', 'listCollections', 'listTags', 'lookupUrl']));
+    // Moved there after the first paint rather than by autoFocus.
+    await waitFor(() => expect(document.activeElement).toBe(tagsInput()));
+  });
+
+  it('shows the form before the tab is known, and a Save clicked meanwhile saves the tab once it is', async () => {
+    await signIn();
+    let answerTab!: () => void;
+    const tabKnown = new Promise<void>((resolve) => (answerTab = resolve));
+    const get = fakeBrowser.tabs.get.bind(fakeBrowser.tabs);
+    const id = await openTab(PAGE.url, PAGE.title);
+    vi.spyOn(fakeBrowser.tabs, 'get').mockImplementation(async (tabId) => {
+      await tabKnown;
+      return get(tabId);
+    });
+    render(<App startup={startPopup({ tabId: id })} />);
+
+    const save = await saveButton();
+    expect(save).toHaveProperty('disabled', false);
+    expect(field('URL').value).toBe('');
+    await user.click(save);
+    expect(screen.getByRole('button', { name: 'Saving…' })).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(messages.sent.some((m) => m.name === 'saveBookmark')).toBe(false);
+
+    answerTab();
+    expect(await screen.findByRole('heading', { name: 'Saved in Shelf' })).toBeTruthy();
+    expect(messages.sent.filter((m) => m.name === 'saveBookmark')).toHaveLength(1);
+    await bg.idle();
+    const stored = await allBookmarks();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ url: PAGE.url, title: PAGE.title });
+    expect(field('URL').value).toBe(PAGE.url);
   });
 
   it('saves every field in one request, then shows the saved bookmark to edit', async () => {
@@ -399,10 +430,9 @@ describe('drafts', () => {
       'example.org/recent': draft('Recent', MINUTE),
     });
     await signIn();
-    await openPopup();
-    await saveButton();
+    await openForm();
     expect(field('Title').value).toBe(PAGE.title);
-    expect(Object.keys(await draftsItem.get())).toEqual(['example.org/recent']);
+    await waitFor(async () => expect(Object.keys(await draftsItem.get())).toEqual(['example.org/recent']));
   });
 
   describe('when storage answers after the tab', () => {
@@ -424,7 +454,7 @@ describe('drafts', () => {
     it('shows the form with Save enabled without waiting, then restores the draft', async () => {
       await openPopup();
       expect(await saveButton()).toHaveProperty('disabled', false);
-      expect(field('Title').value).toBe(PAGE.title);
+      await waitFor(() => expect(field('Title').value).toBe(PAGE.title));
 
       answerStorage();
       await waitFor(() => expect(field('Title').value).toBe('Kept title'));
@@ -501,7 +531,7 @@ describe('errors and other states', () => {
     const query = vi.spyOn(fakeBrowser.tabs, 'query');
     render(<App startup={startPopup({ tabId: other })} />);
     await saveButton();
-    expect(field('URL').value).toBe('https://example.net/chosen');
+    await waitFor(() => expect(field('URL').value).toBe('https://example.net/chosen'));
     expect(field('Title').value).toBe('The chosen tab');
     expect(query).not.toHaveBeenCalled();
   });
