@@ -74,9 +74,13 @@ export async function extensionSection(ws: Workspace, _settings: BenchSettings):
           return { result: `${fmtMs(popup)} (${ratio.toFixed(2)} ×)`, beside: `${fmtMs(hello)} hello-world React + Tailwind page`, verdict: verdict(ratio <= 1) };
         },
       ),
-      await measured({ section: SECTION, measurement: 'popup JavaScript, gzip -9 (files popup.html loads)', target: '≤ 90 kB' }, async () => {
-        const { gzipBytes, rawBytes, files } = popupScriptSize();
-        return { result: `${fmtKb(gzipBytes)} (${fmtKb(rawBytes)} raw, ${files} files)`, beside: '', verdict: verdict(gzipBytes <= POPUP_JS_TARGET_BYTES) };
+      await measured({ section: SECTION, measurement: 'popup JavaScript, gzip -9, all it loads', target: '≤ 90 kB' }, async () => {
+        const { gzipBytes, rawBytes, files, firstPaintGzipBytes } = popupScriptSize();
+        return {
+          result: `${fmtKb(gzipBytes)} (${fmtKb(rawBytes)} raw, ${files} files)`,
+          beside: `${fmtKb(firstPaintGzipBytes)} before the first paint`,
+          verdict: verdict(gzipBytes <= POPUP_JS_TARGET_BYTES),
+        };
       }),
       await measured({ section: SECTION, measurement: 'requests per popup open (unsaved page, caches filled)', target: '' }, async () => {
         const counted = await proxy.count(async () => {
@@ -165,27 +169,31 @@ async function timeLoads(browser: ExtensionBrowser, popupUrl: string, helloUrl: 
   return { popup: median(popup), hello: median(hello) };
 }
 
-/** popup.html's module scripts and preloads, with the chunks they import statically. */
-function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number } {
+/**
+ * The JavaScript the popup runs: popup.html's module scripts and preloads with the
+ * chunks they import statically (what must load before the first paint), and in
+ * all, with the chunks they import dynamically right after it.
+ */
+function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number; firstPaintGzipBytes: number } {
   const html = readFileSync(join(BUILD_DIR, 'popup.html'), 'utf8');
   const entry = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
   if (entry.length === 0) throw new Error('popup.html loads no script');
-  const seen = new Set<string>();
-  const visit = (path: string) => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    const code = readFileSync(path, 'utf8');
-    for (const m of code.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.js)["']/g)) visit(join(dirname(path), m[1]!));
+  const collect = (followDynamic: boolean) => {
+    const seen = new Set<string>();
+    const visit = (path: string) => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      const code = readFileSync(path, 'utf8');
+      for (const m of code.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.js)["']/g)) visit(join(dirname(path), m[1]!));
+      if (followDynamic) for (const m of code.matchAll(/\bimport\(\s*["'`]([^"'`]+\.js)["'`]\s*\)/g)) visit(join(dirname(path), m[1]!));
+    };
+    for (const src of entry) visit(join(BUILD_DIR, src.replace(/^\//, '')));
+    return seen;
   };
-  for (const src of entry) visit(join(BUILD_DIR, src.replace(/^\//, '')));
-  let gzipBytes = 0;
-  let rawBytes = 0;
-  for (const path of seen) {
-    const code = readFileSync(path);
-    rawBytes += code.length;
-    gzipBytes += gzipSync(code, { level: 9 }).length;
-  }
-  return { gzipBytes, rawBytes, files: seen.size };
+  const gzip = (paths: Set<string>) => [...paths].reduce((sum, path) => sum + gzipSync(readFileSync(path), { level: 9 }).length, 0);
+  const all = collect(true);
+  const rawBytes = [...all].reduce((sum, path) => sum + readFileSync(path).length, 0);
+  return { gzipBytes: gzip(all), rawBytes, files: all.size, firstPaintGzipBytes: gzip(collect(false)) };
 }
 
 const fmtKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;

@@ -31,4 +31,5 @@ export function startBackground(): void {
   setupIndexSync(browser, account, index, () => icon.refreshAll());
 }
 
-export default defineBackground({ type: 'module', main: startBackground });
+// A classic worker is built on its own, so the pages' shared chunks hold only what the pages use.
+export default defineBackground({ main: startBackground });
