@@ -1,4 +1,4 @@
-import { TagName } from '../lib/api/bookmarks.ts';
+import { parseTagName } from '../lib/api/tag-name.ts';
 import type { Tag } from '../lib/api/tags.ts';
 
 /** What the pickers need of a tag: the popup adds the tags of a saved bookmark, known to exist, with no count. */
@@ -12,8 +12,7 @@ export const tagPath = (name: string): string => name.split('/').join(' › ');
  * normalised by the contract's own TagName rules; null when it cannot be a tag.
  */
 export function parseTagInput(raw: string): string | null {
-  const parsed = TagName.safeParse(raw.replace(/›/g, '/'));
-  return parsed.success ? parsed.data : null;
+  return parseTagName(raw.replace(/›/g, '/'));
 }
 
 const key = (name: string) => name.toLowerCase();

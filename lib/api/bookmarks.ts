@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_TAG_NAME_LENGTH, TAG_NAME_CHECKS, normaliseTagName } from './tag-name.ts';
 import { Cursor, Id, IsoDate, booleanParam, httpUrl, limitParam, text } from './common.ts';
 
 export const BookmarkType = z.enum(['link', 'article', 'image', 'video', 'document']);
@@ -37,19 +38,8 @@ export type Bookmark = z.infer<typeof Bookmark>;
 
 export const MAX_TAGS_PER_BOOKMARK = 100;
 export const TagName = z
-  .pipe(
-    z.string().check(z.maxLength(200)),
-    z.transform((raw: string) =>
-      raw
-        .split('/')
-        .map((segment) => segment.trim().replace(/\s+/g, ' '))
-        .join('/'),
-    ),
-  )
-  .check(
-    z.refine((name) => name.length > 0, 'must not be empty'),
-    z.refine((name) => name.split('/').every((segment) => segment.length > 0), 'must not have an empty level (as in a//b)'),
-  );
+  .pipe(z.string().check(z.maxLength(MAX_TAG_NAME_LENGTH)), z.transform(normaliseTagName))
+  .check(...TAG_NAME_CHECKS.map((check) => z.refine<string>(check.ok, check.message)));
 
 const tagList = z.pipe(
   z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),

@@ -1,12 +1,12 @@
-import * as z from 'zod/mini';
-import { ErrorCode } from '../api/errors.ts';
+import { ERROR_CODES } from '../api/error-codes.ts';
 
 /**
  * Every failure the extension can meet, as a code: the API's own codes plus
- * what can go wrong before or around an answer.
+ * what can go wrong before or around an answer. Plain data: the popup paints
+ * before any schema library loads.
  */
-export const ClientErrorCode = z.enum([
-  ...ErrorCode.options,
+export const CLIENT_ERROR_CODES = [
+  ...ERROR_CODES,
   'IP_BLOCKED',
   'NETWORK_ERROR',
   'MALFORMED_RESPONSE',
@@ -14,17 +14,16 @@ export const ClientErrorCode = z.enum([
   'NOT_SIGNED_IN',
   'PERMISSION_DENIED',
   'BAD_MESSAGE',
-]);
-export type ClientErrorCode = z.infer<typeof ClientErrorCode>;
+] as const;
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 
-/** The plain form of an error, as it crosses the message boundary between background and UI. */
-export const SerializedError = z.object({
-  code: ClientErrorCode,
-  message: z.string(),
-  status: z.optional(z.number()),
-  retryAfterSeconds: z.optional(z.number()),
-});
-export type SerializedError = z.infer<typeof SerializedError>;
+/** The plain form of an error, as it crosses the message boundary (checked there, in lib/messaging/transport.ts). */
+export interface SerializedError {
+  code: ClientErrorCode;
+  message: string;
+  status?: number;
+  retryAfterSeconds?: number;
+}
 
 export class ClientError extends Error {
   readonly code: ClientErrorCode;

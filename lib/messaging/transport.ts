@@ -1,8 +1,14 @@
 import * as z from 'zod/mini';
-import { ClientError, SerializedError, toClientError } from '../client/errors.ts';
+import { CLIENT_ERROR_CODES, ClientError, toClientError } from '../client/errors.ts';
 import { type Handlers, type MessageInput, type MessageName, type MessageOutput, protocol } from './protocol.ts';
 
 const Request = z.object({ name: z.enum(Object.keys(protocol) as [MessageName, ...MessageName[]]), input: z.unknown() });
+const SerializedError = z.object({
+  code: z.enum(CLIENT_ERROR_CODES),
+  message: z.string(),
+  status: z.optional(z.number()),
+  retryAfterSeconds: z.optional(z.number()),
+});
 const Reply = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), data: z.unknown() }),
   z.object({ ok: z.literal(false), error: SerializedError }),
