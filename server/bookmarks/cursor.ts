@@ -15,7 +15,8 @@ export interface CursorKey {
   text: string;
 }
 
-const SHAPE = /^(newest|oldest|title|domain|trash):(\d{1,16}):(\d{1,16}):([\s\S]*)$/;
+// Times may be negative: imported bookmarks can be older than 1970.
+const SHAPE = /^(newest|oldest|title|domain|trash):(\d{1,16}):(-?\d{1,16}):([\s\S]*)$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**

@@ -66,12 +66,15 @@ export function epochToMs(raw: string | undefined): number | null {
 }
 
 /** ISO 8601 (what our exports and Raindrop write) or, failing that, an epoch number. */
+/** A time a JavaScript Date can hold (±8.64e15 ms): anything else would break every answer that shows it. */
+export const isDateTime = (ms: number): boolean => Number.isFinite(ms) && Math.abs(ms) <= 8.64e15;
+
 export function dateToMs(raw: string | undefined): number | null {
   const text = raw?.trim() ?? '';
   if (text === '') return null;
   if (/^\d+(\.\d+)?$/.test(text)) return epochToMs(text);
   const ms = Date.parse(text);
-  return Number.isFinite(ms) ? ms : null;
+  return isDateTime(ms) ? ms : null;
 }
 
 export function msToIso(ms: number | null): string | null {

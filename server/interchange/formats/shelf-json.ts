@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CollectionSet, collectionTree, walkTree } from '../collections.ts';
 import { UnsupportedFormatError } from '../errors.ts';
 import type { InterchangeBookmark, InterchangeLibrary, ParsedImport, SkippedEntry } from '../types.ts';
-import { BOOKMARK_TYPES, checkUrl, cleanPath, cleanTags, msToIso } from '../values.ts';
+import { BOOKMARK_TYPES, checkUrl, cleanPath, cleanTags, isDateTime, msToIso } from '../values.ts';
 
 /**
  * Our JSON export is the interchange model itself, so it round-trips exactly:
@@ -113,10 +113,9 @@ function describe(error: z.ZodError): string {
 
 // A date we cannot read costs the date, not the bookmark.
 function readDate(value: string | number | null): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (value === null) return null;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? ms : null;
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  return isDateTime(ms) ? ms : null;
 }
 
 const CHUNK = 500;
