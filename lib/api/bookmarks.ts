@@ -68,17 +68,43 @@ export const CreateBookmarkBody = z.object({
 });
 export type CreateBookmarkBody = z.infer<typeof CreateBookmarkBody>;
 
-export const PatchBookmarkBody = z.partial(
-  z.strictObject({
-    url: httpUrl,
-    title: text(2000),
-    description: text(10_000),
-    excerpt: z.string().check(z.maxLength(10_000)),
-    note: z.string().check(z.maxLength(10_000)),
-    tags: tagList,
-    collectionId: z.nullable(Id),
-    type: BookmarkType,
-    isFavorite: z.boolean(),
+const writableFields = {
+  url: httpUrl,
+  title: text(2000),
+  description: text(10_000),
+  excerpt: z.string().check(z.maxLength(10_000)),
+  note: z.string().check(z.maxLength(10_000)),
+  tags: tagList,
+  collectionId: z.nullable(Id),
+  type: BookmarkType,
+  isFavorite: z.boolean(),
+  favicon: z.string().check(z.maxLength(8192)),
+  clickCount: z.int().check(z.minimum(0), z.maximum(1_000_000_000)),
+};
+
+/** Fields the server keeps: a PATCH may carry them (a bookmark sent back as it was read) and they are ignored. */
+const serverFields = {
+  id: z.unknown(),
+  domain: z.unknown(),
+  coverImage: z.unknown(),
+  metadataStatus: z.unknown(),
+  linkStatus: z.unknown(),
+  lastCheckedAt: z.unknown(),
+  httpStatusCode: z.unknown(),
+  createdAt: z.unknown(),
+  updatedAt: z.unknown(),
+  deletedAt: z.unknown(),
+};
+
+/** Any subset of the bookmark's fields, as the spec says; names that are no bookmark field are refused. */
+export const PatchBookmarkBody = z.pipe(
+  z.partial(z.strictObject({ ...writableFields, ...serverFields })),
+  z.transform((patch) => {
+    const writable: Partial<{ [K in keyof typeof writableFields]: z.output<(typeof writableFields)[K]> }> = {};
+    for (const key of Object.keys(writableFields) as (keyof typeof writableFields)[]) {
+      if (patch[key] !== undefined) Object.assign(writable, { [key]: patch[key] });
+    }
+    return writable;
   }),
 );
 export type PatchBookmarkBody = z.infer<typeof PatchBookmarkBody>;

@@ -244,8 +244,8 @@ describe('PATCH /bookmarks/:id', () => {
   });
 
   it.each([
-    [{ clickCount: 5 }, 'clickCount'],
-    [{ id: 'bm_x' }, 'id'],
+    [{ clickCount: -5 }, 'clickCount'],
+    [{ colour: 'red' }, 'colour'],
     [{ url: 'javascript:alert(1)' }, 'url'],
     [{ type: 'book' }, 'type'],
     [{ collectionId: 5 }, 'collectionId'],

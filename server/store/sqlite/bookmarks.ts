@@ -38,7 +38,14 @@ const MAX_DUPLICATE_GROUPS = 500;
 const IN_IDS = 'b.id IN (SELECT value FROM json_each(@ids))';
 
 /** PATCH fields stored as they come, by column. */
-const PLAIN_COLUMNS = { description: 'description', excerpt: 'excerpt', note: 'note', type: 'type' } as const;
+const PLAIN_COLUMNS = {
+  description: 'description',
+  excerpt: 'excerpt',
+  note: 'note',
+  type: 'type',
+  favicon: 'favicon',
+  clickCount: 'click_count',
+} as const;
 
 interface StatsRow extends Record<BookmarkType, number> {
   total: number;
