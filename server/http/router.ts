@@ -63,7 +63,9 @@ export class Router {
       const query = validate(endpoint.query, c.req.query(), 'query');
       const { raw, value } = await readJsonBody(c);
       const body = validate(endpoint.body, value, 'body');
-      if (endpoint.heavy) await this.heavyLimit(c, auth.userId, `${endpoint.method} ${endpoint.path}`);
+      const heavyLimit = async () => {
+        if (endpoint.heavy) await this.heavyLimit(c, auth.userId, `${endpoint.method} ${endpoint.path}`);
+      };
 
       const produce = async (): Promise<Serialized | Response> => {
         const reply = await handler({ params, query, body, auth, c } as RouteInput<E>);
@@ -73,9 +75,14 @@ export class Router {
           : [endpoint.status ?? 200, reply];
         return { status, json: JSON.stringify(data) };
       };
-      const run = async (): Promise<Response> => respond(c, await produce());
+      // Counted only for work that runs: an idempotent replay of a heavy POST is not another request's work.
+      const run = async (): Promise<Response> => {
+        await heavyLimit();
+        return respond(c, await produce());
+      };
       // A read's answer depends only on the data and the user (not on the token, whose scopes differ), so it can be cached.
       if (endpoint.method === 'GET' && endpoint.scope !== 'token' && endpoint.response !== null) {
+        await heavyLimit(); // a cached answer to a heavy read is still a heavy request
         return this.cached(c, `${auth.userId} ${c.req.url}`, produce);
       }
       const key = c.req.header('Idempotency-Key');

@@ -87,3 +87,18 @@ describe('Idempotency-Key', () => {
     expect(dataOf(await u.api('GET', '/collections'), z.array(Collection))).toHaveLength(0);
   });
 });
+
+describe('Idempotency-Key on a heavy endpoint', () => {
+  it('replays a repeated export without spending the heavy budget', async () => {
+    const { JobCreated } = await import('../../lib/api/jobs.ts');
+    const u = await t.user();
+    const headers = key('heavy');
+    const first = dataOf(await u.api('POST', '/export/json', { headers }), JobCreated, 201);
+    for (let i = 0; i < 3; i++) {
+      expect(dataOf(await u.api('POST', '/export/json', { headers }), JobCreated, 201)).toEqual(first);
+    }
+    // The budget (2 a minute) still has room for one more real export, then it is spent.
+    dataOf(await u.api('POST', '/export/json'), JobCreated, 201);
+    expectError(await u.api('POST', '/export/json'), 429, 'RATE_LIMITED');
+  });
+});
