@@ -5,7 +5,6 @@ import { ALL_SCOPES, Scope } from '../lib/api/scopes.ts';
 import { issueToken } from './auth/tokens.ts';
 import { iso } from './clock.ts';
 import { openDatabase } from './db/database.ts';
-import { ApiError } from './http/api-error.ts';
 import type { TokenRecord } from './store/accounts.ts';
 import { SqliteAccounts } from './store/sqlite/accounts.ts';
 
@@ -139,9 +138,7 @@ try {
     console.error(`admin: ${err.message}\n${USAGE}`);
     process.exit(2);
   }
-  if (err instanceof ApiError) {
-    console.error(`admin: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
+  // A refused rule (ApiError) or a database that cannot be used (busy, read-only, not a Shelf database).
+  console.error(`admin: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
 }

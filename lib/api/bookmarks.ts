@@ -139,7 +139,7 @@ const SearchParams = z.object({ q: z.optional(z.string()), query: z.optional(z.s
 export const SearchQuery = z
   .pipe(
     SearchParams,
-    z.transform(({ q, query, limit }: z.output<typeof SearchParams>) => ({ q: (q ?? query ?? '').trim(), limit })),
+    z.transform(({ q, query, limit }: z.output<typeof SearchParams>) => ({ q: (q || query || '').trim(), limit })),
   )
   .check(z.refine(({ q }) => q.length > 0, { message: 'is required (q or query)', path: ['q'] }));
 

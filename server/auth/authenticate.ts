@@ -19,7 +19,6 @@ export class Authenticator {
   private lastTouched = new Map<string, number>();
   /** Look-ups filed under the store version they were made at: a revocation or plan change (any write) retires them. */
   private found = new Map<string, { version: string; found: Found }>();
-  private hashes = new Map<string, string>();
 
   constructor(private accounts: AccountsStore) {}
 
@@ -44,12 +43,8 @@ export class Authenticator {
   }
 
   private async lookup(token: string, version: string): Promise<Found> {
-    let hash = this.hashes.get(token);
-    if (hash === undefined) {
-      if (this.hashes.size >= CACHE_LIMIT) this.hashes.clear();
-      hash = hashToken(token);
-      this.hashes.set(token, hash);
-    }
+    // Hashed on every request rather than memoised, so that no token is kept in clear in memory.
+    const hash = hashToken(token);
     const cached = this.found.get(hash);
     if (cached?.version === version) return cached.found;
     const found = await this.accounts.findTokenByHash(hash);

@@ -238,6 +238,8 @@ describe('GET /bookmarks/search', () => {
     expect(await search('q=pure')).toEqual(['hundred', 'percent']);
     expect(await search('q=SNAKE')).toEqual(['plain', 'under']);
     expect(await search('query=naming')).toEqual(['under']);
+    // An empty q (a form's untouched field) does not hide the alias.
+    expect(await search('q=&query=naming')).toEqual(['under']);
     expect(await search('q=nothing-like-this')).toEqual([]);
   });
 
