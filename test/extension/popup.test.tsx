@@ -414,7 +414,8 @@ describe('drafts', () => {
     // Keyed by the normalised URL: the same page without its tracking parameter finds it.
     vi.restoreAllMocks();
     await openForm({ url: 'https://www.example.com/articles/shelf', title: PAGE.title });
-    expect(field('Title').value).toBe('My own title');
+    // The draft comes with storage, which loads behind the first paint.
+    await waitFor(() => expect(field('Title').value).toBe('My own title'));
     expect(chipNames()).toEqual(['Remove tag later']);
     expect(screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Note' }).value).toBe('half a thought');
     // Opening it is no edit: the draft's age still counts from the last change.
