@@ -1,13 +1,13 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type BrowserContext, type Page, type Worker, chromium } from 'playwright-core';
+import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import type { Browser } from 'wxt/browser';
 
 // The extension API inside functions that run in Chromium (worker.evaluate): not a global of this Node process.
@@ -63,11 +63,9 @@ export interface ShelfProcess {
   stop(): Promise<void>;
 }
 
-const running = new Set<ChildProcess>();
 /** Temporary folders not removed yet: a setup that failed half-way never reaches its afterAll's stop or close. */
 const leftovers = new Set<string>();
 process.on('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
   for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -85,28 +83,14 @@ function removeDir(dir: string): void {
 /** The real server, `node --import tsx server/main.ts --port 0 --data <tmp> ...extraArgs`, in its own process. */
 export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']): Promise<ShelfProcess> {
   const dataDir = tempDir('shelf-browser-data-');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir, ...extraArgs], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  void exited.then(() => running.delete(child));
-  let stderr = '';
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-
-  const banner = await new Promise<string[]>((resolve, reject) => {
-    const lines: string[] = [];
-    const timer = setTimeout(() => reject(new Error(`the server printed no "listening" line in 30 s:\n${stderr}`)), 30_000);
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      if (!line.includes('listening')) return;
-      clearTimeout(timer);
-      resolve(lines);
-    });
-  });
+  let server: ServerProcess;
+  try {
+    server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, ...extraArgs]);
+  } catch (err) {
+    removeDir(dataDir);
+    throw err;
+  }
+  const { banner } = server;
   const text = banner.join('\n');
   const baseUrl = text.match(/listening (\S+)/)?.[1];
   const token = text.match(/tok_[0-9a-f]{64}/)?.[0];
@@ -131,12 +115,7 @@ export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']
     api,
     admin: (...args) => runAdmin(dataDir, args),
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(killer);
-      }
+      await server.stop();
       removeDir(dataDir);
     },
   };

@@ -1,20 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
 import { IMPORT_MESSAGES } from '../../server/jobs/import-job.ts';
 import { dataOf } from '../support/expect.ts';
+import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { type Api, apiFor, nextIp, startTestServer } from '../support/server.ts';
 import { allBookmarks, netscapeFile, startImportOf, upload } from './jobs-fixtures.ts';
 
 const dirs: string[] = [];
-const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -24,36 +21,14 @@ function tempDir(): string {
   return dir;
 }
 
-interface Process {
-  child: ChildProcess;
-  baseUrl: string;
-  /** The token printed on a first start (null on later starts). */
-  token: string | null;
-}
-
 /**
- * The real server as a user runs it, in its own process. --raise-limits: this test
- * polls and pages faster than the per-minute limits allow.
+ * The real server as a user runs it, in its own process, and the token a first start
+ * prints (null on later starts). --raise-limits: this test polls and pages faster than
+ * the per-minute limits allow.
  */
-async function startProcess(dataDir: string): Promise<Process> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port', '0', '--data', dataDir, '--test-clock', '--raise-limits'], {
-    cwd: join(import.meta.dirname, '../..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  let token: string | null = null;
-  for await (const line of createInterface({ input: child.stdout! })) {
-    token ??= /\b(tok_[0-9a-f]{64})\b/.exec(line)?.[1] ?? null;
-    const listening = /listening (\S+)/.exec(line);
-    if (listening) return { child, baseUrl: listening[1]!, token };
-  }
-  throw new Error(`the server exited before listening (code ${child.exitCode})`);
-}
-
-async function kill(p: Process): Promise<void> {
-  const exited = new Promise((resolve) => p.child.once('exit', resolve));
-  p.child.kill('SIGKILL');
-  await exited;
+async function startProcess(dataDir: string): Promise<ServerProcess & { baseUrl: string; token: string | null }> {
+  const server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, '--test-clock', '--raise-limits']);
+  return { ...server, baseUrl: server.url, token: server.banner.join('\n').match(/\btok_[0-9a-f]{64}\b/)?.[0] ?? null };
 }
 
 async function jobOf(api: Api, jobId: string): Promise<Job> {
@@ -90,7 +65,7 @@ describe('a server killed mid-job', () => {
     const midway = await pollJob(api, jobId, (job) => job.progress > 0 || finished(job), 5);
     expect(midway).toMatchObject({ status: 'running' });
     expect(midway.progress).toBeLessThan(100);
-    await kill(first);
+    await first.kill();
 
     const second = await startProcess(dataDir);
     expect(second.token).toBeNull();
@@ -104,7 +79,7 @@ describe('a server killed mid-job', () => {
 
     const { jobId: exportId } = dataOf(await api('POST', '/export/html'), JobCreated, 201);
     expect(['pending', 'running']).toContain((await jobOf(api, exportId)).status);
-    await kill(second);
+    await second.kill();
 
     const third = await startProcess(dataDir);
     api = apiFor(third.baseUrl, { token });
@@ -113,7 +88,7 @@ describe('a server killed mid-job', () => {
     const res = await fetch(`${third.baseUrl}/jobs/${exportId}/download`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect((await res.text()).match(/<DT><A HREF=/g)).toHaveLength(COUNT);
-    await kill(third);
+    await third.kill();
   }, 60_000);
 });
 
