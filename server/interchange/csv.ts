@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type { SkippedEntry } from './types.ts';
+import { checkUrl } from './values.ts';
 
 export interface CsvRow {
   /** 1-based line where the record starts (records may span lines inside quotes). */
@@ -84,4 +85,16 @@ export function readCsvHeader(text: string): string[] | null {
 
 export function hasColumns(header: readonly string[], required: readonly string[]): boolean {
   return required.every((name) => header.includes(name));
+}
+
+/** The rows whose url column holds a URL we keep, each with that URL; every other row is skipped with its reason. */
+export function readBookmarkRows(text: string): { rows: { row: CsvRow; url: string }[]; skipped: SkippedEntry[] } {
+  const { rows, skipped } = readCsv(text);
+  const kept: { row: CsvRow; url: string }[] = [];
+  for (const row of rows) {
+    const url = checkUrl(row.cell('url'));
+    if (url.ok) kept.push({ row, url: url.url });
+    else skipped.push({ line: row.line, reason: url.reason });
+  }
+  return { rows: kept, skipped };
 }

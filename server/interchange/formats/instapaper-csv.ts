@@ -1,7 +1,7 @@
 import { CollectionSet } from '../collections.ts';
-import { readCsv } from '../csv.ts';
+import { readBookmarkRows } from '../csv.ts';
 import type { ParsedImport } from '../types.ts';
-import { checkUrl, cleanPath, cleanTags, epochToMs, newBookmark } from '../values.ts';
+import { cleanPath, cleanTags, epochToMs, newBookmark } from '../values.ts';
 
 export const INSTAPAPER_COLUMNS = ['url', 'title', 'selection', 'folder'] as const;
 
@@ -15,15 +15,10 @@ const STARRED_FOLDER = 'starred';
  * are a JSON array string; a plain comma list is accepted too.
  */
 export function parseInstapaperCsv(text: string): ParsedImport {
-  const { rows, skipped } = readCsv(text);
+  const { rows, skipped } = readBookmarkRows(text);
   const bookmarks: ParsedImport['bookmarks'] = [];
   const collections = new CollectionSet();
-  for (const row of rows) {
-    const url = checkUrl(row.cell('url'));
-    if (!url.ok) {
-      skipped.push({ line: row.line, reason: url.reason });
-      continue;
-    }
+  for (const { row, url } of rows) {
     const folder = row.cell('folder').trim();
     const builtIn = folder === '' || UNSORTED_FOLDERS.has(folder.toLowerCase());
     const isFavorite = folder.toLowerCase() === STARRED_FOLDER;
@@ -31,7 +26,7 @@ export function parseInstapaperCsv(text: string): ParsedImport {
     const collectionPath = builtIn || isFavorite ? [] : cleanPath([folder]);
     collections.add(collectionPath);
     bookmarks.push(
-      newBookmark(url.url, {
+      newBookmark(url, {
         title: row.cell('title').trim(),
         description: row.cell('selection').trim(),
         isFavorite,

@@ -1,6 +1,6 @@
-import { readCsv } from '../csv.ts';
+import { readBookmarkRows } from '../csv.ts';
 import type { ParsedImport } from '../types.ts';
-import { checkUrl, cleanTags, epochToMs, newBookmark } from '../values.ts';
+import { cleanTags, epochToMs, newBookmark } from '../values.ts';
 
 export const POCKET_COLUMNS = ['url', 'time_added'] as const;
 
@@ -10,16 +10,11 @@ export const POCKET_COLUMNS = ['url', 'time_added'] as const;
  * is ignored rather than turned into an invented tag or folder.
  */
 export function parsePocketCsv(text: string): ParsedImport {
-  const { rows, skipped } = readCsv(text);
+  const { rows, skipped } = readBookmarkRows(text);
   const bookmarks: ParsedImport['bookmarks'] = [];
-  for (const row of rows) {
-    const url = checkUrl(row.cell('url'));
-    if (!url.ok) {
-      skipped.push({ line: row.line, reason: url.reason });
-      continue;
-    }
+  for (const { row, url } of rows) {
     bookmarks.push(
-      newBookmark(url.url, {
+      newBookmark(url, {
         title: row.cell('title').trim(),
         tags: cleanTags(row.cell('tags').split('|')),
         createdAt: epochToMs(row.cell('time_added')),

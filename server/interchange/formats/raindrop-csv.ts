@@ -1,7 +1,7 @@
 import { CollectionSet } from '../collections.ts';
-import { readCsv } from '../csv.ts';
+import { readBookmarkRows } from '../csv.ts';
 import type { ParsedImport } from '../types.ts';
-import { checkUrl, cleanPath, cleanTags, dateToMs, newBookmark, parseBoolean } from '../values.ts';
+import { cleanPath, cleanTags, dateToMs, newBookmark, parseBoolean } from '../values.ts';
 
 export const RAINDROP_COLUMNS = ['url', 'folder'] as const;
 export const RAINDROP_MARKERS = ['excerpt', 'highlights', 'cover'] as const;
@@ -19,19 +19,14 @@ export const RAINDROP_MARKERS = ['excerpt', 'highlights', 'cover'] as const;
  * - cover (an image URL on Raindrop's CDN) and id are not carried over.
  */
 export function parseRaindropCsv(text: string): ParsedImport {
-  const { rows, skipped } = readCsv(text);
+  const { rows, skipped } = readBookmarkRows(text);
   const bookmarks: ParsedImport['bookmarks'] = [];
   const collections = new CollectionSet();
-  for (const row of rows) {
-    const url = checkUrl(row.cell('url'));
-    if (!url.ok) {
-      skipped.push({ line: row.line, reason: url.reason });
-      continue;
-    }
+  for (const { row, url } of rows) {
     const collectionPath = folderPath(row.cell('folder'));
     collections.add(collectionPath);
     bookmarks.push(
-      newBookmark(url.url, {
+      newBookmark(url, {
         title: row.cell('title').trim(),
         description: row.cell('excerpt').trim(),
         note: withHighlights(row.cell('note').trim(), row.cell('highlights').trim()),
