@@ -1,6 +1,7 @@
-import { type ChangeEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useState } from 'react';
 import { bareInputClass, inputBoxClass, labelClass, optionClass, popupListClass } from './field-styles.ts';
 import { type KnownTag, addTags, findTag, hasTag, parseTagInput, suggestTags, tagPath } from './tag-suggestions.ts';
+import { useEarlyValue } from './use-early-value.ts';
 
 type Option = { kind: 'existing' | 'create'; name: string };
 
@@ -12,8 +13,7 @@ export interface TagInputProps {
   onTextChange(text: string): void;
   /** The user's tags, null while they load. */
   known: readonly KnownTag[] | null;
-  /** Focus the input once the first frame has painted (not `autoFocus`, which forces a layout before it). */
-  focusAfterPaint?: boolean;
+  autoFocus?: boolean;
 }
 
 /**
@@ -21,17 +21,8 @@ export interface TagInputProps {
  * a hierarchical name); a name they do not have yet is offered as a new tag.
  * Enter or a comma adds, Backspace in the empty input removes the last chip.
  */
-export function TagInput({ value, onChange, text, onTextChange, known, focusAfterPaint }: TagInputProps) {
+export function TagInput({ value, onChange, text, onTextChange, known, autoFocus }: TagInputProps) {
   const id = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!focusAfterPaint) return;
-    const frame = requestAnimationFrame(() => {
-      // Not if the user has already put the focus somewhere.
-      if (document.activeElement === null || document.activeElement === document.body) inputRef.current?.focus();
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [focusAfterPaint]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
 
@@ -48,14 +39,17 @@ export function TagInput({ value, onChange, text, onTextChange, known, focusAfte
     setActive(-1);
   };
 
-  const onInput = (e: ChangeEvent<HTMLInputElement>) => {
-    const parts = e.target.value.split(',');
+  /** The input's new text: what ends in a comma becomes chips. */
+  const onType = (input: string) => {
+    const parts = input.split(',');
     const rest = parts.pop() ?? '';
     if (parts.length > 0) add(parts, rest.trimStart());
     else onTextChange(rest);
     setOpen(rest.trim() !== '');
     setActive(-1);
   };
+
+  const inputRef = useEarlyValue((field: HTMLInputElement) => field.value, text, onType);
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     switch (e.key) {
@@ -135,9 +129,10 @@ export function TagInput({ value, onChange, text, onTextChange, known, focusAfte
           aria-describedby={`${id}-hint`}
           autoComplete="off"
           ref={inputRef}
+          autoFocus={autoFocus}
           value={text}
           placeholder={value.length === 0 ? 'Add tags' : ''}
-          onChange={onInput}
+          onChange={(e) => onType(e.target.value)}
           onKeyDown={onKeyDown}
           onBlur={() => setOpen(false)}
           className={`${bareInputClass} basis-24`}

@@ -1,7 +1,8 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import * as z from 'zod/mini';
-import { handleMessages, type Runtime } from '../../lib/messaging/transport.ts';
+import { handleMessages } from '../../lib/messaging/receive.ts';
+import type { Runtime } from '../../lib/messaging/transport.ts';
 import { Account } from './account.ts';
 import { Bookmarks } from './bookmarks.ts';
 import { createHandlers } from './handlers.ts';

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { type EarlyEvent, replayEarlyEvents, takeOverEarlyEvents } from './early-events.ts';
 import { Editor } from './Editor.tsx';
 import { Frame, NoTab, SignedOut, Unsaveable } from './Frame.tsx';
 import { useEscapeCloses } from './keys.ts';
@@ -18,6 +19,29 @@ function useAnswer<T>(promise: Promise<T>): T | undefined {
 }
 
 /**
+ * Takes the page over from popup-early.js once React has it. What the user did
+ * meanwhile is replayed one commit later: by then the fields have adopted what
+ * was typed, so that an early Save sends it.
+ */
+function useEarlyEventReplay(): void {
+  const [held, setHeld] = useState<EarlyEvent[]>([]);
+  useEffect(() => {
+    const events = takeOverEarlyEvents(window);
+    if (events.length > 0) setHeld(events);
+  }, []);
+  useEffect(() => replayEarlyEvents(held), [held]);
+}
+
+/** The whole popup, as main.tsx hydrates it and shell.tsx pre-renders it: the two must render the same tree. */
+export function PopupRoot({ startup }: { startup: Startup }) {
+  return (
+    <StrictMode>
+      <App startup={startup} />
+    </StrictMode>
+  );
+}
+
+/**
  * The toolbar popup for one tab. The form shows on the first frame, with Save
  * working: the tab's title and URL fill in when the browser answers (a Save
  * clicked before waits for them). Another view replaces it when the tab cannot
@@ -25,6 +49,7 @@ function useAnswer<T>(promise: Promise<T>): T | undefined {
  */
 export function App({ startup }: { startup: Startup }) {
   useEscapeCloses();
+  useEarlyEventReplay();
   const page = useAnswer(startup.page);
   const account = useAnswer(startup.account);
   const kept = useAnswer(startup.kept);

@@ -2,10 +2,11 @@ import type { Dispatch } from 'react';
 import { CollectionPicker } from '../../components/CollectionPicker.tsx';
 import { dangerButtonClass, focusRing, primaryButtonClass } from '../../components/field-styles.ts';
 import { TagInput } from '../../components/TagInput.tsx';
+import { useEarlyValue } from '../../components/use-early-value.ts';
 import type { EditorActions } from './editor-hooks.ts';
 import { type EditorAction, type EditorState, knownTags } from './editor-state.ts';
 import type { FormValues } from './form.ts';
-import { saveShortcutLabel } from './keys.ts';
+import { useSaveShortcutLabel } from './keys.ts';
 import { TextField } from './TextField.tsx';
 
 interface BookmarkFormProps {
@@ -19,10 +20,14 @@ interface BookmarkFormProps {
 export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkFormProps) {
   const { mode, values, busy } = state;
   const change = (next: Partial<FormValues>) => dispatch({ type: 'change', values: next });
+  const favoriteRef = useEarlyValue((field: HTMLInputElement) => field.checked, values.isFavorite, (isFavorite) => change({ isFavorite }));
+  const shortcut = useSaveShortcutLabel();
   const submitLabel = mode.kind === 'edit' ? (busy === 'update' ? 'Updating…' : 'Update') : busy === 'save' ? 'Saving…' : 'Save';
 
   return (
     <form
+      // Submitting goes nowhere without the app: a click before React has the form (and before popup-early.js could hold it) cannot reload the popup.
+      method="dialog"
       className="space-y-3"
       aria-busy={busy !== null}
       onSubmit={(e) => {
@@ -38,7 +43,7 @@ export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkForm
         text={state.tagText}
         onTextChange={(text) => dispatch({ type: 'typeTag', text })}
         known={knownTags(state)}
-        focusAfterPaint
+        autoFocus
       />
       <CollectionPicker
         value={values.collectionId}
@@ -50,6 +55,7 @@ export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkForm
       <label className="flex w-fit items-center gap-2 text-sm text-zinc-800 dark:text-zinc-200">
         <input
           type="checkbox"
+          ref={favoriteRef}
           checked={values.isFavorite}
           onChange={(e) => change({ isFavorite: e.target.checked })}
           className={`size-4 accent-amber-500 ${focusRing}`}
@@ -68,7 +74,7 @@ export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkForm
           {submitLabel}
         </button>
       </div>
-      <p className="text-right text-[11px] text-zinc-500 dark:text-zinc-400">{saveShortcutLabel()} saves · Esc closes</p>
+      <p className="text-right text-[11px] text-zinc-500 dark:text-zinc-400">{shortcut} saves · Esc closes</p>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { inputClass, labelClass, readOnlyInputClass } from '../../components/field-styles.ts';
+import { useEarlyValue } from '../../components/use-early-value.ts';
 
 interface TextFieldProps {
   label: string;
@@ -15,6 +16,7 @@ export function TextField({ label, value, onChange, maxLength, readOnly, multili
   const id = useId();
   const common = {
     id,
+    ref: useEarlyValue((field: HTMLInputElement | HTMLTextAreaElement) => field.value, value, onChange),
     value,
     maxLength,
     readOnly,

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 
 const closeWindow = () => window.close();
 
@@ -32,4 +32,15 @@ export function useSaveShortcut(save: () => void): void {
   }, []);
 }
 
-export const saveShortcutLabel = (): string => (/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘+Enter' : 'Ctrl+Enter');
+const neverChanges = () => () => undefined;
+
+/**
+ * The save shortcut's name on this computer. The pre-rendered page cannot know
+ * the platform: it says Ctrl+Enter, and a Mac's popup says ⌘+Enter once React has it.
+ */
+export const useSaveShortcutLabel = (): string =>
+  useSyncExternalStore(
+    neverChanges,
+    () => (/Mac|iPhone|iPad/.test(navigator.platform) ? '⌘+Enter' : 'Ctrl+Enter'),
+    () => 'Ctrl+Enter',
+  );

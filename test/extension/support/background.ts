@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import type { Handlers } from '../../../lib/messaging/protocol.ts';
-import { handleMessages, type Runtime } from '../../../lib/messaging/transport.ts';
+import { handleMessages } from '../../../lib/messaging/receive.ts';
+import type { Runtime } from '../../../lib/messaging/transport.ts';
 import { Account } from '../../../entrypoints/background/account.ts';
 import { Bookmarks } from '../../../entrypoints/background/bookmarks.ts';
 import { createHandlers, type Services } from '../../../entrypoints/background/handlers.ts';

@@ -1,0 +1,96 @@
+/**
+ * popup.html holds the form pre-rendered (see modules/prerender-popup.ts), so it
+ * is on screen, with Save, before React has loaded. Until React takes the form
+ * over, popup-early.js holds what the user does there that needs the app:
+ * clicks on buttons, Enter in a one-line field, Ctrl+Enter. React then replays
+ * those on the same elements (hydration keeps the page's own DOM), in order, once
+ * its fields have adopted what was typed meanwhile (components/use-early-value.ts).
+ * Escape needs no app: it closes the popup at once, as it does later.
+ */
+
+interface KeyInit {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}
+
+export type EarlyEvent = { kind: 'click'; target: HTMLElement } | { kind: 'key'; target: HTMLElement; init: KeyInit };
+
+interface EarlyEventHolder {
+  /** Stops holding and hands over what was held. */
+  release(): EarlyEvent[];
+}
+
+// One page, two bundles: the classic early script and the app's module.
+const HOLDER = Symbol.for('shelf.popup.earlyEvents');
+type HolderWindow = Window & { [HOLDER]?: EarlyEventHolder };
+
+/** User Timing marks (the bench reads them): since when a click is held, and when the app took the page over. */
+export const HOLDING_MARK = 'shelf:popup-holding';
+export const TAKEN_OVER_MARK = 'shelf:popup-taken-over';
+
+const isSaveShortcut = (e: KeyInit) => e.key === 'Enter' && (e.ctrlKey || e.metaKey);
+
+/** Run by popup-early.js, a classic script in the page's head: from here until React takes over, nothing is lost. */
+export function holdEarlyEvents(win: Window): void {
+  const held: EarlyEvent[] = [];
+  const hold = (e: Event, event: EarlyEvent) => {
+    // The page alone would act on it (a form submitted to nowhere): the app does, later.
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    held.push(event);
+  };
+  const onClick = (e: MouseEvent) => {
+    const button = e.target instanceof Element ? e.target.closest('button') : null;
+    if (button && !button.disabled) hold(e, { kind: 'click', target: button });
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') return win.close();
+    if (!(e.target instanceof HTMLElement)) return;
+    // Enter in a one-line field submits the form or, in the tags field, adds a tag: the app decides which.
+    // Elsewhere Enter is the element's own (a new line in the note, a click on a button), unless it is the save shortcut.
+    if (isSaveShortcut(e) || (e.key === 'Enter' && e.target instanceof HTMLInputElement)) {
+      const { key, ctrlKey, metaKey, shiftKey, altKey } = e;
+      hold(e, { kind: 'key', target: e.target, init: { key, ctrlKey, metaKey, shiftKey, altKey } });
+    }
+  };
+  const onSubmit = (e: Event) => e.preventDefault();
+  const doc = win.document;
+  doc.addEventListener('click', onClick, true);
+  doc.addEventListener('keydown', onKeyDown, true);
+  doc.addEventListener('submit', onSubmit, true);
+  (win as HolderWindow)[HOLDER] = {
+    release() {
+      doc.removeEventListener('click', onClick, true);
+      doc.removeEventListener('keydown', onKeyDown, true);
+      doc.removeEventListener('submit', onSubmit, true);
+      return held.splice(0);
+    },
+  };
+  win.performance.mark(HOLDING_MARK);
+}
+
+/** The app has the page: the early script stops holding; what it held comes back (nothing when there was no early script). */
+export function takeOverEarlyEvents(win: Window): EarlyEvent[] {
+  const holder = (win as HolderWindow)[HOLDER];
+  delete (win as HolderWindow)[HOLDER];
+  win.performance.mark(TAKEN_OVER_MARK);
+  return holder?.release() ?? [];
+}
+
+/** Each held event again, now for the app's handlers; on an element no longer shown (the app chose another view) it is dropped. */
+export function replayEarlyEvents(events: readonly EarlyEvent[]): void {
+  for (const event of events) {
+    const { target } = event;
+    if (!target.isConnected) continue;
+    if (event.kind === 'click') {
+      target.click();
+      continue;
+    }
+    const unhandled = target.dispatchEvent(new KeyboardEvent('keydown', { ...event.init, bubbles: true, cancelable: true }));
+    // A browser submits the form on Enter in a one-line field only for a real key press: for this one, the replay does.
+    if (unhandled && !isSaveShortcut(event.init) && target instanceof HTMLInputElement) target.form?.requestSubmit();
+  }
+}

@@ -1,0 +1,31 @@
+import * as z from 'zod/mini';
+import { VerifiedUser } from '../api/auth.ts';
+import { Bookmark } from '../api/bookmarks.ts';
+import { Collection } from '../api/collections.ts';
+import { Tag } from '../api/tags.ts';
+
+export const AccountState = z.object({
+  serverUrl: z.string(),
+  signedIn: z.boolean(),
+  user: z.nullable(VerifiedUser),
+});
+
+/**
+ * What the background answers each message with: the UI parses every answer
+ * with these. Apart from requests.ts, so that the UI's bundle holds only them.
+ */
+export const replies = {
+  getAccount: AccountState,
+  signIn: AccountState,
+  signOut: AccountState,
+
+  /** The saved bookmark for a page, from the local index (and one GET when it is saved). */
+  lookupUrl: z.object({ bookmark: z.nullable(Bookmark) }),
+  saveBookmark: Bookmark,
+  updateBookmark: Bookmark,
+  trashBookmark: Bookmark,
+
+  listTags: z.array(Tag),
+  listCollections: z.array(Collection),
+  createCollection: Collection,
+} as const;

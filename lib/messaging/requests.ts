@@ -1,0 +1,24 @@
+import * as z from 'zod/mini';
+import { CreateBookmarkBody, PatchBookmarkBody } from '../api/bookmarks.ts';
+import { CreateCollectionBody } from '../api/collections.ts';
+import { Id } from '../api/common.ts';
+import type { MessageName } from './protocol.ts';
+
+const nothing = z.object({});
+const cached = z.object({ refresh: z.optional(z.boolean()) });
+
+/** What each message carries: the background checks every message with these before acting on it. */
+export const requests = {
+  getAccount: nothing,
+  signIn: z.object({ serverUrl: z.string().check(z.trim(), z.minLength(1)), token: z.string().check(z.trim()) }),
+  signOut: nothing,
+
+  lookupUrl: z.object({ url: z.string() }),
+  saveBookmark: z.object({ bookmark: CreateBookmarkBody }),
+  updateBookmark: z.object({ id: Id, patch: PatchBookmarkBody }),
+  trashBookmark: z.object({ id: Id }),
+
+  listTags: cached,
+  listCollections: cached,
+  createCollection: CreateCollectionBody,
+} as const satisfies Record<MessageName, z.ZodMiniType>;
