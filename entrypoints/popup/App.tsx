@@ -1,6 +1,6 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { ErrorAlert } from '../../components/ErrorAlert.tsx';
-import { type EarlyEvent, replayEarlyEvents, takeOverEarlyEvents } from './early-events.ts';
+import { type EarlyEvent, replayEarlyEvent, takeOverEarlyEvents } from './early-events.ts';
 import { Editor } from './Editor.tsx';
 import { Frame, NoTab, SignedOut, Unsaveable } from './Frame.tsx';
 import { useEscapeCloses } from './keys.ts';
@@ -19,9 +19,10 @@ function useAnswer<T>(promise: Promise<T>): T | undefined {
 }
 
 /**
- * Takes the page over from popup-early.js once React has it. What the user did
- * meanwhile is replayed one commit later: by then the fields have adopted what
- * was typed, so that an early Save sends it.
+ * Takes the page over from popup-early.js once React has it, and replays what
+ * the user did meanwhile, one event per commit: each finds the page as the one
+ * before left it (a second click on Save finds it busy), and the first finds
+ * the fields holding what was typed.
  */
 function useEarlyEventReplay(): void {
   const [held, setHeld] = useState<EarlyEvent[]>([]);
@@ -29,7 +30,12 @@ function useEarlyEventReplay(): void {
     const events = takeOverEarlyEvents(window);
     if (events.length > 0) setHeld(events);
   }, []);
-  useEffect(() => replayEarlyEvents(held), [held]);
+  useEffect(() => {
+    const [next, ...rest] = held;
+    if (!next) return;
+    replayEarlyEvent(next);
+    setHeld(rest);
+  }, [held]);
 }
 
 /** The whole popup, as main.tsx hydrates it and shell.tsx pre-renders it: the two must render the same tree. */

@@ -80,17 +80,12 @@ export function takeOverEarlyEvents(win: Window): EarlyEvent[] {
   return holder?.release() ?? [];
 }
 
-/** Each held event again, now for the app's handlers; on an element no longer shown (the app chose another view) it is dropped. */
-export function replayEarlyEvents(events: readonly EarlyEvent[]): void {
-  for (const event of events) {
-    const { target } = event;
-    if (!target.isConnected) continue;
-    if (event.kind === 'click') {
-      target.click();
-      continue;
-    }
-    const unhandled = target.dispatchEvent(new KeyboardEvent('keydown', { ...event.init, bubbles: true, cancelable: true }));
-    // A browser submits the form on Enter in a one-line field only for a real key press: for this one, the replay does.
-    if (unhandled && !isSaveShortcut(event.init) && target instanceof HTMLInputElement) target.form?.requestSubmit();
-  }
+/** A held event again, now for the app's handlers; on an element no longer shown (the app chose another view) it is dropped. */
+export function replayEarlyEvent(event: EarlyEvent): void {
+  const { target } = event;
+  if (!target.isConnected) return;
+  if (event.kind === 'click') return target.click();
+  const unhandled = target.dispatchEvent(new KeyboardEvent('keydown', { ...event.init, bubbles: true, cancelable: true }));
+  // A browser submits the form on Enter in a one-line field only for a real key press: for this one, the replay does.
+  if (unhandled && !isSaveShortcut(event.init) && target instanceof HTMLInputElement) target.form?.requestSubmit();
 }

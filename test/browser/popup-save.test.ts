@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import { type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
@@ -15,7 +15,7 @@ describe('saving a page through the popup, in Chromium', () => {
   beforeAll(async () => {
     [shelf, site, browser] = await Promise.all([
       startShelf(),
-      startSite({ '/article': 'An article worth keeping', '/other': 'Another page' }),
+      startSite({ '/article': 'An article worth keeping', '/other': 'Another page', '/early': 'Saved before the script' }),
       launchExtension(),
     ]);
     // What the user already has: one tag and one collection, made through the API.
@@ -32,9 +32,19 @@ describe('saving a page through the popup, in Chromium', () => {
 
   const openPopup = async (): Promise<Page> => {
     const popup = await browser.context.newPage();
+    // Whatever a page logs as an error fails the test (a pre-rendered form React could not take over, say).
+    popup.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    popup.on('pageerror', (error) => problems.push(error.message));
     await popup.goto(browser.url(`popup.html?tabId=${tabId}`));
     return popup;
   };
+  let problems: string[] = [];
+  afterEach(() => {
+    expect(problems).toEqual([]);
+    problems = [];
+  });
 
   /** Each chip has a "Remove tag <name>" button: the chips, by their accessible names. */
   const expectChosenTags = async (popup: Page, names: string[]) => {
@@ -95,5 +105,38 @@ describe('saving a page through the popup, in Chromium', () => {
     // Nothing changed yet: Update has nothing to send.
     expect(await popup.getByRole('button', { name: 'Update' }).isDisabled()).toBe(true);
     expect(await bookmarksAt(pageUrl)).toHaveLength(1);
+  });
+
+  it('saves what was typed and clicked before the popup’s script had loaded, once', async () => {
+    const earlyUrl = site.url('/early');
+    ({ tabId } = await browser.openTab(earlyUrl));
+    // The popup's script is held back until the user has typed and clicked: only the page's own form and popup-early.js are there.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const script = /\/chunks\/popup-[^/]+\.js$/;
+    await browser.context.route(script, async (route) => {
+      await released;
+      await route.continue();
+    });
+    try {
+      const popup = await browser.context.newPage();
+      await popup.goto(browser.url(`popup.html?tabId=${tabId}`), { waitUntil: 'commit' });
+      await popup.getByLabel('Title').fill('Typed before the script');
+      await popup.getByRole('combobox', { name: 'Tags' }).fill('early');
+      await popup.getByRole('button', { name: 'Save', exact: true }).click();
+      expect(await popup.evaluate(() => performance.getEntriesByName('shelf:popup-taken-over').length)).toBe(0);
+      expect(await bookmarksAt(earlyUrl)).toHaveLength(0);
+
+      release();
+      await popup.getByRole('heading', { name: 'Saved in Shelf' }).waitFor({ timeout: 10_000 });
+      const saved = await bookmarksAt(earlyUrl);
+      expect(saved).toHaveLength(1);
+      expect(saved[0]).toMatchObject({ title: 'Typed before the script', tags: ['early'] });
+      await expect.poll(() => browser.badge(tabId), { timeout: 5_000 }).toBe('✓');
+      await popup.close();
+    } finally {
+      release();
+      await browser.context.unroute(script);
+    }
   });
 });

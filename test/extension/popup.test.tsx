@@ -3,12 +3,16 @@
 import { closeDom } from './support/dom.ts';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
+import type { Root } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import * as z from 'zod/mini';
 import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/popup/App.tsx';
 import { DRAFT_MAX_AGE_MS, DRAFT_WRITE_DELAY_MS } from '../../entrypoints/popup/drafts.ts';
+import { TAKEN_OVER_MARK, holdEarlyEvents, takeOverEarlyEvents } from '../../entrypoints/popup/early-events.ts';
+import { hydratePopup } from '../../entrypoints/popup/hydrate.tsx';
+import { renderPopupShell } from '../../entrypoints/popup/shell.tsx';
 import { startPopup } from '../../entrypoints/popup/startup.ts';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
@@ -112,13 +116,18 @@ async function openTab(url: string, title: string): Promise<number> {
   return tab.id!;
 }
 
-/** Opens the popup on a tab that is the active tab of the current window (as the toolbar button does). */
-async function openPopup(page: { url: string; title: string } = PAGE): Promise<void> {
+/** Makes a tab the active tab of the current window, as it is when the toolbar button is clicked. */
+async function activateTab(page: { url: string; title: string } = PAGE): Promise<void> {
   const id = await openTab(page.url, page.title);
   const active = (await fakeBrowser.tabs.get(id))!;
   const query = fakeBrowser.tabs.query.bind(fakeBrowser.tabs);
   // fakeBrowser has no current window; other queries (the toolbar icon's) go through.
   vi.spyOn(fakeBrowser.tabs, 'query').mockImplementation(async (info) => (info.active && info.currentWindow ? [active] : query(info)));
+}
+
+/** Opens the popup on the active tab. */
+async function openPopup(page: { url: string; title: string } = PAGE): Promise<void> {
+  await activateTab(page);
   render(<App startup={startPopup()} />);
 }
 
@@ -178,7 +187,6 @@ describe('a page not saved yet', () => {
     expect(field('Title').value).toBe(PAGE.title);
     expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Unsorted');
     await waitFor(() => expect(messages.sent.map((m) => m.name).sort()).toEqual(['getAccount', 'listCollections', 'listTags', 'lookupUrl']));
-    // Moved there after the first paint rather than by autoFocus.
     await waitFor(() => expect(document.activeElement).toBe(tagsInput()));
   });
 
@@ -581,5 +589,135 @@ describe('keyboard', () => {
       reached.push(nameOf(document.activeElement!));
     }
     expect(reached).toEqual(['Title', 'URL', 'Remove tag a', 'Tags', 'Collection: Unsorted', 'Note', 'Favorite', 'Save']);
+  });
+});
+
+describe('the pre-rendered popup, before and as React takes it over', () => {
+  let root: Root | undefined;
+  let mismatch: ReturnType<typeof vi.spyOn>;
+
+  beforeEach(() => {
+    mismatch = vi.spyOn(console, 'error');
+  });
+  afterEach(() => {
+    takeOverEarlyEvents(window); // a test that ended before React took over leaves no holder listening
+    root?.unmount();
+    root = undefined;
+    document.body.replaceChildren();
+    performance.clearMarks(TAKEN_OVER_MARK);
+    // Every test here ends with React holding the page it was given, element for element.
+    expect(mismatch).not.toHaveBeenCalled();
+  });
+
+  /** popup.html as built: the pre-rendered form in #root, and popup-early.js holding what the user does. */
+  function showPage(): HTMLElement {
+    const page = document.createElement('div');
+    page.id = 'root';
+    page.innerHTML = renderPopupShell();
+    document.body.append(page);
+    holdEarlyEvents(window);
+    return page;
+  }
+  /** main.tsx, once the popup's script has loaded. */
+  const takeOver = (page: HTMLElement) => {
+    root = hydratePopup(page, startPopup());
+  };
+  const takenOver = () => waitFor(() => expect(performance.getEntriesByName(TAKEN_OVER_MARK)).toHaveLength(1));
+  /** What the browser does for a key pressed in a page no script handles yet: the element changes and nothing else. */
+  const typeBefore = (element: HTMLInputElement | HTMLTextAreaElement, text: string) => {
+    element.value = text;
+  };
+  const pressBefore = (element: Element, key: string, modifiers: KeyboardEventInit = {}) =>
+    element.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...modifiers }));
+
+  it('shows the whole form with Save enabled, each control named, the tags field focused, before any script', () => {
+    showPage();
+    expect(screen.getByRole('heading', { name: 'Save to Shelf' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', false);
+    for (const name of ['Title', 'URL', 'Note']) expect(field(name)).toBeTruthy();
+    expect(tagsInput().hasAttribute('autofocus')).toBe(true);
+    expect(collectionButton()).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'Favorite' })).toBeTruthy();
+    // Submitting without the app goes nowhere (no reload of the popup).
+    expect(screen.getByRole('button', { name: 'Save' }).closest('form')?.getAttribute('method')).toBe('dialog');
+  });
+
+  it('keeps what was typed before React took over, and saves once when Save was clicked meanwhile', async () => {
+    await signIn();
+    await activateTab();
+    const page = showPage();
+    typeBefore(field('Title'), 'Typed before the script');
+    typeBefore(tagsInput(), 'early');
+    typeBefore(field('Note'), 'A note typed early');
+    screen.getByRole<HTMLInputElement>('checkbox', { name: 'Favorite' }).checked = true;
+    screen.getByRole('button', { name: 'Save' }).click();
+    screen.getByRole('button', { name: 'Save' }).click(); // an impatient second click: held too, and finds the save under way
+
+    takeOver(page);
+    await screen.findByRole('heading', { name: 'Saved in Shelf' });
+    expect(messages.sent.filter((m) => m.name === 'saveBookmark')).toHaveLength(1);
+    const saved = await allBookmarks();
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ url: PAGE.url, title: 'Typed before the script', tags: ['early'], note: 'A note typed early', isFavorite: true });
+    // The same elements, now React's: the title field shows the saved value.
+    expect(field('Title').value).toBe('Typed before the script');
+  });
+
+  it('does for an early Enter in the tags field what it does later: adds the tag, saves nothing', async () => {
+    await signIn();
+    await activateTab();
+    const page = showPage();
+    typeBefore(tagsInput(), 'reading/later');
+    expect(pressBefore(tagsInput(), 'Enter')).toBe(false); // held: no submission meanwhile
+
+    takeOver(page);
+    await waitFor(() => expect(chipNames()).toEqual(['Remove tag reading/later']));
+    expect(tagsInput().value).toBe('');
+    await waitFor(() => expect(field('URL').value).toBe(PAGE.url));
+    expect(messages.sent.map((m) => m.name)).not.toContain('saveBookmark');
+  });
+
+  it.each([
+    ['Enter in the title', 'Title', {}],
+    ['Ctrl+Enter in the note', 'Note', { ctrlKey: true }],
+  ])('saves on an early %s', async (_, name, modifiers) => {
+    await signIn();
+    await activateTab();
+    const page = showPage();
+    typeBefore(field(name), 'typed early');
+    pressBefore(field(name), 'Enter', modifiers);
+
+    takeOver(page);
+    await screen.findByRole('heading', { name: 'Saved in Shelf' });
+    expect(await allBookmarks()).toMatchObject([{ url: PAGE.url, [name.toLowerCase()]: 'typed early' }]);
+  });
+
+  it('closes on an early Escape, and stops holding once React has the page', async () => {
+    const close = vi.fn();
+    vi.stubGlobal('close', close);
+    await signIn();
+    await activateTab();
+    const page = showPage();
+    pressBefore(field('Title'), 'Escape');
+    expect(close).toHaveBeenCalledOnce();
+
+    takeOver(page);
+    await takenOver();
+    // React's own handlers now: a click on the collection button opens the picker at once.
+    await user.click(collectionButton());
+    expect(await screen.findByRole('dialog', { name: 'Choose a collection' })).toBeTruthy();
+    vi.unstubAllGlobals();
+  });
+
+  it('drops an early Save when the tab turns out not to be saveable', async () => {
+    await signIn();
+    await activateTab({ url: 'chrome://extensions/', title: 'Extensions' });
+    const page = showPage();
+    screen.getByRole('button', { name: 'Save' }).click();
+
+    takeOver(page);
+    await screen.findByRole('heading', { name: 'This page can’t be saved' });
+    await bg.idle();
+    expect(messages.sent.map((m) => m.name)).not.toContain('saveBookmark');
   });
 });
