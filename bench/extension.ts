@@ -69,10 +69,10 @@ export async function extensionSection(ws: Workspace, _settings: BenchSettings):
     return [
       ...(await timedRows(b, popupUrl, helloUrl)),
       await measured({ section: SECTION, measurement: 'popup JavaScript, gzip -9, all it loads', target: '≤ 90 kB' }, async () => {
-        const { gzipBytes, rawBytes, files, firstPaintGzipBytes } = popupScriptSize();
+        const { gzipBytes, rawBytes, files, staticGzipBytes } = popupScriptSize();
         return {
           result: `${fmtKb(gzipBytes)} (${fmtKb(rawBytes)} raw, ${files} files)`,
-          beside: `${fmtKb(firstPaintGzipBytes)} before the first paint`,
+          beside: `${fmtKb(staticGzipBytes)} of it imported by popup.html itself`,
           verdict: verdict(gzipBytes <= POPUP_JS_TARGET_BYTES),
         };
       }),
@@ -139,8 +139,8 @@ async function openPopup(browser: ExtensionBrowser, url: string): Promise<Page> 
 /**
  * The start-up rows, from the same loads: to an enabled Save in the page (the
  * target), to the first paint (which shows it), and, for the popup, to the
- * moment React has taken the pre-rendered form over (a Save clicked before that
- * is held and carried out then).
+ * moments popup-early.js holds a click and React has taken the pre-rendered form
+ * over (and carries out what was held).
  */
 async function timedRows(browser: ExtensionBrowser, popupUrl: string, helloUrl: string): Promise<Row[]> {
   let loads: { popup: Load[]; hello: Load[] } | undefined;
@@ -148,14 +148,14 @@ async function timedRows(browser: ExtensionBrowser, popupUrl: string, helloUrl: 
     if (!loads) throw new Error('the start-up loads did not run');
     return median(loads[page].map((load) => pick(load) ?? Number.NaN));
   };
-  const row = (measurement: string, target: string, pick: (load: Load) => number | undefined) =>
+  const row = (measurement: string, target: string, pick: (load: Load) => number | undefined, remark = (_popup: Load[]) => '') =>
     measured({ section: SECTION, measurement, target }, async () => {
       loads ??= await timeLoads(browser, popupUrl, helloUrl, LOADS);
       const hello = medianOf(pick, 'hello');
       const popup = medianOf(pick, 'popup');
       const ratio = popup / hello;
       return {
-        result: `${fmtMs(popup)} (${ratio.toFixed(2)} ×)`,
+        result: `${fmtMs(popup)} (${ratio.toFixed(2)} ×)${remark(loads.popup)}`,
         beside: `${fmtMs(hello)} hello-world React + Tailwind page`,
         verdict: target === '' ? '' : verdict(ratio <= 1),
       };
@@ -164,8 +164,12 @@ async function timedRows(browser: ExtensionBrowser, popupUrl: string, helloUrl: 
   const popupMark = (mark: 'holding' | 'takenOver') => (load: Load) => load[mark] ?? load.saveReady;
   return [
     await row(`popup: navigation → enabled Save, median of ${LOADS}`, '≤ 1.0 × the hello-world page', (load) => load.saveReady),
-    await row('popup: navigation → first paint (Save on screen), same loads', '≤ 1.0 × the hello-world page', (load) => load.firstPaint),
-    await row('popup: navigation → a click on Save is held (popup-early.js runs), same loads', '', popupMark('holding')),
+    await row('popup: navigation → first paint (Save on screen), same loads', '', (load) => load.firstPaint),
+    await row('popup: navigation → a click on Save is held (popup-early.js runs), same loads', '', popupMark('holding'), (popup) => {
+      const late = popup.flatMap((load) => (load.holding !== undefined && load.holding > load.firstPaint ? [load.holding - load.firstPaint] : []));
+      const lateness = late.length === 0 ? '' : ` (in the others at most ${fmtMs(Math.max(...late))} after it)`;
+      return `, before the first paint in ${popup.length - late.length} of ${popup.length} loads${lateness}`;
+    }),
     await row('popup: navigation → React has taken the form over, same loads', '', popupMark('takenOver')),
   ];
 }
@@ -212,11 +216,11 @@ async function timeLoads(browser: ExtensionBrowser, popupUrl: string, helloUrl: 
 }
 
 /**
- * The JavaScript the popup runs: popup.html's module scripts and preloads with the
- * chunks they import statically (what must load before the first paint), and in
- * all, with the chunks they import dynamically right after it.
+ * The JavaScript the popup runs: popup.html's scripts and preloads with the
+ * chunks they import statically, and in all, with the chunks they import
+ * dynamically once they run.
  */
-function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number; firstPaintGzipBytes: number } {
+function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number; staticGzipBytes: number } {
   const html = readFileSync(join(BUILD_DIR, 'popup.html'), 'utf8');
   const entry = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
   if (entry.length === 0) throw new Error('popup.html loads no script');
@@ -235,7 +239,7 @@ function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number
   const gzip = (paths: Set<string>) => [...paths].reduce((sum, path) => sum + gzipSync(readFileSync(path), { level: 9 }).length, 0);
   const all = collect(true);
   const rawBytes = [...all].reduce((sum, path) => sum + readFileSync(path).length, 0);
-  return { gzipBytes: gzip(all), rawBytes, files: all.size, firstPaintGzipBytes: gzip(collect(false)) };
+  return { gzipBytes: gzip(all), rawBytes, files: all.size, staticGzipBytes: gzip(collect(false)) };
 }
 
 const fmtKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;

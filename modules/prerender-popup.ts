@@ -9,12 +9,14 @@ const ROOT_ELEMENT = '<div id="root"></div>';
 const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g;
 
 /**
- * The popup opens with its form already in the page, Save included:
+ * The popup opens with its form already in the page, Save working:
  * - #root holds the form as React first renders it (entrypoints/popup/shell.tsx,
- *   rendered here at build time); main.tsx hydrates it;
- * - popup-early.js (entrypoints/popup-early.ts) holds what the user does before
- *   React takes over. It is async: it runs as soon as it arrives, without
- *   holding up the page's parsing or first paint;
+ *   rendered here at build time); main.tsx hydrates it after the first paint;
+ * - popup-early.js (entrypoints/popup-early.ts) holds what the user does until
+ *   React has the form. It is async, so the parser never waits for it, and
+ *   render-blocking, so that nothing shows before it listens (Chromium; Firefox
+ *   ignores `blocking`, and there the form's method="dialog" makes a click in
+ *   that moment do nothing rather than reload the popup);
  * - the stylesheet is inlined. An extension page's file arrives some 30 ms after
  *   it is asked for, and both the first paint and every deferred script wait
  *   for a stylesheet link: inline, the form paints as soon as it is parsed.
@@ -34,7 +36,7 @@ export default defineWxtModule((wxt) => {
             const { renderPopupShell } = (await tsImport(shellModule, import.meta.url)) as typeof Shell;
             return {
               html: inlineStylesheets(html.replace(ROOT_ELEMENT, `<div id="root">${renderPopupShell()}</div>`), bundle),
-              tags: [{ tag: 'script', attrs: { src: '/popup-early.js', async: true }, injectTo: 'head-prepend' }],
+              tags: [{ tag: 'script', attrs: { src: '/popup-early.js', async: true, blocking: 'render' }, injectTo: 'head-prepend' }],
             };
           },
         },
