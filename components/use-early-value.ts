@@ -10,12 +10,13 @@ type Field = HTMLInputElement | HTMLTextAreaElement;
  * Returns the field's ref. Without a pre-rendered page the two never differ.
  */
 export function useEarlyValue<E extends Field, V>(read: (field: E) => V, rendered: V, adopt: ((value: V) => void) | undefined): (field: E | null) => void {
-  // What the first render saw: the element holds it, or what the user typed over it.
-  const first = useRef({ read, rendered, adopt });
+  // What the first render saw: the element holds it, or what the user typed over it. Used once, as the field first mounts.
+  const first = useRef<{ read: typeof read; rendered: V; adopt: typeof adopt } | null>({ read, rendered, adopt });
   return useCallback((field: E | null) => {
+    if (!field || !first.current) return;
     const { read, rendered, adopt } = first.current;
-    if (!field || !adopt) return;
+    first.current = null;
     const held = read(field);
-    if (held !== rendered) adopt(held);
+    if (adopt && held !== rendered) adopt(held);
   }, []);
 }

@@ -1,5 +1,5 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
 import { holdEarlyEvents } from './popup/early-events.ts';
 
-// A classic script in popup.html's head (added by modules/prerender-popup.ts): it runs before the pre-rendered form can be used.
+// popup.html's first script (added by modules/prerender-popup.ts): it runs before the pre-rendered form shows.
 export default defineUnlistedScript(() => holdEarlyEvents(window));

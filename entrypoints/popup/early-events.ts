@@ -25,7 +25,8 @@ interface EarlyEventHolder {
 
 // One page, two bundles: the classic early script and the app's module.
 const HOLDER = Symbol.for('shelf.popup.earlyEvents');
-type HolderWindow = Window & { [HOLDER]?: EarlyEventHolder };
+// Once the app has the page, what is left there says so: an early script that ran late holds nothing.
+type HolderWindow = Window & { [HOLDER]?: EarlyEventHolder | 'taken over' };
 
 /** User Timing marks (the bench reads them): since when a click is held, and when the app took the page over. */
 export const HOLDING_MARK = 'shelf:popup-holding';
@@ -33,8 +34,9 @@ export const TAKEN_OVER_MARK = 'shelf:popup-taken-over';
 
 const isSaveShortcut = (e: KeyInit) => e.key === 'Enter' && (e.ctrlKey || e.metaKey);
 
-/** Run by popup-early.js, a classic script in the page's head: from here until React takes over, nothing is lost. */
+/** Run by popup-early.js, before the page can show: from here until React takes over, nothing is lost. */
 export function holdEarlyEvents(win: Window): void {
+  if ((win as HolderWindow)[HOLDER] === 'taken over') return;
   const held: EarlyEvent[] = [];
   const hold = (e: Event, event: EarlyEvent) => {
     // The page alone would act on it (a form submitted to nowhere): the app does, later.
@@ -42,30 +44,37 @@ export function holdEarlyEvents(win: Window): void {
     e.stopImmediatePropagation();
     held.push(event);
   };
+  const keyEvent = (e: KeyboardEvent & { target: HTMLElement }): EarlyEvent => {
+    const { key, ctrlKey, metaKey, shiftKey, altKey } = e;
+    return { kind: 'key', target: e.target, init: { key, ctrlKey, metaKey, shiftKey, altKey } };
+  };
   const onClick = (e: MouseEvent) => {
     const button = e.target instanceof Element ? e.target.closest('button') : null;
     if (button && !button.disabled) hold(e, { kind: 'click', target: button });
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') return win.close();
-    if (!(e.target instanceof HTMLElement)) return;
+    if (e.isComposing || !(e.target instanceof HTMLElement)) return; // an input method's own Enter
+    const event = e as KeyboardEvent & { target: HTMLElement };
+    // Escape closes at once, unless a save waits to be done: then it closes after it, as it would later.
+    if (e.key === 'Escape') return held.length === 0 ? win.close() : hold(e, keyEvent(event));
     // Enter in a one-line field submits the form or, in the tags field, adds a tag: the app decides which.
     // Elsewhere Enter is the element's own (a new line in the note, a click on a button), unless it is the save shortcut.
-    if (isSaveShortcut(e) || (e.key === 'Enter' && e.target instanceof HTMLInputElement)) {
-      const { key, ctrlKey, metaKey, shiftKey, altKey } = e;
-      hold(e, { kind: 'key', target: e.target, init: { key, ctrlKey, metaKey, shiftKey, altKey } });
-    }
+    if (isSaveShortcut(e) || (e.key === 'Enter' && e.target instanceof HTMLInputElement)) hold(e, keyEvent(event));
   };
+  // Once something waits for the app, typing waits too: text typed after an early Enter in the tags field would join the tag it made.
+  const onBeforeInput = (e: Event) => held.length > 0 && e.preventDefault();
   const onSubmit = (e: Event) => e.preventDefault();
+  const listeners = [
+    ['click', onClick],
+    ['keydown', onKeyDown],
+    ['beforeinput', onBeforeInput],
+    ['submit', onSubmit],
+  ] as const;
   const doc = win.document;
-  doc.addEventListener('click', onClick, true);
-  doc.addEventListener('keydown', onKeyDown, true);
-  doc.addEventListener('submit', onSubmit, true);
+  for (const [type, listener] of listeners) doc.addEventListener(type, listener as EventListener, true);
   (win as HolderWindow)[HOLDER] = {
     release() {
-      doc.removeEventListener('click', onClick, true);
-      doc.removeEventListener('keydown', onKeyDown, true);
-      doc.removeEventListener('submit', onSubmit, true);
+      for (const [type, listener] of listeners) doc.removeEventListener(type, listener as EventListener, true);
       return held.splice(0);
     },
   };
@@ -75,17 +84,17 @@ export function holdEarlyEvents(win: Window): void {
 /** The app has the page: the early script stops holding; what it held comes back (nothing when there was no early script). */
 export function takeOverEarlyEvents(win: Window): EarlyEvent[] {
   const holder = (win as HolderWindow)[HOLDER];
-  delete (win as HolderWindow)[HOLDER];
+  (win as HolderWindow)[HOLDER] = 'taken over';
   win.performance.mark(TAKEN_OVER_MARK);
-  return holder?.release() ?? [];
+  return holder === undefined || holder === 'taken over' ? [] : holder.release();
 }
 
-/** A held event again, now for the app's handlers; on an element no longer shown (the app chose another view) it is dropped. */
+/** A held event again, now for the app's handlers (on an element the app no longer shows, it does nothing). */
 export function replayEarlyEvent(event: EarlyEvent): void {
   const { target } = event;
-  if (!target.isConnected) return;
   if (event.kind === 'click') return target.click();
-  const unhandled = target.dispatchEvent(new KeyboardEvent('keydown', { ...event.init, bubbles: true, cancelable: true }));
+  const { init } = event;
+  const unhandled = target.dispatchEvent(new KeyboardEvent('keydown', { ...init, bubbles: true, cancelable: true }));
   // A browser submits the form on Enter in a one-line field only for a real key press: for this one, the replay does.
-  if (unhandled && !isSaveShortcut(event.init) && target instanceof HTMLInputElement) target.form?.requestSubmit();
+  if (unhandled && init.key === 'Enter' && !isSaveShortcut(init) && target instanceof HTMLInputElement) target.form?.requestSubmit();
 }

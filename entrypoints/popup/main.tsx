@@ -1,4 +1,4 @@
-import { hydratePopup } from './hydrate.tsx';
+import { mountPopup } from './mount.tsx';
 import { startPopup, tabIdFrom } from './startup.ts';
 import './style.css';
 
@@ -7,6 +7,7 @@ const startup = startPopup({ tabId: tabIdFrom(location.search) });
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Shelf popup: the page has no #root element');
+
 /** Runs `run` once the page has painted (at once in a hidden page, which paints nothing). */
 function afterPaint(run: () => void): void {
   if (document.visibilityState !== 'visible') return run();
@@ -14,4 +15,4 @@ function afterPaint(run: () => void): void {
 }
 
 // The page shows the form from its first paint, Save working (popup-early.js holds a click): React takes it over right after that paint rather than hold it up.
-afterPaint(() => hydratePopup(root, startup));
+afterPaint(() => mountPopup(root, startup));

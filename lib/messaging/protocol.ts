@@ -1,12 +1,11 @@
-import type * as z from 'zod/mini';
-import type { AccountState as AccountStateSchema, replies } from './replies.ts';
-import type { requests } from './requests.ts';
-
 /**
  * Every message the UI may send the background, the only code holding the
  * token and calling the API: requests.ts says what each carries, replies.ts
  * what it answers.
  */
+import type * as z from 'zod/mini';
+import type { AccountState as AccountStateSchema, replies } from './replies.ts';
+import type { requests } from './requests.ts';
 
 export const DEFAULT_SERVER_URL = 'http://127.0.0.1:8787/v1';
 

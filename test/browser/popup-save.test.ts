@@ -30,21 +30,26 @@ describe('saving a page through the popup, in Chromium', () => {
     await Promise.all([browser?.close(), shelf?.stop(), site?.close()]);
   });
 
-  const openPopup = async (): Promise<Page> => {
+  let problems: string[] = [];
+  /** A new popup page whose errors (a pre-rendered form React could not take over, say) fail the test. */
+  const newPopupPage = async (): Promise<Page> => {
     const popup = await browser.context.newPage();
-    // Whatever a page logs as an error fails the test (a pre-rendered form React could not take over, say).
     popup.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
     });
     popup.on('pageerror', (error) => problems.push(error.message));
-    await popup.goto(browser.url(`popup.html?tabId=${tabId}`));
     return popup;
   };
-  let problems: string[] = [];
   afterEach(() => {
     expect(problems).toEqual([]);
     problems = [];
   });
+
+  const openPopup = async (): Promise<Page> => {
+    const popup = await newPopupPage();
+    await popup.goto(browser.url(`popup.html?tabId=${tabId}`));
+    return popup;
+  };
 
   /** Each chip has a "Remove tag <name>" button: the chips, by their accessible names. */
   const expectChosenTags = async (popup: Page, names: string[]) => {
@@ -64,6 +69,8 @@ describe('saving a page through the popup, in Chromium', () => {
     expect(await browser.badge(tabId)).toBe('');
 
     const tags = popup.getByRole('combobox', { name: 'Tags' });
+    // Focused by the page itself (autofocus in the pre-rendered form), ready for the first tag.
+    expect(await tags.evaluate((input) => input === document.activeElement)).toBe(true);
     await tags.fill('rea');
     await popup.getByRole('listbox', { name: 'Tag suggestions' }).getByRole('option', { name: 'reading', exact: true }).click();
     await tags.fill('fresh find');
@@ -119,7 +126,7 @@ describe('saving a page through the popup, in Chromium', () => {
       await route.continue();
     });
     try {
-      const popup = await browser.context.newPage();
+      const popup = await newPopupPage();
       await popup.goto(browser.url(`popup.html?tabId=${tabId}`), { waitUntil: 'commit' });
       await popup.getByLabel('Title').fill('Typed before the script');
       await popup.getByRole('combobox', { name: 'Tags' }).fill('early');

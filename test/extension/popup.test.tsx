@@ -11,7 +11,7 @@ import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/popup/App.tsx';
 import { DRAFT_MAX_AGE_MS, DRAFT_WRITE_DELAY_MS } from '../../entrypoints/popup/drafts.ts';
 import { TAKEN_OVER_MARK, holdEarlyEvents, takeOverEarlyEvents } from '../../entrypoints/popup/early-events.ts';
-import { hydratePopup } from '../../entrypoints/popup/hydrate.tsx';
+import { mountPopup } from '../../entrypoints/popup/mount.tsx';
 import { renderPopupShell } from '../../entrypoints/popup/shell.tsx';
 import { startPopup } from '../../entrypoints/popup/startup.ts';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
@@ -600,7 +600,9 @@ describe('the pre-rendered popup, before and as React takes it over', () => {
     mismatch = vi.spyOn(console, 'error');
   });
   afterEach(() => {
-    takeOverEarlyEvents(window); // a test that ended before React took over leaves no holder listening
+    // The next test is a new page: no holder left listening, nothing saying the app has it.
+    takeOverEarlyEvents(window);
+    Reflect.deleteProperty(window, Symbol.for('shelf.popup.earlyEvents'));
     root?.unmount();
     root = undefined;
     document.body.replaceChildren();
@@ -620,7 +622,7 @@ describe('the pre-rendered popup, before and as React takes it over', () => {
   }
   /** main.tsx, once the popup's script has loaded. */
   const takeOver = (page: HTMLElement) => {
-    root = hydratePopup(page, startPopup());
+    root = mountPopup(page, startPopup());
   };
   const takenOver = () => waitFor(() => expect(performance.getEntriesByName(TAKEN_OVER_MARK)).toHaveLength(1));
   /** What the browser does for a key pressed in a page no script handles yet: the element changes and nothing else. */
@@ -630,7 +632,7 @@ describe('the pre-rendered popup, before and as React takes it over', () => {
   const pressBefore = (element: Element, key: string, modifiers: KeyboardEventInit = {}) =>
     element.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...modifiers }));
 
-  it('shows the whole form with Save enabled, each control named, the tags field focused, before any script', () => {
+  it('shows the whole form with Save enabled, each control named, the tags field marked to take the focus, before any script', () => {
     showPage();
     expect(screen.getByRole('heading', { name: 'Save to Shelf' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', false);
@@ -707,6 +709,43 @@ describe('the pre-rendered popup, before and as React takes it over', () => {
     await user.click(collectionButton());
     expect(await screen.findByRole('dialog', { name: 'Choose a collection' })).toBeTruthy();
     vi.unstubAllGlobals();
+  });
+
+  it('closes on Escape after the early Save it follows, and holds typing after an early Enter', async () => {
+    const close = vi.fn();
+    vi.stubGlobal('close', close);
+    await signIn();
+    await activateTab();
+    const page = showPage();
+    pressBefore(field('Title'), 'Enter', { ctrlKey: true });
+    pressBefore(field('Title'), 'Escape');
+    expect(close).not.toHaveBeenCalled();
+    // What is typed after it would join what the held key acts on: the page holds it back.
+    expect(field('Title').dispatchEvent(new InputEvent('beforeinput', { data: 'x', bubbles: true, cancelable: true }))).toBe(false);
+
+    takeOver(page);
+    await waitFor(() => expect(close).toHaveBeenCalledOnce());
+    await waitFor(async () => expect(await allBookmarks()).toHaveLength(1));
+    vi.unstubAllGlobals();
+  });
+
+  it('leaves an input method its own Enter', () => {
+    showPage();
+    expect(pressBefore(tagsInput(), 'Enter', { isComposing: true })).toBe(true);
+  });
+
+  it('holds nothing when the early script runs after React has taken the page over', async () => {
+    await signIn();
+    await activateTab();
+    const page = document.createElement('div');
+    page.innerHTML = renderPopupShell();
+    document.body.append(page);
+    takeOver(page);
+    await takenOver();
+    holdEarlyEvents(window);
+
+    await user.click(collectionButton());
+    expect(await screen.findByRole('dialog', { name: 'Choose a collection' })).toBeTruthy();
   });
 
   it('drops an early Save when the tab turns out not to be saveable', async () => {
