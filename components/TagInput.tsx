@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useId, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { bareInputClass, inputBoxClass, labelClass, optionClass, popupListClass } from './field-styles.ts';
 import { type KnownTag, addTags, findTag, hasTag, parseTagInput, suggestTags, tagPath } from './tag-suggestions.ts';
 import { useEarlyValue } from './use-early-value.ts';
@@ -23,6 +23,10 @@ export interface TagInputProps {
  */
 export function TagInput({ value, onChange, text, onTextChange, known, autoFocus }: TagInputProps) {
   const id = useId();
+  useEffect(() => {
+    // The browser's own autofocus may not act (Firefox's popups; React does not focus a pre-rendered field it takes over): the field takes the focus if nothing has it.
+    if (autoFocus && (document.activeElement === null || document.activeElement === document.body)) document.getElementById(`${id}-input`)?.focus();
+  }, [autoFocus, id]);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
 

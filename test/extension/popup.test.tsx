@@ -644,6 +644,20 @@ describe('the pre-rendered popup, before and as React takes it over', () => {
     expect(screen.getByRole('button', { name: 'Save' }).closest('form')?.getAttribute('method')).toBe('dialog');
   });
 
+  it.each([
+    ['gives the tags field the focus when the browser did not', null, 'Tags'],
+    ['leaves the focus where the user put it before React took over', 'Title', 'Title'],
+  ])('%s', async (_, focusedBefore, focusedAfter) => {
+    await signIn();
+    await activateTab();
+    const page = showPage();
+    if (focusedBefore) field(focusedBefore).focus();
+    takeOver(page);
+    await takenOver();
+    const expected = () => (focusedAfter === 'Tags' ? tagsInput() : field(focusedAfter));
+    await waitFor(() => expect(document.activeElement).toBe(expected()));
+  });
+
   it('keeps what was typed before React took over, and saves once when Save was clicked meanwhile', async () => {
     await signIn();
     await activateTab();

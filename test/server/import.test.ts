@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
@@ -10,6 +10,7 @@ import { HOUR, MINUTE } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { allBookmarks, collectionPaths, importFile, settledJob, startImportOf, upload } from './jobs-fixtures.ts';
+import { importFixture } from '../support/fixtures.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -19,8 +20,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const FIXTURES = '/work/shared/fixtures/imports';
-const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
+const fixture = importFixture;
 const storedFile = (storageId: string): string => join(t.dataDir, 'files', storageId);
 
 /** POST /import/* allows 2 requests a minute per user and endpoint. */

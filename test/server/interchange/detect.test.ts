@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeInput } from '../../../server/interchange/decode.ts';
 import { detectFormat } from '../../../server/interchange/detect.ts';
 import { parseImport, UnsupportedFormatError } from '../../../server/interchange/parse.ts';
+import { importFixture } from '../../support/fixtures.ts';
 
-const fixtures = new URL('../../../../shared/fixtures/imports/', import.meta.url);
-const fixtureText = (name: string): string => readFileSync(new URL(name, fixtures), 'utf8');
+const fixtureText = (name: string): string => importFixture(name).toString('utf8');
 
 describe('detectFormat', () => {
   it.each([

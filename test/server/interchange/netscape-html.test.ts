@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseNetscapeHtml } from '../../../server/interchange/formats/netscape-html.ts';
 import { parseImport } from '../../../server/interchange/parse.ts';
+import { importFixture } from '../../support/fixtures.ts';
 
-const fixtures = new URL('../../../../shared/fixtures/imports/', import.meta.url);
-const fixture = (name: string): Buffer => readFileSync(new URL(name, fixtures));
+const fixture = importFixture;
 
 const seconds = (s: number): number => s * 1000;
 

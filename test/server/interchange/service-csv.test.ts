@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseImport } from '../../../server/interchange/parse.ts';
+import { importFixture } from '../../support/fixtures.ts';
 
-const fixtures = new URL('../../../../shared/fixtures/imports/', import.meta.url);
 
 describe('Pocket CSV', () => {
   it('reads the real export, including the title spanning three lines and no final newline', () => {
-    const parsed = parseImport(readFileSync(new URL('pocket-export-multiline.csv', fixtures)));
+    const parsed = parseImport(importFixture('pocket-export-multiline.csv'));
     expect(parsed.format).toBe('pocket-csv');
     expect(parsed.skipped).toEqual([]);
     expect(parsed.bookmarks).toHaveLength(7);
