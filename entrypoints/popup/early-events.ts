@@ -5,7 +5,8 @@
  * clicks on buttons, Enter in a one-line field, Ctrl+Enter. React then replays
  * those on the same elements (hydration keeps the page's own DOM), in order, once
  * its fields have adopted what was typed meanwhile (components/use-early-value.ts).
- * Escape needs no app: it closes the popup at once, as it does later.
+ * Escape needs no app: it closes the popup at once, as it does later (after a
+ * held save, once that is done).
  */
 
 interface KeyInit {
@@ -44,24 +45,25 @@ export function holdEarlyEvents(win: Window): void {
     e.stopImmediatePropagation();
     held.push(event);
   };
-  const keyEvent = (e: KeyboardEvent & { target: HTMLElement }): EarlyEvent => {
-    const { key, ctrlKey, metaKey, shiftKey, altKey } = e;
-    return { kind: 'key', target: e.target, init: { key, ctrlKey, metaKey, shiftKey, altKey } };
-  };
+  const keyEvent = ({ key, ctrlKey, metaKey, shiftKey, altKey }: KeyboardEvent, target: HTMLElement): EarlyEvent => ({
+    kind: 'key',
+    target,
+    init: { key, ctrlKey, metaKey, shiftKey, altKey },
+  });
   const onClick = (e: MouseEvent) => {
     const button = e.target instanceof Element ? e.target.closest('button') : null;
     if (button && !button.disabled) hold(e, { kind: 'click', target: button });
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.isComposing || !(e.target instanceof HTMLElement)) return; // an input method's own Enter
-    const event = e as KeyboardEvent & { target: HTMLElement };
+    const { target } = e;
+    if (e.isComposing || !(target instanceof HTMLElement)) return; // an input method's own Enter
     // Escape closes at once, unless a save waits to be done: then it closes after it, as it would later.
-    if (e.key === 'Escape') return held.length === 0 ? win.close() : hold(e, keyEvent(event));
+    if (e.key === 'Escape') return held.length === 0 ? win.close() : hold(e, keyEvent(e, target));
     // Enter in a one-line field submits the form or, in the tags field, adds a tag: the app decides which.
     // Elsewhere Enter is the element's own (a new line in the note, a click on a button), unless it is the save shortcut.
-    if (isSaveShortcut(e) || (e.key === 'Enter' && e.target instanceof HTMLInputElement)) hold(e, keyEvent(event));
+    if (isSaveShortcut(e) || (e.key === 'Enter' && target instanceof HTMLInputElement)) hold(e, keyEvent(e, target));
   };
-  // Once something waits for the app, typing waits too: text typed after an early Enter in the tags field would join the tag it made.
+  // Once something waits for the app, the fields take no more typing until it is done: text typed after an early Enter in the tags field would join the tag that Enter makes.
   const onBeforeInput = (e: Event) => held.length > 0 && e.preventDefault();
   const onSubmit = (e: Event) => e.preventDefault();
   const listeners = [

@@ -725,7 +725,7 @@ describe('the pre-rendered popup, before and as React takes it over', () => {
     vi.unstubAllGlobals();
   });
 
-  it('closes on Escape after the early Save it follows, and holds typing after an early Enter', async () => {
+  it('closes on Escape after the early Save it follows, and refuses typing while that waits', async () => {
     const close = vi.fn();
     vi.stubGlobal('close', close);
     await signIn();
