@@ -46,8 +46,6 @@ export function freezeClock(t: TestServer): { at: number; restore: () => void } 
   return { at, restore: () => spy.mockRestore() };
 }
 
-export { openDb } from '../support/server.ts';
-
 let collectionCounter = 0;
 export function addCollection(db: Database.Database, userId: string, options: { deletedAt?: number } = {}): string {
   const id = `col_fixture${++collectionCounter}`;

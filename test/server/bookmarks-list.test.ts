@@ -1,22 +1,15 @@
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Bookmark, BookmarkPage, BookmarkStats, DomainCount, DuplicatesResult } from '../../lib/api/bookmarks.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { addCollection, allPages, freezeClock, openDb, save } from './bookmarks-fixtures.ts';
+import type { TestServer, TestUser } from '../support/server.ts';
+import { withServerAndDb } from '../support/server-per-file.ts';
+import { addCollection, allPages, freezeClock, save } from './bookmarks-fixtures.ts';
 
 let t: TestServer;
 let db: Database.Database;
-
-beforeAll(async () => {
-  t = await startTestServer({ raiseLimits: true });
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-});
+withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const page = async (u: TestUser, query: string): Promise<BookmarkPage> => dataOf(await u.api('GET', `/bookmarks?${query}`), BookmarkPage);
 const ids = (list: Bookmark[]): string[] => list.map((b) => b.id);

@@ -1,23 +1,16 @@
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_TAGS_PER_BOOKMARK } from '../../lib/api/bookmarks.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { getBookmark, openDb, save, updatedMs } from './bookmarks-fixtures.ts';
+import type { TestServer, TestUser } from '../support/server.ts';
+import { withServerAndDb } from '../support/server-per-file.ts';
+import { getBookmark, save, updatedMs } from './bookmarks-fixtures.ts';
 
 let t: TestServer;
 let db: Database.Database;
-
-beforeAll(async () => {
-  t = await startTestServer({ raiseLimits: true });
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-});
+withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const Tags = z.array(Tag);
 const tagsOf = async (u: TestUser, id: string) => dataOf(await u.api('GET', `/bookmarks/${id}/tags`), Tags);

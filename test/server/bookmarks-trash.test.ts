@@ -1,23 +1,16 @@
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Bookmark, BookmarkPage, BookmarkStats, DeletedResult, DomainCount, DuplicatesResult, EmptyTrashResult } from '../../lib/api/bookmarks.ts';
 import { DAY } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { addCollection, getBookmark, openDb, rawBookmark, save, trashCollection } from './bookmarks-fixtures.ts';
+import { withServerAndDb } from '../support/server-per-file.ts';
+import { addCollection, getBookmark, rawBookmark, save, trashCollection } from './bookmarks-fixtures.ts';
 
 let t: TestServer;
 let db: Database.Database;
-
-beforeAll(async () => {
-  t = await startTestServer({ raiseLimits: true });
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-});
+withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const trash = async (u: TestUser, id: string): Promise<Bookmark> => dataOf(await u.api('DELETE', `/bookmarks/${id}`), Bookmark);
 const trashPage = async (u: TestUser, query = ''): Promise<BookmarkPage> => dataOf(await u.api('GET', `/bookmarks/trash?${query}`), BookmarkPage);

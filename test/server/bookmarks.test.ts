@@ -1,22 +1,15 @@
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { DeletedResult } from '../../lib/api/bookmarks.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { addCollection, getBookmark, openDb, rawBookmark, save, trashCollection, updatedMs } from './bookmarks-fixtures.ts';
+import type { TestServer, TestUser } from '../support/server.ts';
+import { withServerAndDb } from '../support/server-per-file.ts';
+import { addCollection, getBookmark, rawBookmark, save, trashCollection, updatedMs } from './bookmarks-fixtures.ts';
 
 let t: TestServer;
 let db: Database.Database;
-
-beforeAll(async () => {
-  t = await startTestServer({ raiseLimits: true });
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-});
+withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const countOf = async (u: TestUser): Promise<number> =>
   dataOf(await u.api('GET', '/bookmarks?limit=200'), BookmarkPage).data.length;

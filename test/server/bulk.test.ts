@@ -1,22 +1,15 @@
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Bookmark, Bookmark as BookmarkSchema } from '../../lib/api/bookmarks.ts';
 import { BulkResult, BulkTagResult, MAX_BULK } from '../../lib/api/bulk.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { addCollection, getBookmark, openDb, save } from './bookmarks-fixtures.ts';
+import type { TestServer, TestUser } from '../support/server.ts';
+import { withServerAndDb } from '../support/server-per-file.ts';
+import { addCollection, getBookmark, save } from './bookmarks-fixtures.ts';
 
 let t: TestServer;
 let db: Database.Database;
-
-beforeAll(async () => {
-  t = await startTestServer({ raiseLimits: true });
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-});
+withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 async function library(u: TestUser, n: number, extra: Record<string, unknown> = {}): Promise<Bookmark[]> {
   const list: Bookmark[] = [];

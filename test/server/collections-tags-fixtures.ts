@@ -9,8 +9,6 @@ import { setBookmarkTags } from '../../server/store/sqlite/tag-rows.ts';
 
 export type Db = Database.Database;
 
-export { openDb } from '../support/server.ts';
-
 export interface SeedOptions {
   collectionId?: string | null;
   tags?: string[];

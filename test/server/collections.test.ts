@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import {
@@ -11,21 +11,13 @@ import {
 } from '../../lib/api/collections.ts';
 import { DAY } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { type Db, count, openDb, rawRow, seedBookmarks } from './collections-tags-fixtures.ts';
+import type { TestServer, TestUser } from '../support/server.ts';
+import { withServerAndDb } from '../support/server-per-file.ts';
+import { type Db, count, rawRow, seedBookmarks } from './collections-tags-fixtures.ts';
 
 let t: TestServer;
 let db: Db;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  db = openDb(t);
-});
-
-afterAll(async () => {
-  db.close();
-  await t.close();
-});
+withServerAndDb((started) => ({ t, db } = started));
 
 const Collections = z.array(Collection);
 

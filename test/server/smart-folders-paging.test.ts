@@ -1,30 +1,13 @@
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import {
-  type RawBookmark,
-  type Rules,
-  createFolder,
-  evaluate,
-  evaluateAll,
-  evaluateRaw,
-  ids,
-  insertBookmarks,
-  openDb,
-  setRules,
-} from './smart-folders-fixtures.ts';
+import type { TestServer, TestUser } from '../support/server.ts';
+import { withServerAndDb } from '../support/server-per-file.ts';
+import { type RawBookmark, type Rules, createFolder, evaluate, evaluateAll, evaluateRaw, ids, insertBookmarks, setRules } from './smart-folders-fixtures.ts';
 
 let t: TestServer;
 let db: Database.Database;
-beforeAll(async () => {
-  t = await startTestServer();
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-});
+withServerAndDb((started) => ({ t, db } = started));
 
 const BASE = Date.UTC(2024, 0, 1);
 const rule = (field: string, operator: string, value: string) => ({ field, operator, value });

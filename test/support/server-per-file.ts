@@ -1,0 +1,24 @@
+import type Database from 'better-sqlite3';
+import { afterAll, beforeAll } from 'vitest';
+import type { ServerConfig } from '../../server/config.ts';
+import { type TestServer, openDb, startTestServer } from './server.ts';
+
+export interface ServerWithDb {
+  t: TestServer;
+  /** A connection to the server's database, for what the API does not show. */
+  db: Database.Database;
+}
+
+/** The test file's real server, started before its tests and closed after them, with a database connection: `receive` gets both once started. */
+export function withServerAndDb(receive: (started: ServerWithDb) => void, overrides: Partial<ServerConfig> = {}): void {
+  let started: ServerWithDb | undefined;
+  beforeAll(async () => {
+    const t = await startTestServer(overrides);
+    started = { t, db: openDb(t) };
+    receive(started);
+  });
+  afterAll(async () => {
+    started?.db.close();
+    await started?.t.close();
+  });
+}
