@@ -40,7 +40,7 @@ export function holdEarlyEvents(win: Window): void {
   if ((win as HolderWindow)[HOLDER] === 'taken over') return;
   const held: EarlyEvent[] = [];
   const hold = (e: Event, event: EarlyEvent) => {
-    // The page alone would act on it (a form submitted to nowhere): the app does, later.
+    // The app acts on it, later; the page alone would not (the form's method="dialog" submits nowhere).
     e.preventDefault();
     e.stopImmediatePropagation();
     held.push(event);
@@ -65,12 +65,10 @@ export function holdEarlyEvents(win: Window): void {
   };
   // Once something waits for the app, the fields take no more typing until it is done: text typed after an early Enter in the tags field would join the tag that Enter makes.
   const onBeforeInput = (e: Event) => held.length > 0 && e.preventDefault();
-  const onSubmit = (e: Event) => e.preventDefault();
   const listeners = [
     ['click', onClick],
     ['keydown', onKeyDown],
     ['beforeinput', onBeforeInput],
-    ['submit', onSubmit],
   ] as const;
   const doc = win.document;
   for (const [type, listener] of listeners) doc.addEventListener(type, listener as EventListener, true);
