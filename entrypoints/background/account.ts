@@ -2,7 +2,7 @@ import { createApiClient, type ApiClient } from '../../lib/client/api-client.ts'
 import { ClientError } from '../../lib/client/errors.ts';
 import { normalizeServerUrl } from '../../lib/client/server-url.ts';
 import type { AccountState } from '../../lib/messaging/protocol.ts';
-import { settingsItem, tokenItem, userItem } from '../../lib/storage/items.ts';
+import { type Grant, grantItem, settingsItem, tokenItem, userItem } from '../../lib/storage/items.ts';
 
 export interface AccountDeps {
   fetch?: typeof fetch;
@@ -17,16 +17,21 @@ export class Account {
   constructor(private deps: AccountDeps) {}
 
   async state(): Promise<AccountState> {
-    const [{ serverUrl }, token, user] = await Promise.all([settingsItem.get(), tokenItem.get(), userItem.get()]);
-    return { serverUrl, signedIn: token !== null, user: token !== null ? user : null };
+    const [{ serverUrl }, token, user, grant] = await Promise.all([settingsItem.get(), tokenItem.get(), userItem.get(), grantItem.get()]);
+    const signedIn = token !== null;
+    return { serverUrl, signedIn, user: signedIn ? user : null, scopes: signedIn ? (grant?.scopes ?? null) : null };
   }
 
-  /** The client for the signed-in account; NOT_SIGNED_IN when there is none. */
+  /** The client for the signed-in account, refusing unsent what the token may not do; NOT_SIGNED_IN when there is none. */
   async client(): Promise<ApiClient> {
-    const [{ serverUrl }, token] = await Promise.all([settingsItem.get(), tokenItem.get()]);
+    const [{ serverUrl }, token, stored] = await Promise.all([settingsItem.get(), tokenItem.get(), grantItem.get()]);
     if (token === null) throw new ClientError('NOT_SIGNED_IN', 'Sign in to Shelf in its options page first');
     const key = `${serverUrl}\n${token}`;
-    if (this.cached?.key !== key) this.cached = { key, client: this.make(serverUrl, token) };
+    if (this.cached?.key === key && stored !== null) return this.cached.client;
+    // Signed in before grants were kept: asked once (any valid token may ask), then kept.
+    const grant = stored ?? (await this.fetchGrant(serverUrl, token));
+    if (stored === null) await grantItem.set(grant);
+    this.cached = { key, client: this.make(serverUrl, token, grant.scopes) };
     return this.cached.client;
   }
 
@@ -37,20 +42,35 @@ export class Account {
       throw new ClientError('PERMISSION_DENIED', `Shelf is not allowed to reach ${new URL(normalized).origin}`);
     }
     const user = await this.make(normalized, token).call('verify');
+    const grant = await this.fetchGrant(normalized, token);
     await settingsItem.set({ serverUrl: normalized });
     await tokenItem.set(token);
     await userItem.set(user);
+    await grantItem.set(grant);
+    this.cached = undefined;
     return this.state();
   }
 
   async signOut(): Promise<AccountState> {
     await tokenItem.set(null);
     await userItem.set(null);
+    await grantItem.set(null);
     this.cached = undefined;
     return this.state();
   }
 
-  private make(baseUrl: string, token: string): ApiClient {
-    return createApiClient({ baseUrl, token, ...(this.deps.fetch && { fetch: this.deps.fetch }) });
+  /** The token's scopes and expiry; a server whose answer has another shape leaves the scopes unknown (the client then guards nothing). */
+  private async fetchGrant(baseUrl: string, token: string): Promise<Grant> {
+    try {
+      const check = await this.make(baseUrl, token).call('checkToken');
+      return { scopes: check.scopes, expiresAt: check.expiresAt };
+    } catch (err) {
+      if (err instanceof ClientError && err.code === 'MALFORMED_RESPONSE') return { scopes: null, expiresAt: null };
+      throw err;
+    }
+  }
+
+  private make(baseUrl: string, token: string, scopes: Grant['scopes'] = null): ApiClient {
+    return createApiClient({ baseUrl, token, scopes, ...(this.deps.fetch && { fetch: this.deps.fetch }) });
   }
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { type EndpointName, type Endpoints, endpoints } from '../api/endpoints.ts';
 import { ErrorCode } from '../api/errors.ts';
+import { type Scope, hasScope } from '../api/scopes.ts';
 import { ClientError } from './errors.ts';
 
 type Ep<N extends EndpointName> = Endpoints[N];
@@ -21,6 +22,12 @@ export interface ApiClientOptions {
   token: string;
   fetch?: typeof fetch;
   newIdempotencyKey?: () => string;
+  /**
+   * What the token may do, when known (GET /auth/verify): a call it does not
+   * permit is refused here, unsent, because the server counts every refused
+   * request toward blocking this address.
+   */
+  scopes?: readonly Scope[] | null;
 }
 
 export interface ApiClient {
@@ -41,6 +48,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function send(name: EndpointName, input: CallInput<EndpointName>): Promise<unknown> {
     const endpoint = endpoints[name];
+    if (options.scopes && endpoint.scope !== 'token' && !hasScope(options.scopes, endpoint.scope)) {
+      throw new ClientError('SCOPE_REQUIRED', `This needs a token with the ${endpoint.scope} scope; Shelf did not send the request`);
+    }
     const headers: Record<string, string> = { Authorization: `Bearer ${options.token}` };
     let body: string | undefined;
     if (input.body !== undefined) {

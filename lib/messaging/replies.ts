@@ -2,12 +2,15 @@ import * as z from 'zod/mini';
 import { VerifiedUser } from '../api/auth.ts';
 import { Bookmark } from '../api/bookmarks.ts';
 import { Collection } from '../api/collections.ts';
+import { Scope } from '../api/scopes.ts';
 import { Tag } from '../api/tags.ts';
 
 export const AccountState = z.object({
   serverUrl: z.string(),
   signedIn: z.boolean(),
   user: z.nullable(VerifiedUser),
+  /** What the token may do; null when signed out or when the server does not say. Pages offer only what it allows. */
+  scopes: z.nullable(z.array(Scope)),
 });
 
 /**

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { VerifiedUser } from '../api/auth.ts';
+import { Scope } from '../api/scopes.ts';
 import { Collection } from '../api/collections.ts';
 import { Tag } from '../api/tags.ts';
 import { DEFAULT_SERVER_URL } from '../messaging/protocol.ts';
@@ -14,6 +15,14 @@ export const Settings = z.object({ serverUrl: z.string() });
 export const settingsItem = typedItem('local:settings', Settings, { fallback: { serverUrl: DEFAULT_SERVER_URL }, onInvalid: 'throw' });
 
 export const userItem = typedItem('local:user', z.nullable(VerifiedUser), { fallback: null, onInvalid: 'fallback' });
+
+/**
+ * What the signed-in token may do, from GET /auth/verify; null until known. Its
+ * scopes are null when the server does not say (the spec leaves that answer's shape open).
+ */
+export const Grant = z.object({ scopes: z.nullable(z.array(Scope)), expiresAt: z.nullable(z.string()) });
+export type Grant = z.infer<typeof Grant>;
+export const grantItem = typedItem('local:grant', z.nullable(Grant), { fallback: null, onInvalid: 'fallback' });
 
 /** Normalised URL → bookmark id, for the toolbar icon and the popup, without asking the server per page. */
 export const SavedIndex = z.object({ entries: z.record(z.string(), z.string()), syncedAt: z.nullable(z.number()) });

@@ -7,6 +7,7 @@ import { VerifiedUser } from '../../lib/api/auth.ts';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { type EndpointName, endpoints } from '../../lib/api/endpoints.ts';
+import type { Scope } from '../../lib/api/scopes.ts';
 import { type ApiClient, type CallInput, createApiClient } from '../../lib/client/api-client.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 import { type TestServer, nextIp, startTestServer } from '../support/server.ts';
@@ -33,11 +34,15 @@ afterAll(() => t.close());
  * (the test server trusts X-Forwarded-For) so that one test's failures never
  * block another's, and recording what crossed the wire.
  */
-function clientFor(token: string, options: { baseUrl?: string; log?: Exchange[]; loseResponses?: boolean } = {}): ApiClient {
+function clientFor(
+  token: string,
+  options: { baseUrl?: string; log?: Exchange[]; loseResponses?: boolean; scopes?: readonly Scope[] } = {},
+): ApiClient {
   const ip = nextIp();
   return createApiClient({
     baseUrl: options.baseUrl ?? t.baseUrl,
     token,
+    scopes: options.scopes ?? null,
     fetch: async (input, init) => {
       const sent = new Headers(init?.headers);
       sent.set('X-Forwarded-For', ip);
@@ -124,6 +129,24 @@ describe('HTTP errors become ClientErrors with the API code and status', () => {
     expect(invalid).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
     expect(invalid.message).toMatch(/url/i);
     expect(await failure(client.call('getBookmark', { params: { id: 'bm_missing' } }))).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  });
+
+  it('with the token\'s scopes known, refuses unsent what they do not permit, so the server never counts a refusal', async () => {
+    const u = await t.user({ scopes: ['bookmarks:write', 'tags:read'] });
+    const log: Exchange[] = [];
+    const client = clientFor(u.token, { log, scopes: ['bookmarks:write', 'tags:read'] });
+    const refused = await failure(client.call('createCollection', { body: { name: 'Reading' } }));
+    expect(refused).toMatchObject({ code: 'SCOPE_REQUIRED', status: undefined });
+    expect(refused.message).toContain('collections:write');
+    expect(await failure(client.call('emptyTrash'))).toMatchObject({ code: 'SCOPE_REQUIRED' });
+    expect(await failure(client.call('addBookmarkTag', { params: { id: 'bm_x' }, body: { name: 'x' } }))).toMatchObject({ code: 'SCOPE_REQUIRED' });
+    expect(log).toEqual([]);
+
+    // A write scope grants its read scope, and "any valid token" endpoints need none.
+    await client.call('listBookmarks');
+    await client.call('listTags');
+    await client.call('checkToken');
+    expect(log.map((e) => `${e.method} ${new URL(e.url).pathname}`)).toEqual(['GET /v1/bookmarks', 'GET /v1/tags', 'GET /v1/auth/verify']);
   });
 
   it('RATE_LIMITED carries the seconds to wait', async () => {

@@ -6,7 +6,7 @@ import { startBackground } from '../../entrypoints/background/index.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 import type { MessageInput, MessageName, MessageOutput } from '../../lib/messaging/protocol.ts';
 import { type Runtime, sendMessage } from '../../lib/messaging/transport.ts';
-import { collectionsCacheItem, savedIndexItem, settingsItem, tagsCacheItem, tokenItem, userItem } from '../../lib/storage/items.ts';
+import { collectionsCacheItem, grantItem, savedIndexItem, settingsItem, tagsCacheItem, tokenItem, userItem } from '../../lib/storage/items.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { closedPort } from './support/network.ts';
 
@@ -119,7 +119,30 @@ describe('signing in', () => {
     await signedIn(u);
     expect(Object.keys((await savedIndexItem.get()).entries)).toEqual(['example.com/saved-elsewhere']);
     await vi.waitFor(async () => expect(await badge(open)).toBe('✓'));
-    expect(apiCalls()).toEqual(['POST /v1/auth/verify', 'GET /v1/bookmarks']);
+    expect(apiCalls()).toEqual(['POST /v1/auth/verify', 'GET /v1/auth/verify', 'GET /v1/bookmarks']);
+  });
+
+  it('keeps what the token may do, answers it to the pages, and refuses unsent what it may not', async () => {
+    const u = await t.user({ scopes: ['bookmarks:read', 'tags:write'] });
+    const state = await send('signIn', { serverUrl: t.baseUrl, token: u.token });
+    expect(state.scopes).toEqual(['bookmarks:read', 'tags:write']);
+    expect(await grantItem.get()).toEqual({ scopes: ['bookmarks:read', 'tags:write'], expiresAt: null });
+    expect(await send('getAccount', {})).toMatchObject({ scopes: ['bookmarks:read', 'tags:write'] });
+    await settled();
+    fetchSpy.mockClear();
+
+    expect((await failure(send('saveBookmark', { bookmark: { url: 'https://example.com/read' } }))).code).toBe('SCOPE_REQUIRED');
+    expect((await failure(send('createCollection', { name: 'Reading' }))).code).toBe('SCOPE_REQUIRED');
+    expect(apiCalls()).toEqual([]);
+  });
+
+  it('a token kept by an older version learns its scopes once, on its first call', async () => {
+    const u = await signedIn(await t.user({ scopes: ['bookmarks:read', 'collections:read'] }));
+    await grantItem.set(null);
+    fetchSpy.mockClear();
+    expect((await failure(send('saveBookmark', { bookmark: { url: `https://example.com/${u.userId}` } }))).code).toBe('SCOPE_REQUIRED');
+    await send('listCollections', { refresh: true });
+    expect(apiCalls()).toEqual(['GET /v1/auth/verify', 'GET /v1/collections']);
   });
 
   it('a failed sign-in keeps the previous account, server and token', async () => {
@@ -219,7 +242,8 @@ describe('saving, the index and the toolbar icon', () => {
     await vi.waitFor(async () => expect(await badge(savedTab)).toBe('✓'));
 
     const state = await send('signOut', {});
-    expect(state).toEqual({ serverUrl: t.baseUrl, signedIn: false, user: null });
+    expect(state).toEqual({ serverUrl: t.baseUrl, signedIn: false, user: null, scopes: null });
+    expect(await grantItem.get()).toBeNull();
     expect(await tokenItem.get()).toBeNull();
     expect(await userItem.get()).toBeNull();
     expect(await savedIndexItem.get()).toEqual({ entries: {}, syncedAt: null });
