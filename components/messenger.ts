@@ -1,5 +1,6 @@
 import { browser } from 'wxt/browser';
-import type { MessageInput, MessageName, MessageOutput } from '../lib/messaging/protocol.ts';
+import type { MessageInput, MessageName, MessageOutput, ReplyTable } from '../lib/messaging/protocol.ts';
+import { replies } from '../lib/messaging/replies.ts';
 import { type Runtime, sendMessage } from '../lib/messaging/transport.ts';
 
 let runtime: Runtime = browser.runtime as unknown as Runtime;
@@ -9,5 +10,11 @@ export function setRuntime(next: Runtime): void {
   runtime = next;
 }
 
-/** The one way UI code talks to the background. */
-export const send = <N extends MessageName>(name: N, input: MessageInput<N>): Promise<MessageOutput<N>> => sendMessage(runtime, name, input);
+/** A sender that checks answers with `table`: each page passes the replies it may meet, so the popup loads only its own. */
+export const messenger =
+  (table: ReplyTable) =>
+  <N extends MessageName>(name: N, input: MessageInput<N>): Promise<MessageOutput<N>> =>
+    sendMessage(runtime, table, name, input);
+
+/** The one way the popup and the account pages talk to the background. */
+export const send = messenger(replies);

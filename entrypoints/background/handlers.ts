@@ -1,9 +1,11 @@
 import type { Handlers } from '../../lib/messaging/protocol.ts';
 import type { Account } from './account.ts';
 import type { Bookmarks } from './bookmarks.ts';
+import type { Browse } from './browse.ts';
 import type { SavedIcon } from './icon.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
+import type { SmartFolders } from './smart-folders.ts';
 
 export interface Services {
   account: Account;
@@ -11,10 +13,12 @@ export interface Services {
   library: Library;
   index: SavedIndex;
   icon: SavedIcon;
+  browse: Browse;
+  smartFolders: SmartFolders;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, library, index, icon }: Services): Handlers {
+export function createHandlers({ account, bookmarks, library, index, icon, browse, smartFolders }: Services): Handlers {
   return {
     getAccount: () => account.state(),
     signIn: async ({ serverUrl, token }) => {
@@ -28,7 +32,7 @@ export function createHandlers({ account, bookmarks, library, index, icon }: Ser
     },
     signOut: async () => {
       const state = await account.signOut();
-      await Promise.all([index.clear(), library.clear()]);
+      await Promise.all([index.clear(), library.clear(), smartFolders.clear()]);
       await icon.refreshAll();
       return state;
     },
@@ -43,5 +47,13 @@ export function createHandlers({ account, bookmarks, library, index, icon }: Ser
       await library.addCollection(collection);
       return collection;
     },
+
+    browseBookmarks: ({ source, cursor }) => browse.page(source, cursor),
+    searchBookmarks: ({ q }) => browse.search(q),
+    listSmartFolders: ({ refresh }) => library.smartFolders(refresh),
+    smartFolderResults: ({ id }) => smartFolders.view(id),
+    evaluateSmartFolder: ({ id, restart }) => smartFolders.evaluate(id, restart),
+    bulkBookmarks: ({ action, ids }) => browse.bulk(action, ids),
+    restoreBookmark: ({ id }) => browse.restore(id),
   };
 }

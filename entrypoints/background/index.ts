@@ -4,13 +4,11 @@ import * as z from 'zod/mini';
 import { handleMessages } from '../../lib/messaging/receive.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { Account } from './account.ts';
-import { Bookmarks } from './bookmarks.ts';
 import { createHandlers } from './handlers.ts';
-import { SavedIcon } from './icon.ts';
 import { setupIndexSync } from './index-sync.ts';
-import { Library } from './library.ts';
 import { setupQuickSave } from './quick-save.ts';
-import { SavedIndex } from './saved-index.ts';
+import { createServices } from './services.ts';
+import { setupSidePanel } from './side-panel.ts';
 
 export function startBackground(): void {
   // zod/mini loads no locale (so the popup stays small): a refused message names its problem in English, as the API does.
@@ -21,14 +19,13 @@ export function startBackground(): void {
   const account = new Account({
     hasHostPermission: (origin) => browser.permissions.contains({ origins: [`${origin}/*`] }),
   });
-  const index = new SavedIndex(account);
-  const library = new Library(account);
-  const icon = new SavedIcon(browser, index);
-  const bookmarks = new Bookmarks(account, index, library, () => void icon.refreshAll());
+  const services = createServices(account, browser);
+  const { bookmarks, index, icon } = services;
 
-  handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, library, index, icon }));
+  handleMessages(browser.runtime as unknown as Runtime, createHandlers(services));
   icon.setup();
   setupQuickSave(browser, bookmarks);
+  setupSidePanel(browser);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
 }
 

@@ -1,6 +1,8 @@
 import type { Collection } from '../../lib/api/collections.ts';
+import type { SmartFolder } from '../../lib/api/smart-folders.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
+import { smartFoldersCacheItem } from '../../lib/storage/library-items.ts';
 import type { TypedItem } from '../../lib/storage/typed-item.ts';
 import type { Account } from './account.ts';
 
@@ -9,7 +11,7 @@ const FRESH_MS = 5 * 60_000;
 type Cache<T> = TypedItem<{ items: T[]; fetchedAt: number } | null>;
 
 /**
- * Tags and collections for pickers, served from a local cache so that the popup
+ * Tags, collections and smart folders for pickers and the side panel, served from a local cache so that the popup
  * shows them at once; a stale cache is answered and refreshed behind it.
  */
 export class Library {
@@ -21,6 +23,10 @@ export class Library {
 
   collections(refresh = false): Promise<Collection[]> {
     return this.cached(collectionsCacheItem, refresh, async () => (await this.account.client()).call('listCollections'));
+  }
+
+  smartFolders(refresh = false): Promise<SmartFolder[]> {
+    return this.cached(smartFoldersCacheItem, refresh, async () => (await this.account.client()).call('listSmartFolders'));
   }
 
   async addCollection(collection: Collection): Promise<void> {
@@ -35,7 +41,7 @@ export class Library {
   }
 
   async clear(): Promise<void> {
-    await Promise.all([tagsCacheItem.set(null), collectionsCacheItem.set(null)]);
+    await Promise.all([tagsCacheItem.set(null), collectionsCacheItem.set(null), smartFoldersCacheItem.set(null)]);
   }
 
   private async cached<T>(item: Cache<T>, refresh: boolean, fetch: () => Promise<T[]>): Promise<T[]> {

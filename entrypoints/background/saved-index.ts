@@ -40,6 +40,14 @@ export class SavedIndex {
     });
   }
 
+  /** After a bulk trash, which names ids only. */
+  forgetIds(ids: readonly string[]): Promise<void> {
+    const gone = new Set(ids);
+    return this.change((entries) => {
+      for (const [key, id] of Object.entries(entries)) if (gone.has(id)) delete entries[key];
+    });
+  }
+
   clear(): Promise<void> {
     if (this.syncing) this.syncing.changes.push((entries) => Object.keys(entries).forEach((key) => delete entries[key]));
     return this.serially(() => savedIndexItem.set({ entries: {}, syncedAt: null }));

@@ -18,4 +18,5 @@ export const BulkUntagBody = z.object({ ids, tagId: Id });
 
 /** ids: the bookmarks the operation applied to; changed: how many of them it actually changed. */
 export const BulkResult = z.object({ ids: z.array(Id), changed: z.number() });
+export type BulkResult = z.infer<typeof BulkResult>;
 export const BulkTagResult = z.extend(BulkResult, { tag: Tag });

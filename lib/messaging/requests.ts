@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { CreateBookmarkBody, PatchBookmarkBody } from '../api/bookmarks.ts';
 import { CreateCollectionBody } from '../api/collections.ts';
 import { Id } from '../api/common.ts';
+import { libraryRequests } from './library-requests.ts';
 import type { MessageName } from './protocol.ts';
 
 const nothing = z.object({});
@@ -21,4 +22,6 @@ export const requests = {
   listTags: cached,
   listCollections: cached,
   createCollection: CreateCollectionBody,
+
+  ...libraryRequests,
 } as const satisfies Record<MessageName, z.ZodMiniType>;

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { CLIENT_ERROR_CODES, ClientError } from '../client/errors.ts';
-import type { MessageInput, MessageName, MessageOutput } from './protocol.ts';
-import { replies } from './replies.ts';
+import type { MessageInput, MessageName, MessageOutput, ReplyTable } from './protocol.ts';
 
 const SerializedError = z.object({
   code: z.enum(CLIENT_ERROR_CODES),
@@ -23,13 +22,15 @@ export interface Runtime {
   };
 }
 
-/** UI side: sends one message and answers its typed output, or throws the ClientError it carried. */
-export async function sendMessage<N extends MessageName>(runtime: Runtime, name: N, input: MessageInput<N>): Promise<MessageOutput<N>> {
+/** UI side: sends one message and answers its typed output (checked with the page's reply table), or throws the ClientError it carried. */
+export async function sendMessage<N extends MessageName>(runtime: Runtime, table: ReplyTable, name: N, input: MessageInput<N>): Promise<MessageOutput<N>> {
   const raw = await runtime.sendMessage({ name, input });
   const reply = Reply.safeParse(raw);
   if (!reply.success) throw new ClientError('BAD_MESSAGE', `The extension's background did not answer ${name}`);
   if (!reply.data.ok) throw ClientError.from(reply.data.error);
-  const output = replies[name].safeParse(reply.data.data);
+  const schema = table[name];
+  if (!schema) throw new ClientError('BAD_MESSAGE', `This page does not know the answer to ${name}`);
+  const output = schema.safeParse(reply.data.data);
   if (!output.success) throw new ClientError('BAD_MESSAGE', `The extension's background answered ${name} with an unexpected shape`);
   return output.data as MessageOutput<N>;
 }

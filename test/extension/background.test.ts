@@ -5,6 +5,8 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../entrypoints/background/index.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 import type { MessageInput, MessageName, MessageOutput } from '../../lib/messaging/protocol.ts';
+import { libraryReplies } from '../../lib/messaging/library-replies.ts';
+import { replies } from '../../lib/messaging/replies.ts';
 import { type Runtime, sendMessage } from '../../lib/messaging/transport.ts';
 import { collectionsCacheItem, grantItem, savedIndexItem, settingsItem, tagsCacheItem, tokenItem, userItem } from '../../lib/storage/items.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
@@ -50,7 +52,7 @@ const extensionPage: Runtime = {
   },
   sendMessage: (message) => new Promise((resolve) => void deliver(JSON.parse(JSON.stringify(message)), { id: fakeBrowser.runtime.id }, resolve)),
 };
-const send = <N extends MessageName>(name: N, input: MessageInput<N>): Promise<MessageOutput<N>> => sendMessage(extensionPage, name, input);
+const send = <N extends MessageName>(name: N, input: MessageInput<N>): Promise<MessageOutput<N>> => sendMessage(extensionPage, { ...replies, ...libraryReplies }, name, input);
 
 /** The background's requests to the API, as "METHOD /path" (the test's own clock moves are left out). */
 function apiCalls(): string[] {

@@ -3,11 +3,8 @@ import type { Handlers } from '../../../lib/messaging/protocol.ts';
 import { handleMessages } from '../../../lib/messaging/receive.ts';
 import type { Runtime } from '../../../lib/messaging/transport.ts';
 import { Account } from '../../../entrypoints/background/account.ts';
-import { Bookmarks } from '../../../entrypoints/background/bookmarks.ts';
 import { createHandlers, type Services } from '../../../entrypoints/background/handlers.ts';
-import { SavedIcon } from '../../../entrypoints/background/icon.ts';
-import { Library } from '../../../entrypoints/background/library.ts';
-import { SavedIndex } from '../../../entrypoints/background/saved-index.ts';
+import { createServices } from '../../../entrypoints/background/services.ts';
 import { createLoopbackRuntime } from './loopback-runtime.ts';
 
 export interface SentRequest {
@@ -50,11 +47,7 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
     for (let quiet = 0; quiet < 3; quiet = pending === 0 ? quiet + 1 : 0) await new Promise((resolve) => setTimeout(resolve, 5));
   };
   const account = new Account({ fetch: countingFetch, hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)) });
-  const index = new SavedIndex(account);
-  const library = new Library(account);
-  const icon = new SavedIcon(browser, index);
-  const bookmarks = new Bookmarks(account, index, library, () => void icon.refreshAll());
-  const services: Services = { account, bookmarks, library, index, icon };
+  const services = createServices(account, browser);
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers);

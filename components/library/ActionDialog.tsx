@@ -1,0 +1,106 @@
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import type { Collection } from '../../lib/api/collections.ts';
+import type { Tag } from '../../lib/api/tags.ts';
+import { CollectionPicker } from '../CollectionPicker.tsx';
+import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from '../field-styles.ts';
+import { sendLibrary } from './send.ts';
+
+export type DialogChoice = { kind: 'move'; collectionId: string | null } | { kind: 'tag'; name: string } | { kind: 'edit'; title: string; note: string };
+
+export type DialogRequest =
+  | { kind: 'move'; count: number; collectionId: string | null }
+  | { kind: 'tag'; count: number }
+  | { kind: 'edit'; title: string; note: string };
+
+interface Props {
+  request: DialogRequest;
+  collections: readonly Collection[] | null;
+  tags: readonly Tag[] | null;
+  onDone(choice: DialogChoice): void;
+  onCancel(): void;
+}
+
+const heading = (r: DialogRequest) =>
+  r.kind === 'edit' ? 'Edit bookmark' : `${r.kind === 'move' ? 'Move' : 'Tag'} ${r.count === 1 ? 'bookmark' : `${r.count} bookmarks`}`;
+
+/** The small form behind "Move…", "Tag…" and "Edit…", for one bookmark or a selection. Escape cancels. */
+export function ActionDialog({ request, collections, tags, onDone, onCancel }: Props) {
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [collectionId, setCollectionId] = useState(request.kind === 'move' ? request.collectionId : null);
+  const [tagName, setTagName] = useState('');
+  const [title, setTitle] = useState(request.kind === 'edit' ? request.title : '');
+  const [note, setNote] = useState(request.kind === 'edit' ? request.note : '');
+
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>('input, textarea, button')?.focus();
+  }, []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (request.kind === 'move') onDone({ kind: 'move', collectionId });
+    else if (request.kind === 'tag') {
+      if (tagName.trim()) onDone({ kind: 'tag', name: tagName.trim() });
+    } else onDone({ kind: 'edit', title, note });
+  };
+
+  let fields: ReactNode;
+  if (request.kind === 'move') {
+    fields = (
+      <CollectionPicker
+        value={collectionId}
+        onChange={setCollectionId}
+        collections={collections}
+        onCreate={(input) => sendLibrary('createCollection', { name: input.name, ...(input.parentId && { parentId: input.parentId }) })}
+      />
+    );
+  } else if (request.kind === 'tag') {
+    fields = (
+      <label className="block space-y-1">
+        <span className={labelClass}>Tag name</span>
+        <input className={inputClass} value={tagName} onChange={(e) => setTagName(e.target.value)} list={`${id}-tags`} required />
+        <datalist id={`${id}-tags`}>{tags?.map((t) => <option key={t.id} value={t.name} />)}</datalist>
+      </label>
+    );
+  } else {
+    fields = (
+      <>
+        <label className="block space-y-1">
+          <span className={labelClass}>Title</span>
+          <input className={inputClass} value={title} onChange={(e) => setTitle(e.target.value)} />
+        </label>
+        <label className="block space-y-1">
+          <span className={labelClass}>Note</span>
+          <textarea className={inputClass} rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
+        </label>
+      </>
+    );
+  }
+
+  return (
+    <div className="fixed inset-0 z-10 flex items-start justify-center bg-black/30 p-3 pt-16">
+      <form
+        ref={formRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-heading`}
+        onSubmit={submit}
+        onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+        className="w-full max-w-sm space-y-3 rounded-lg bg-white p-4 shadow-lg dark:bg-zinc-900"
+      >
+        <h2 id={`${id}-heading`} className="text-base font-semibold">
+          {heading(request)}
+        </h2>
+        {fields}
+        <div className="flex justify-end gap-2">
+          <button type="button" className={secondaryButtonClass} onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className={primaryButtonClass}>
+            {request.kind === 'move' ? 'Move' : request.kind === 'tag' ? 'Add tag' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import type { SmartFolderView } from '../../lib/messaging/library-replies.ts';
+import { secondaryButtonClass } from '../field-styles.ts';
+import { relativeDate } from './relative-date.ts';
+import { useNow } from './use-now.ts';
+
+interface Props {
+  view: SmartFolderView;
+  evaluating: boolean;
+  onRefresh(): void;
+}
+
+/** Where a smart folder's results come from and when they can be refreshed: evaluation is limited to two requests a minute. */
+export function SmartFolderStatus({ view, evaluating, onRefresh }: Props) {
+  const waiting = view.nextEvaluationAt !== null;
+  const now = useNow(waiting);
+  const seconds = waiting ? Math.max(1, Math.ceil((view.nextEvaluationAt! - now) / 1000)) : 0;
+  const count = `${view.bookmarks.length} ${view.bookmarks.length === 1 ? 'match' : 'matches'}`;
+
+  let state: string;
+  if (!view.complete) state = `Evaluating: ${count} so far, page ${view.pages + 1}${waiting ? ` in ${seconds} s (two evaluations a minute)` : '…'}`;
+  else if (view.fetchedAt === null) state = 'Not evaluated yet';
+  else state = `${count}, fetched ${relativeDate(view.fetchedAt, now)}`;
+
+  return (
+    <div className="space-y-1 border-b border-zinc-200 px-2 py-2 text-xs dark:border-zinc-800">
+      <div className="flex items-center justify-between gap-2">
+        <p role="status" className="text-zinc-600 dark:text-zinc-400">
+          {state}
+        </p>
+        <button type="button" className={secondaryButtonClass} disabled={waiting || evaluating || !view.complete} onClick={onRefresh}>
+          Refresh
+        </button>
+      </div>
+      {view.complete && waiting && <p className="text-zinc-500">Refresh possible in {seconds} s.</p>}
+      {view.truncated && (
+        <p className="text-amber-700 dark:text-amber-400">
+          Results are cut short: the server returns at most 500 matches and scans at most 5,000 bookmarks per evaluation. Narrow the folder’s rules to see the rest.
+        </p>
+      )}
+    </div>
+  );
+}

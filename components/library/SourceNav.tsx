@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import type { Collection } from '../../lib/api/collections.ts';
+import type { SmartFolder } from '../../lib/api/smart-folders.ts';
+import type { Tag } from '../../lib/api/tags.ts';
+import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
+import { treeRows } from '../collection-tree.ts';
+import { focusRing, inputClass } from '../field-styles.ts';
+
+/** What the user opens: a list of bookmarks (with its title) or a smart folder. */
+export type Place = { kind: 'list'; source: BrowseSource; title: string } | { kind: 'smart'; folder: SmartFolder };
+
+interface Props {
+  collections: readonly Collection[] | null;
+  tags: readonly Tag[] | null;
+  smartFolders: readonly SmartFolder[] | null;
+  onOpen(place: Place): void;
+}
+
+const itemClass = `flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800 ${focusRing}`;
+
+function Item({ label, depth = 0, count, onClick }: { label: string; depth?: number; count?: number; onClick(): void }) {
+  return (
+    <li>
+      <button type="button" className={itemClass} style={{ paddingLeft: `${0.5 + depth}rem` }} onClick={onClick}>
+        <span className="truncate">{label}</span>
+        {count !== undefined && <span className="text-xs text-zinc-500 dark:text-zinc-400">{count}</span>}
+      </button>
+    </li>
+  );
+}
+
+function Group({ title, children, empty }: { title: string; children: React.ReactNode[]; empty: string }) {
+  return (
+    <section aria-label={title} className="space-y-1">
+      <h2 className="px-2 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{title}</h2>
+      {children.length ? <ul>{children}</ul> : <p className="px-2 text-xs text-zinc-500">{empty}</p>}
+    </section>
+  );
+}
+
+/** The library's places: the fixed lists, the collections and tags as trees (with a filter), the smart folders. */
+export function SourceNav({ collections, tags, smartFolders, onOpen }: Props) {
+  const [filter, setFilter] = useState('');
+  const q = filter.trim().toLowerCase();
+  const list = (source: BrowseSource, title: string) => () => onOpen({ kind: 'list', source, title });
+
+  const collectionItems = treeRows(collections ?? [], filter).flatMap(({ collection, depth }) =>
+    collection ? [<Item key={collection.id} label={collection.name} depth={depth} count={collection.bookmarkCount} onClick={list({ kind: 'collection', id: collection.id }, collection.name)} />] : [],
+  );
+  const tagItems = [...(tags ?? [])]
+    .filter((t) => q === '' || t.name.toLowerCase().includes(q))
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((t) => {
+      const levels = t.name.split('/');
+      return <Item key={t.id} label={levels.at(-1)!} depth={levels.length - 1} count={t.count} onClick={list({ kind: 'tag', id: t.id }, t.name)} />;
+    });
+  const folderItems = (smartFolders ?? []).map((f) => <Item key={f.id} label={`${f.icon ? `${f.icon} ` : ''}${f.name}`} onClick={() => onOpen({ kind: 'smart', folder: f })} />);
+
+  return (
+    <nav aria-label="Library" className="min-h-0 flex-1 space-y-4 overflow-y-auto p-2">
+      <ul>
+        <Item label="All bookmarks" onClick={list({ kind: 'all' }, 'All bookmarks')} />
+        <Item label="Favourites" onClick={list({ kind: 'favorites' }, 'Favourites')} />
+        <Item label="Unsorted" onClick={list({ kind: 'unsorted' }, 'Unsorted')} />
+      </ul>
+      <label className="block px-2">
+        <span className="sr-only">Filter collections and tags</span>
+        <input className={inputClass} placeholder="Filter collections and tags" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      </label>
+      <Group title="Smart folders" empty={smartFolders ? 'No smart folders yet.' : 'Loading…'}>
+        {folderItems}
+      </Group>
+      <Group title="Collections" empty={collections ? 'No collections.' : 'Loading…'}>
+        {collectionItems}
+      </Group>
+      <Group title="Tags" empty={tags ? 'No tags.' : 'Loading…'}>
+        {tagItems}
+      </Group>
+    </nav>
+  );
+}

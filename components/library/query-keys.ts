@@ -1,0 +1,16 @@
+import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
+
+/**
+ * Every react-query key of the library pages, in one place. Bookmark lists all
+ * start with 'bookmarks', so that one change can reach every list that shows it.
+ */
+export const keys = {
+  collections: ['collections'] as const,
+  tags: ['tags'] as const,
+  smartFolders: ['smart-folders'] as const,
+  bookmarkLists: ['bookmarks'] as const,
+  browse: (source: BrowseSource) => ['bookmarks', 'browse', source] as const,
+  search: (q: string) => ['bookmarks', 'search', q] as const,
+  smartFolder: (id: string) => ['bookmarks', 'smart-folder', id] as const,
+  savedPage: (url: string) => ['saved-page', url] as const,
+};

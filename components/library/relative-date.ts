@@ -1,0 +1,24 @@
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * DAY],
+  ['month', 30 * DAY],
+  ['week', 7 * DAY],
+  ['day', DAY],
+  ['hour', HOUR],
+  ['minute', MINUTE],
+];
+
+const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+/** "3 days ago", "just now": the largest unit that fits. */
+export function relativeDate(at: string | number, now = Date.now()): string {
+  const ms = typeof at === 'number' ? at : Date.parse(at);
+  if (!Number.isFinite(ms)) return '';
+  const diff = ms - now;
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(diff) >= size) return format.format(Math.round(diff / size), unit);
+  }
+  return 'just now';
+}

@@ -1,0 +1,40 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { SmartFolderView } from '../../lib/messaging/library-replies.ts';
+import { keys } from './query-keys.ts';
+import { sendLibrary } from './send.ts';
+
+/** Whether the view still wants evaluation requests: a pass under way, or a folder never evaluated. */
+export const wantsEvaluation = (view: SmartFolderView): boolean => !view.complete || view.fetchedAt === null;
+
+/**
+ * A smart folder's matches: what the background keeps is shown at once (no
+ * request); a pass under way continues page by page as the heavy-endpoint
+ * budget allows (the background says when); `refresh` starts a new pass.
+ */
+export function useSmartFolder(id: string) {
+  const qc = useQueryClient();
+  const query = useQuery({ queryKey: keys.smartFolder(id), queryFn: () => sendLibrary('smartFolderResults', { id }), staleTime: Infinity });
+  const evaluate = useMutation({
+    mutationFn: (restart: boolean) => sendLibrary('evaluateSmartFolder', { id, restart }),
+    onSuccess: (view) => qc.setQueryData(keys.smartFolder(id), view),
+  });
+  const view = query.data;
+  const busy = evaluate.isPending;
+  const failed = evaluate.isError;
+  const { mutate } = evaluate;
+
+  useEffect(() => {
+    if (!view || busy || failed || !wantsEvaluation(view)) return;
+    const wait = view.nextEvaluationAt === null ? 0 : view.nextEvaluationAt - Date.now();
+    const timer = setTimeout(() => mutate(false), Math.max(0, wait));
+    return () => clearTimeout(timer);
+  }, [view, busy, failed, mutate]);
+
+  return {
+    view,
+    error: query.error ?? evaluate.error,
+    evaluating: busy,
+    refresh: () => evaluate.mutate(true),
+  };
+}

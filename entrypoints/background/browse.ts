@@ -1,0 +1,98 @@
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { BulkResult } from '../../lib/api/bulk.ts';
+import type { BulkAction, BrowseSource } from '../../lib/messaging/library-requests.ts';
+import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
+import type { Account } from './account.ts';
+import type { Library } from './library.ts';
+import type { SavedIndex } from './saved-index.ts';
+
+/** The API's page sizes: collections list 100 at most, bookmarks by tag 200 (and no cursor). */
+const LIST_PAGE = '100';
+const COLLECTION_PAGE = '100';
+const TAG_PAGE = 200;
+/** Unsorted has no filter of its own: pages of the whole list are read until this many are found, or this many pages. */
+const UNSORTED_WANTED = 50;
+const UNSORTED_MAX_PAGES = 5;
+const SEARCH_LIMIT = '50';
+
+const page = (bookmarks: Bookmark[], cursor: string | null, limitNote: string | null = null): BrowsePage => ({ bookmarks, cursor, limitNote });
+
+/** The library's lists for the side panel, page by page with each listing's own cursor and limit, and the actions on many bookmarks. */
+export class Browse {
+  constructor(
+    private account: Account,
+    private index: SavedIndex,
+    private library: Library,
+    private onSavedChange: () => void,
+  ) {}
+
+  async page(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
+    const client = await this.account.client();
+    const from = cursor ? { cursor } : {};
+    switch (source.kind) {
+      case 'all':
+      case 'favorites': {
+        const favorites = source.kind === 'favorites' ? { isFavorite: 'true' as const } : {};
+        const list = await client.call('listBookmarks', { query: { limit: LIST_PAGE, sortBy: 'newest', ...favorites, ...from } });
+        return page(list.data, list.cursor);
+      }
+      case 'collection': {
+        const list = await client.call('collectionBookmarks', { params: { id: source.id }, query: { limit: COLLECTION_PAGE, ...from } });
+        return page(list.bookmarks, list.continueCursor);
+      }
+      case 'tag': {
+        const list = await client.call('tagBookmarksById', { params: { id: source.id }, query: { limit: String(TAG_PAGE) } });
+        const note = list.bookmarks.length >= TAG_PAGE ? `The API lists at most ${TAG_PAGE} bookmarks of a tag; a smart folder on this tag shows them all.` : null;
+        return page(list.bookmarks, null, note);
+      }
+      case 'unsorted':
+        return this.unsorted(cursor);
+    }
+  }
+
+  search(q: string): Promise<Bookmark[]> {
+    return this.account.client().then((client) => client.call('searchBookmarks', { query: { q, limit: SEARCH_LIMIT } }));
+  }
+
+  /** One bulk request (the pages split a selection into requests of at most 50); the local index follows. */
+  async bulk(action: BulkAction, ids: string[]): Promise<BulkResult> {
+    const client = await this.account.client();
+    switch (action.type) {
+      case 'move':
+        return client.call('bulkMove', { body: { ids, collectionId: action.collectionId } });
+      case 'favorite':
+        return client.call('bulkFavorite', { body: { ids, isFavorite: action.isFavorite } });
+      case 'tag': {
+        const result = await client.call('bulkTag', { body: { ids, name: action.name } });
+        await this.library.markTagsStale();
+        return result;
+      }
+      case 'trash': {
+        const result = await client.call('bulkTrash', { body: { ids } });
+        await this.index.forgetIds(result.ids);
+        this.onSavedChange();
+        return result;
+      }
+    }
+  }
+
+  async restore(id: string): Promise<Bookmark> {
+    const bookmark = await (await this.account.client()).call('restoreBookmark', { params: { id } });
+    await this.index.remember(bookmark);
+    this.onSavedChange();
+    return bookmark;
+  }
+
+  private async unsorted(cursor: string | undefined): Promise<BrowsePage> {
+    const client = await this.account.client();
+    const found: Bookmark[] = [];
+    let next = cursor ?? null;
+    for (let pages = 0; pages < UNSORTED_MAX_PAGES && found.length < UNSORTED_WANTED; pages++) {
+      const list = await client.call('listBookmarks', { query: { limit: '200', sortBy: 'newest', ...(next && { cursor: next }) } });
+      found.push(...list.data.filter((b) => b.collectionId === null));
+      next = list.cursor;
+      if (next === null) break;
+    }
+    return page(found, next);
+  }
+}

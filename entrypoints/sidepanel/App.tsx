@@ -1,0 +1,229 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { focusRing, inputClass, primaryButtonClass, quietButtonClass, secondaryButtonClass } from '../../components/field-styles.ts';
+import { ActionDialog } from '../../components/library/ActionDialog.tsx';
+import { BookmarkList } from '../../components/library/BookmarkList.tsx';
+import { useBrowse, useCollections, useSavedPage, useSearch, useSmartFolders, useTags } from '../../components/library/queries.ts';
+import { keys } from '../../components/library/query-keys.ts';
+import { sendLibrary } from '../../components/library/send.ts';
+import { NO_SELECTION, type Selection } from '../../components/library/selection.ts';
+import { SmartFolderStatus } from '../../components/library/SmartFolderStatus.tsx';
+import { useSmartFolder } from '../../components/library/smart-folder.ts';
+import { type Place, SourceNav } from '../../components/library/SourceNav.tsx';
+import { useListActions } from '../../components/library/use-list-actions.ts';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { toClientError } from '../../lib/client/errors.ts';
+import { normaliseUrl } from '../../lib/url.ts';
+import { type CurrentTab, openUrl, useCurrentTab } from './current-tab.ts';
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+function useDebounced(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+const keyOf = (url: string): string => {
+  try {
+    return normaliseUrl(url);
+  } catch {
+    return url;
+  }
+};
+
+/** The current tab's page: saved (its row is highlighted in the lists) or a button to save it. */
+function CurrentPage({ tab }: { tab: CurrentTab | null }) {
+  const qc = useQueryClient();
+  const saved = useSavedPage(tab?.url ?? null);
+  const [error, setError] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  if (!tab || !/^https?:\/\//.test(tab.url)) return null;
+
+  const save = async () => {
+    setSaving(true);
+    setError(null);
+    try {
+      const bookmark = await sendLibrary('saveBookmark', { bookmark: { url: tab.url, ...(tab.title.trim() && { title: tab.title.trim() }) } });
+      qc.setQueryData(keys.savedPage(tab.url), bookmark);
+      void qc.invalidateQueries({ queryKey: keys.bookmarkLists });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <div className="space-y-1 border-b border-zinc-200 px-2 py-2 text-sm dark:border-zinc-800">
+      <div className="flex items-center justify-between gap-2">
+        <p className="min-w-0 truncate text-zinc-600 dark:text-zinc-400">{tab.title || tab.url}</p>
+        {saved.data ? (
+          <span className="shrink-0 text-xs font-medium text-green-700 dark:text-green-400">Saved</span>
+        ) : (
+          <button type="button" className={primaryButtonClass} disabled={saving || saved.isPending} onClick={() => void save()}>
+            {saving ? 'Saving…' : 'Save this page'}
+          </button>
+        )}
+      </div>
+      {error !== null && <ErrorAlert error={toClientError(error)} />}
+    </div>
+  );
+}
+
+interface ListProps {
+  label: string;
+  bookmarks: Bookmark[];
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore(): void;
+  tab: CurrentTab | null;
+}
+
+/** A list with its selection bar, row actions, dialog and notice line. */
+function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab }: ListProps) {
+  const [selection, setSelection] = useState<Selection>(NO_SELECTION);
+  const actions = useListActions();
+  const collections = useCollections();
+  const tags = useTags();
+  const current = tab ? keyOf(tab.url) : null;
+  const selected = bookmarks.filter((b) => selection.ids.has(b.id));
+  const many = (action: 'move' | 'tag' | 'favorite' | 'trash') => {
+    const run = actions.actOnMany(action, selected);
+    if (run) void run.then(() => setSelection(NO_SELECTION));
+  };
+
+  return (
+    <>
+      {selected.length > 0 && (
+        <div role="toolbar" aria-label="Selected bookmarks" className="flex flex-wrap items-center gap-1 border-b border-zinc-200 px-2 py-1.5 dark:border-zinc-800">
+          <span className="mr-auto text-xs font-medium">{selected.length} selected</span>
+          <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('move')}>
+            Move to…
+          </button>
+          <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('tag')}>
+            Tag…
+          </button>
+          <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('favorite')}>
+            {selected.every((b) => b.isFavorite) ? 'Unfavourite' : 'Favourite'}
+          </button>
+          <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('trash')}>
+            Trash
+          </button>
+          <button type="button" className={quietButtonClass} onClick={() => setSelection(NO_SELECTION)}>
+            Clear selection
+          </button>
+        </div>
+      )}
+      {bookmarks.length === 0 && !hasMore && !loadingMore ? (
+        <p className="p-4 text-center text-sm text-zinc-500">No bookmarks here.</p>
+      ) : (
+        <BookmarkList
+          label={label}
+          bookmarks={bookmarks}
+          hasMore={hasMore}
+          loadingMore={loadingMore}
+          loadMore={loadMore}
+          selection={selection}
+          onSelectionChange={setSelection}
+          isCurrent={(b) => current !== null && keyOf(b.url) === current}
+          onOpen={(b, inNewTab) => void openUrl(b.url, tab, inNewTab)}
+          onAction={actions.act}
+        />
+      )}
+      {actions.notice && (
+        <div role="status" className={`flex items-center gap-2 border-t px-2 py-1.5 text-xs dark:border-zinc-800 ${actions.notice.error ? 'text-red-700 dark:text-red-400' : ''}`}>
+          <span className="min-w-0 flex-1">{actions.notice.text}</span>
+          {actions.notice.undo && (
+            <button type="button" className={quietButtonClass} onClick={() => actions.undo(actions.notice!.undo!)}>
+              Undo
+            </button>
+          )}
+        </div>
+      )}
+      {actions.dialog && (
+        <ActionDialog request={actions.dialog.request} collections={collections.data ?? null} tags={tags.data ?? null} onDone={actions.choose} onCancel={actions.cancelDialog} />
+      )}
+    </>
+  );
+}
+
+function BrowseView({ place, tab }: { place: Extract<Place, { kind: 'list' }>; tab: CurrentTab | null }) {
+  const list = useBrowse(place.source);
+  const bookmarks = list.data?.pages.flatMap((p) => p.bookmarks) ?? [];
+  const note = list.data?.pages.at(-1)?.limitNote;
+  const { fetchNextPage } = list;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  if (list.error) return <ErrorAlert error={toClientError(list.error)} />;
+  if (list.isPending) return <p role="status" className="p-4 text-sm text-zinc-500">Loading…</p>;
+  return (
+    <>
+      {note && <p className="border-b border-zinc-200 px-2 py-1.5 text-xs text-zinc-500 dark:border-zinc-800">{note}</p>}
+      <ActionableList label={place.title} bookmarks={bookmarks} hasMore={list.hasNextPage} loadingMore={list.isFetchingNextPage} loadMore={loadMore} tab={tab} />
+    </>
+  );
+}
+
+function SmartFolderView({ place, tab }: { place: Extract<Place, { kind: 'smart' }>; tab: CurrentTab | null }) {
+  const folder = useSmartFolder(place.folder.id);
+  return (
+    <>
+      {folder.view && <SmartFolderStatus view={folder.view} evaluating={folder.evaluating} onRefresh={folder.refresh} />}
+      {folder.error && <ErrorAlert error={toClientError(folder.error)} />}
+      {folder.view && <ActionableList label={place.folder.name} bookmarks={folder.view.bookmarks} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />}
+    </>
+  );
+}
+
+function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
+  const results = useSearch(q);
+  if (results.error) return <ErrorAlert error={toClientError(results.error)} />;
+  if (!results.data) return <p role="status" className="p-4 text-sm text-zinc-500">Searching…</p>;
+  return <ActionableList label={`Search results for ${q}`} bookmarks={results.data} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />;
+}
+
+/** Shelf's side panel: browse the library, search it, act on bookmarks, with the current tab's page in view. */
+export function App() {
+  const tab = useCurrentTab();
+  const [place, setPlace] = useState<Place | null>(null);
+  const [typed, setTyped] = useState('');
+  const q = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
+  const collections = useCollections();
+  const tags = useTags();
+  const smartFolders = useSmartFolders();
+  const title = place === null ? null : place.kind === 'list' ? place.title : place.folder.name;
+
+  let body;
+  if (q) body = <SearchResults q={q} tab={tab} />;
+  else if (place === null) body = <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={setPlace} />;
+  else if (place.kind === 'list') body = <BrowseView key={JSON.stringify(place.source)} place={place} tab={tab} />;
+  else body = <SmartFolderView key={place.folder.id} place={place} tab={tab} />;
+
+  const loadError = collections.error ?? tags.error ?? smartFolders.error;
+  return (
+    <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+      <header className="space-y-2 border-b border-zinc-200 p-2 dark:border-zinc-800">
+        <h1 className="text-sm font-semibold">Shelf</h1>
+        <label className="block">
+          <span className="sr-only">Search bookmarks</span>
+          <input type="search" className={inputClass} placeholder="Search bookmarks" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        </label>
+      </header>
+      <CurrentPage tab={tab} />
+      {loadError && place === null && !q && <ErrorAlert error={toClientError(loadError)} />}
+      {title !== null && !q && (
+        <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1.5 dark:border-zinc-800">
+          <button type="button" className={`${quietButtonClass} ${focusRing}`} onClick={() => setPlace(null)}>
+            ← Library
+          </button>
+          <h2 className="min-w-0 truncate text-sm font-semibold">{title}</h2>
+        </div>
+      )}
+      {body}
+    </div>
+  );
+}

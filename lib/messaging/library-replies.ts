@@ -1,0 +1,44 @@
+import * as z from 'zod/mini';
+import { Bookmark } from '../api/bookmarks.ts';
+import { BulkResult } from '../api/bulk.ts';
+import { SmartFolder } from '../api/smart-folders.ts';
+
+/** A page of a library list; `cursor` null when there is no more, `limitNote` when the API shows only part of it. */
+export const BrowsePage = z.object({
+  bookmarks: z.array(Bookmark),
+  cursor: z.nullable(z.string()),
+  limitNote: z.nullable(z.string()),
+});
+export type BrowsePage = z.infer<typeof BrowsePage>;
+
+/**
+ * A smart folder's matches as the extension keeps them: evaluation is a heavy
+ * endpoint (two a minute for all folders together), so results are stored and
+ * refreshed only when the budget allows.
+ */
+export const SmartFolderView = z.object({
+  folderId: z.string(),
+  bookmarks: z.array(Bookmark),
+  /** The server said it stopped early: more than 500 matches, or the scan bound was reached. */
+  truncated: z.boolean(),
+  /** False while an evaluation is under way: more pages are to be fetched. */
+  complete: z.boolean(),
+  /** When the shown results were fetched; null before the first evaluation finished. */
+  fetchedAt: z.nullable(z.number()),
+  /** Evaluation requests sent for the shown results (or the pass under way). */
+  pages: z.number(),
+  /** When the next evaluation request may be sent (epoch ms); null: now. */
+  nextEvaluationAt: z.nullable(z.number()),
+});
+export type SmartFolderView = z.infer<typeof SmartFolderView>;
+
+/** What the background answers each library message with; only the library pages load these (the popup does not). */
+export const libraryReplies = {
+  browseBookmarks: BrowsePage,
+  searchBookmarks: z.array(Bookmark),
+  listSmartFolders: z.array(SmartFolder),
+  smartFolderResults: SmartFolderView,
+  evaluateSmartFolder: SmartFolderView,
+  bulkBookmarks: BulkResult,
+  restoreBookmark: Bookmark,
+} as const;

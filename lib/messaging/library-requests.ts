@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import { TagName } from '../api/bookmarks.ts';
+import { MAX_BULK } from '../api/bulk.ts';
+import { Id } from '../api/common.ts';
+
+/** What a list of the library shows: the pages (side panel, options) name it, the background pages through it. */
+export const BrowseSource = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('all') }),
+  z.object({ kind: z.literal('favorites') }),
+  z.object({ kind: z.literal('unsorted') }),
+  z.object({ kind: z.literal('collection'), id: Id }),
+  z.object({ kind: z.literal('tag'), id: Id }),
+]);
+export type BrowseSource = z.infer<typeof BrowseSource>;
+
+/** One bulk request's action; the ids travel beside it, at most MAX_BULK of them as the API allows. */
+export const BulkAction = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('move'), collectionId: z.nullable(Id) }),
+  z.object({ type: z.literal('favorite'), isFavorite: z.boolean() }),
+  z.object({ type: z.literal('tag'), name: TagName }),
+  z.object({ type: z.literal('trash') }),
+]);
+export type BulkAction = z.infer<typeof BulkAction>;
+
+const id = z.object({ id: Id });
+
+/** The library messages' inputs (the background checks them); their answers are in library-replies.ts. */
+export const libraryRequests = {
+  browseBookmarks: z.object({ source: BrowseSource, cursor: z.optional(z.string().check(z.maxLength(2048))) }),
+  searchBookmarks: z.object({ q: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)) }),
+  listSmartFolders: z.object({ refresh: z.optional(z.boolean()) }),
+  smartFolderResults: id,
+  evaluateSmartFolder: z.object({ id: Id, restart: z.boolean() }),
+  bulkBookmarks: z.object({ action: BulkAction, ids: z.array(Id).check(z.minLength(1), z.maxLength(MAX_BULK)) }),
+  restoreBookmark: id,
+};

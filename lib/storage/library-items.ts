@@ -1,0 +1,31 @@
+import * as z from 'zod/mini';
+import { Bookmark } from '../api/bookmarks.ts';
+import { SmartFolder } from '../api/smart-folders.ts';
+import { typedItem } from './typed-item.ts';
+
+/** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
+
+/** The heavy endpoints' allowance as the extension has spent it: send times within the window, and a wait the server imposed. */
+export const HeavyBudget = z.object({ sent: z.array(z.number()), notBefore: z.number() });
+export type HeavyBudget = z.infer<typeof HeavyBudget>;
+export const heavyBudgetItem = typedItem('local:heavyBudget', HeavyBudget, { fallback: { sent: [], notBefore: 0 }, onInvalid: 'fallback' });
+
+export const smartFoldersCacheItem = typedItem('local:smartFoldersCache', z.nullable(z.object({ items: z.array(SmartFolder), fetchedAt: z.number() })), {
+  fallback: null,
+  onInvalid: 'fallback',
+});
+
+/** One evaluation pass: the pages fetched so far and the cursor to follow. */
+const Pass = z.object({ bookmarks: z.array(Bookmark), cursor: z.nullable(z.string()), truncated: z.boolean(), pages: z.number() });
+
+/** A folder's kept results: the last finished pass and the one under way, for the rules they were asked with. */
+export const SmartFolderResults = z.object({
+  rules: z.string(),
+  done: z.nullable(z.extend(Pass, { fetchedAt: z.number() })),
+  running: z.nullable(Pass),
+});
+export type SmartFolderResults = z.infer<typeof SmartFolderResults>;
+export const smartFolderResultsItem = typedItem('local:smartFolderResults', z.record(z.string(), SmartFolderResults), {
+  fallback: {},
+  onInvalid: 'fallback',
+});
