@@ -11,9 +11,9 @@ interface Props {
 
 /** Where a smart folder's results come from and when they can be refreshed: evaluation is limited to two requests a minute. */
 export function SmartFolderStatus({ view, evaluating, onRefresh }: Props) {
-  const waiting = view.nextEvaluationAt !== null;
-  const now = useNow(waiting);
-  const seconds = waiting ? Math.max(1, Math.ceil((view.nextEvaluationAt! - now) / 1000)) : 0;
+  const now = useNow(view.nextEvaluationAt !== null);
+  const waiting = view.nextEvaluationAt !== null && view.nextEvaluationAt > now;
+  const seconds = waiting ? Math.ceil((view.nextEvaluationAt! - now) / 1000) : 0;
   const count = `${view.bookmarks.length} ${view.bookmarks.length === 1 ? 'match' : 'matches'}`;
 
   let state: string;

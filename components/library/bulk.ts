@@ -24,18 +24,31 @@ type SendBulk = (name: 'bulkBookmarks', input: MessageInput<'bulkBookmarks'>) =>
  */
 export async function runBulk(send: SendBulk, action: BulkAction, ids: readonly string[], onProgress: (done: number) => void): Promise<BulkOutcome> {
   const outcome: BulkOutcome = { done: [], failed: [] };
-  for (let at = 0; at < ids.length; at += MAX_BULK) {
-    const chunk = ids.slice(at, at + MAX_BULK);
+  const skip = (skipped: string[], reason: string) => skipped.length && outcome.failed.push({ ids: skipped, reason });
+  const request = async (chunk: string[], again: boolean): Promise<void> => {
     try {
-      const result = await send('bulkBookmarks', { action, ids: chunk });
-      const applied = new Set(result.ids);
+      const applied = new Set((await send('bulkBookmarks', { action, ids: chunk })).ids);
       outcome.done.push(...chunk.filter((id) => applied.has(id)));
-      const missed = chunk.filter((id) => !applied.has(id));
-      if (missed.length) outcome.failed.push({ ids: missed, reason: 'no longer in your library' });
+      skip(chunk.filter((id) => !applied.has(id)), SKIPPED.NOT_FOUND);
     } catch (err) {
-      outcome.failed.push({ ids: chunk, reason: describeError(toClientError(err)).title });
+      const error = toClientError(err);
+      // A request naming bookmarks that are gone or in the trash (changed elsewhere) changes nothing: sent again without them.
+      const reason = error.code === 'NOT_FOUND' || error.code === 'CONFLICT' ? SKIPPED[error.code] : undefined;
+      const named = reason ? chunk.filter((id) => error.message.includes(id)) : [];
+      if (again && reason && named.length > 0) {
+        skip(named, reason);
+        const rest = chunk.filter((id) => !named.includes(id));
+        if (rest.length) await request(rest, false);
+      } else {
+        outcome.failed.push({ ids: chunk, reason: describeError(error).title });
+      }
     }
+  };
+  for (let at = 0; at < ids.length; at += MAX_BULK) {
+    await request(ids.slice(at, at + MAX_BULK), true);
     onProgress(Math.min(at + MAX_BULK, ids.length));
   }
   return outcome;
 }
+
+const SKIPPED = { NOT_FOUND: 'no longer in your library', CONFLICT: 'in the trash' };

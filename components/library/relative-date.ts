@@ -16,7 +16,8 @@ const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 export function relativeDate(at: string | number, now = Date.now()): string {
   const ms = typeof at === 'number' ? at : Date.parse(at);
   if (!Number.isFinite(ms)) return '';
-  const diff = ms - now;
+  // A time ahead of this computer's clock (another clock's) reads as now, never "in 2 minutes".
+  const diff = Math.min(0, ms - now);
   for (const [unit, size] of UNITS) {
     if (Math.abs(diff) >= size) return format.format(Math.round(diff / size), unit);
   }

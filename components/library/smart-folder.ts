@@ -4,6 +4,9 @@ import type { SmartFolderView } from '../../lib/messaging/library-replies.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
 
+/** Asked a little after the budget frees up, not at the very millisecond. */
+const CLOCK_MARGIN_MS = 250;
+
 /** Whether the view still wants evaluation requests: a pass under way, or a folder never evaluated. */
 export const wantsEvaluation = (view: SmartFolderView): boolean => !view.complete || view.fetchedAt === null;
 
@@ -20,16 +23,18 @@ export function useSmartFolder(id: string) {
     onSuccess: (view) => qc.setQueryData(keys.smartFolder(id), view),
   });
   const view = query.data;
+  // An answer equal to the last one keeps its object (react-query shares structure): its time still says that it came.
+  const answeredAt = query.dataUpdatedAt;
   const busy = evaluate.isPending;
   const failed = evaluate.isError;
   const { mutate } = evaluate;
 
   useEffect(() => {
     if (!view || busy || failed || !wantsEvaluation(view)) return;
-    const wait = view.nextEvaluationAt === null ? 0 : view.nextEvaluationAt - Date.now();
+    const wait = view.nextEvaluationAt === null ? 0 : view.nextEvaluationAt - Date.now() + CLOCK_MARGIN_MS;
     const timer = setTimeout(() => mutate(false), Math.max(0, wait));
     return () => clearTimeout(timer);
-  }, [view, busy, failed, mutate]);
+  }, [view, answeredAt, busy, failed, mutate]);
 
   return {
     view,

@@ -25,7 +25,7 @@ const VERBS: Record<BulkAction['type'], [string, string]> = {
 function summary(action: BulkAction, total: number, outcome: BulkOutcome): string {
   const done = `${VERBS[action.type][1]} ${outcome.done.length} of ${total}.`;
   if (outcome.failed.length === 0) return done;
-  const reasons = outcome.failed.map((f) => `${f.ids.length}: ${f.reason}`).join('; ');
+  const reasons = outcome.failed.map((f) => `${f.ids.length} (${f.reason.replace(/\.$/, '')})`).join(', ');
   return `${done} Not done: ${reasons}.`;
 }
 

@@ -11,7 +11,7 @@ const WINDOW_MS = 60_000;
  * chance to what its Retry-After says.
  */
 export class HeavyBudget {
-  constructor(private now: () => number = Date.now) {}
+  constructor(private now: () => number = () => Date.now()) {}
 
   /** When the next heavy request may go (epoch ms), or null when it may go now. */
   async nextAt(): Promise<number | null> {

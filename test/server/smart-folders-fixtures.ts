@@ -67,6 +67,7 @@ export interface RawBookmark {
   clickCount?: number;
   tags?: string[];
   trashed?: boolean;
+  collectionId?: string;
 }
 
 /**
@@ -78,8 +79,8 @@ export function insertBookmarks(t: TestServer, db: Database.Database, userId: st
   const now = t.server.deps.clock.now();
   const insert = db.prepare(
     `INSERT INTO bookmarks (id, user_id, url, url_key, title, type, is_favorite, domain, click_count,
-       metadata_status, link_status, last_checked_at, created_at, updated_at, deleted_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', 'unchecked', ?, ?, ?, ?)`,
+       metadata_status, link_status, last_checked_at, created_at, updated_at, deleted_at, collection_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', 'unchecked', ?, ?, ?, ?, ?)`,
   );
   const findTag = db.prepare<[string, string], { id: string }>('SELECT id FROM tags WHERE user_id = ? AND name_key = ?');
   const insertTag = db.prepare('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, 0)');
@@ -97,7 +98,7 @@ export function insertBookmarks(t: TestServer, db: Database.Database, userId: st
       const domain = r.domain ?? 'example.com';
       const url = `https://${domain}/${id}`;
       insert.run(id, userId, url, `${domain}/${id}`, `Title ${id}`, r.type ?? 'link', r.isFavorite ? 1 : 0, domain,
-        r.clickCount ?? 0, r.createdAt, r.createdAt, r.createdAt, r.trashed ? now : null);
+        r.clickCount ?? 0, r.createdAt, r.createdAt, r.createdAt, r.trashed ? now : null, r.collectionId ?? null);
       for (const name of r.tags ?? []) link.run(id, tagId(name));
       return id;
     }),

@@ -1,0 +1,258 @@
+// @vitest-environment node
+// The DOM comes from ./support/dom.ts, imported first (see why there).
+import { closeDom } from './support/dom.ts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { type UserEvent, userEvent } from '@testing-library/user-event';
+import type Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { setRuntime } from '../../components/messenger.ts';
+import { App } from '../../entrypoints/sidepanel/App.tsx';
+import { Collection } from '../../lib/api/collections.ts';
+import { dataOf } from '../support/expect.ts';
+import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
+import { createFolder, insertBookmarks, setRules } from '../server/smart-folders-fixtures.ts';
+import { type TestBackground, createTestBackground } from './support/background.ts';
+
+const MINUTE = 60_000;
+
+let t: TestServer;
+let db: Database.Database;
+let bg: TestBackground;
+let u: TestUser;
+let user: UserEvent;
+
+beforeAll(async () => {
+  // happy-dom lays nothing out: the list's scroll box gets the size of a side panel, so that the virtualiser shows rows.
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 640 });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 360 });
+  t = await startTestServer();
+  db = openDb(t);
+});
+afterAll(async () => {
+  db.close();
+  await t.close();
+  await closeDom();
+});
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  bg = createTestBackground();
+  setRuntime(bg.runtime);
+  user = userEvent.setup();
+  u = await t.user();
+  await t.advance(2 * MINUTE);
+  await bg.services.account.signIn(t.baseUrl, u.token);
+  await bg.idle();
+  bg.requests.length = 0;
+});
+afterEach(async () => {
+  cleanup();
+  await bg.idle();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+function openPanel(): void {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <App />
+    </QueryClientProvider>,
+  );
+}
+
+const requested = (pattern: RegExp) => bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}${new URL(r.url).search}`));
+
+async function collection(name: string): Promise<Collection> {
+  return dataOf(await u.api('POST', '/collections', { body: { name } }), Collection, 201);
+}
+
+/** `count` bookmarks, newest first by index: "Title <id>" rows as the fixtures write them. */
+function bookmarks(count: number, extra: { collectionId?: string; tags?: string[]; trashed?: boolean } = {}): string[] {
+  const now = t.server.deps.clock.now();
+  return insertBookmarks(t, db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
+}
+
+describe('side panel: browsing', () => {
+  it('shows the library’s places and a collection’s bookmarks with their domain, tags and age, one page of 100 a request', async () => {
+    const reading = await collection('Reading');
+    const ids = bookmarks(150, { collectionId: reading.id, tags: ['news/tech'] });
+    openPanel();
+
+    const library = await screen.findByRole('navigation', { name: 'Library' });
+    await user.click(await within(library).findByRole('button', { name: /^Reading/ }));
+    const list = await screen.findByRole('list', { name: 'Reading' });
+    const first = await within(list).findByRole('link', { name: `Title ${ids[0]}` });
+    expect(first.closest('li')!.textContent).toContain('example.com');
+    expect(first.closest('li')!.textContent).toContain('#news/tech');
+    expect(requested(/GET \/v1\/collections\/[^/]+\/bookmarks/)).toEqual([expect.objectContaining({ url: expect.stringContaining('limit=100') })]);
+    // Virtualised: only the rows in view are in the page.
+    expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
+  });
+
+  it('searches as the user types, once the typing settles', async () => {
+    const [id] = insertBookmarks(t, db, u.userId, [{ createdAt: t.server.deps.clock.now() }]);
+    db.prepare('UPDATE bookmarks SET title = ? WHERE id = ?').run('Fermentation at home', id);
+    openPanel();
+    await user.type(await screen.findByRole('searchbox', { name: 'Search bookmarks' }), 'ferment');
+    expect(await screen.findByRole('link', { name: 'Fermentation at home' })).toBeTruthy();
+    // One request for the settled text, none per keystroke.
+    expect(requested(/GET \/v1\/bookmarks\/search/)).toHaveLength(1);
+  });
+
+  it('highlights the current tab’s page and saves it when it is not saved', async () => {
+    const tab = await fakeBrowser.tabs.create({ url: 'http://127.0.0.1:9/recipes', active: true });
+    vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ ...tab, title: 'Recipes' }]);
+    vi.spyOn(t.server.deps, 'fetchMetadata').mockResolvedValue({
+      title: 'Recipes',
+      description: '',
+      excerpt: '',
+      favicon: '',
+      type: 'article',
+      httpStatus: 200,
+      linkStatus: 'ok',
+      fetched: true,
+    });
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'Save this page' }));
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    await user.click(within(screen.getByRole('navigation', { name: 'Library' })).getByRole('button', { name: 'All bookmarks' }));
+    const link = await screen.findByRole('link', { name: /Recipes/ });
+    expect(link.closest('[aria-current="page"]')).not.toBeNull();
+  });
+});
+
+describe('side panel: acting on bookmarks', () => {
+  it('selects with click, Shift-click and Ctrl-A, and moves the selection in bulk requests of 50 with one progress line', async () => {
+    const target = await collection('Archive');
+    const ids = bookmarks(60);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    await user.click(await within(list).findByRole('link', { name: `Title ${ids[0]}` }).then((link) => link.closest('li')!.querySelector('p')!));
+    expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('1 selected');
+    await user.keyboard('{Shift>}');
+    await user.click(within(list).getByRole('link', { name: `Title ${ids[3]}` }).closest('li')!.querySelector('p')!);
+    await user.keyboard('{/Shift}');
+    expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('4 selected');
+
+    fireEvent.keyDown(screen.getByRole('region', { name: 'All bookmarks' }), { key: 'a', ctrlKey: true });
+    expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('60 selected');
+
+    await user.click(screen.getByRole('button', { name: 'Move to…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Move 60 bookmarks' });
+    await user.click(within(dialog).getByRole('button', { name: /Unsorted/ }));
+    await user.click(await within(dialog).findByRole('treeitem', { name: /Archive/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move' }));
+    expect(await screen.findByText('Moved 60 of 60.')).toBeTruthy();
+    expect(requested(/POST \/v1\/bookmarks\/bulk\/move/)).toHaveLength(2);
+    const moved = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM bookmarks WHERE collection_id = ?').get(target.id)!;
+    expect(moved.n).toBe(60);
+  });
+
+  it('says which bookmarks a bulk action could not change, and why', async () => {
+    const ids = bookmarks(3);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    const region = await screen.findByRole('region', { name: 'All bookmarks' });
+    await within(region).findByRole('link', { name: `Title ${ids[0]}` });
+    db.prepare('UPDATE bookmarks SET deleted_at = 1 WHERE id = ?').run(ids[1]);
+    fireEvent.keyDown(region, { key: 'a', ctrlKey: true });
+    await user.click(screen.getByRole('button', { name: 'Favourite' }));
+    expect(await screen.findByText('Updated 2 of 3. Not done: 1 (in the trash).')).toBeTruthy();
+    expect(db.prepare('SELECT COUNT(*) AS n FROM bookmarks WHERE is_favorite = 1 AND user_id = ?').get(u.userId)).toEqual({ n: 2 });
+  });
+
+  it('favourites at once, trashes with undo, and edits a bookmark from its row', async () => {
+    const [id] = bookmarks(1);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    const title = `Title ${id}`;
+    await user.click(await screen.findByRole('button', { name: `Favourite ${title}` }));
+    expect(screen.getByRole('button', { name: `Favourite ${title}` }).getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() => expect(db.prepare('SELECT is_favorite AS f FROM bookmarks WHERE id = ?').get(id)).toEqual({ f: 1 }));
+
+    await user.click(screen.getByRole('button', { name: `Edit ${title}` }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit bookmark' });
+    await user.clear(within(dialog).getByRole('textbox', { name: 'Title' }));
+    await user.type(within(dialog).getByRole('textbox', { name: 'Title' }), 'Renamed');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('link', { name: 'Renamed' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Trash Renamed' }));
+    expect(await screen.findByText('Moved to the trash: Renamed')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Renamed' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('link', { name: 'Renamed' })).toBeTruthy();
+    expect(db.prepare('SELECT deleted_at AS d FROM bookmarks WHERE id = ?').get(id)).toEqual({ d: null });
+  });
+});
+
+describe('side panel: smart folders', () => {
+  /** Exact-tag evaluation walks 200 memberships a request: trashed ones first make empty pages that carry a cursor. */
+  function deepTag(trashedPages: number, matches: number): void {
+    const now = t.server.deps.clock.now();
+    insertBookmarks(t, db, u.userId, [
+      ...Array.from({ length: 200 * trashedPages }, (_, i) => ({ createdAt: now - i, tags: ['deep'], trashed: true })),
+      ...Array.from({ length: matches }, (_, i) => ({ createdAt: now - 1e6 - i, tags: ['deep'] })),
+    ]);
+  }
+  /** Time that runs as usual and can also jump a minute ahead: the panel's wait for the budget then ends. */
+  const fakeClock = () => vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  const evaluations = () => requested(/GET \/v1\/smart-folders\/[^/]+\/bookmarks/);
+
+  it('follows the cursor past an empty page, keeps the results, and opens them again without a request', async () => {
+    deepTag(1, 30);
+    await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'Deep' }));
+    expect(await screen.findByText(/^30 matches, fetched/)).toBeTruthy();
+    expect(evaluations()).toHaveLength(2);
+    expect(evaluations()[1]!.url).toContain('cursor=');
+    expect(screen.getByRole('button', { name: 'Refresh' })).toHaveProperty('disabled', true);
+    expect(screen.getByText(/Refresh possible in \d+ s/)).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: '← Library' }));
+    cleanup();
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'Deep' }));
+    expect(await screen.findByText(/^30 matches, fetched/)).toBeTruthy();
+    expect(evaluations()).toHaveLength(2);
+  });
+
+  it('waits for the budget between pages, and starts again without a cursor when the rules changed meanwhile', async () => {
+    fakeClock();
+    deepTag(2, 10);
+    const fresh = insertBookmarks(t, db, u.userId, [{ createdAt: t.server.deps.clock.now(), tags: ['fresh'] }]);
+    const folder = await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'Deep' }));
+    expect(await screen.findByText(/Evaluating: 0 matches so far, page 3 in \d+ s/)).toBeTruthy();
+    expect(evaluations()).toHaveLength(2);
+
+    await setRules(u, folder.id, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'fresh' }] });
+    await vi.advanceTimersByTimeAsync(MINUTE + 1000);
+    // The held cursor is refused (SMART_FOLDER_CURSOR_INVALID); the pass starts again without one, under the new rules.
+    expect(await screen.findByRole('link', { name: `Title ${fresh[0]}` }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText(/^1 match, fetched/)).toBeTruthy();
+    const [, , stale, restarted] = evaluations();
+    expect(stale!.url).toContain('cursor=');
+    expect(restarted!.url).not.toContain('cursor=');
+  });
+
+  it('says when results are truncated', async () => {
+    fakeClock();
+    const now = t.server.deps.clock.now();
+    insertBookmarks(t, db, u.userId, Array.from({ length: 520 }, (_, i) => ({ createdAt: now - i, domain: 'many.example' })));
+    await createFolder(u, { match: 'all', conditions: [{ field: 'domain', operator: 'equals', value: 'many.example' }] }, 'Many');
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'Many' }));
+    // 200 documents a page: the third page, a minute later, says the results stop at 500.
+    expect(await screen.findByText(/Evaluating: 400 matches so far, page 3 in \d+ s/)).toBeTruthy();
+    await vi.advanceTimersByTimeAsync(MINUTE + 1000);
+    expect(await screen.findByText(/Results are cut short/, undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText(/^500 matches, fetched/)).toBeTruthy();
+  });
+});
