@@ -22,8 +22,7 @@ export function gatekeeper(deps: {
   return async (c, next) => {
     const ip = c.get('clientIp');
 
-    const gateway = await guards.gateway(ip);
-    if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
+    await passGateway(guards, ip);
 
     const block = await guards.ipBlock(ip);
     if (!block.allowed) {
@@ -65,6 +64,19 @@ export function countAuthFailures(guards: Guards): MiddlewareHandler<AppEnv> {
     // Hono hands a thrown error to the error handler and keeps it in c.error, so it never reaches here as a throw.
     if (c.error instanceof ApiError && isAuthenticationFailure(c.error.code)) await guards.recordAuthFailure(c.get('clientIp'));
   };
+}
+
+/** The per-address gateway limit alone, for what answers without a token outside /v1 (the storage service). */
+export function gatewayLimit(guards: Guards): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await passGateway(guards, c.get('clientIp'));
+    await next();
+  };
+}
+
+async function passGateway(guards: Guards, ip: string): Promise<void> {
+  const gateway = await guards.gateway(ip);
+  if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
 }
 
 /** Gateway answers carry Retry-After and never X-RateLimit headers. */
