@@ -2,22 +2,25 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { Plan } from '../lib/api/auth.ts';
 import { ALL_SCOPES, Scope } from '../lib/api/scopes.ts';
+import { BLOCK_USAGE, runBlockCommand } from './admin/blocks.ts';
+import { UsageError } from './admin/usage-error.ts';
 import { issueToken } from './auth/tokens.ts';
 import { iso } from './clock.ts';
-import { openDatabase } from './db/database.ts';
+import { type Db, openDatabase } from './db/database.ts';
+import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import type { TokenRecord } from './store/accounts.ts';
 import { SqliteAccounts } from './store/sqlite/accounts.ts';
+import { SqliteBlocks } from './store/sqlite/blocks.ts';
 
 /** The "dashboard" of local-server.md: each command prints one JSON object on stdout. */
-
-class UsageError extends Error {}
 
 const USAGE = `usage: npm run --silent admin -- --data DIR <command>
   user create --name NAME --email EMAIL --plan pro|free
   user plan --user USER_ID --plan pro|free
   token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
   token revoke --id TOKEN_ID
-  token list --user USER_ID`;
+  token list --user USER_ID
+${BLOCK_USAGE}`;
 
 const { values, positionals } = (() => {
   try {
@@ -32,6 +35,7 @@ const { values, positionals } = (() => {
         scopes: { type: 'string' },
         expires: { type: 'string' },
         id: { type: 'string' },
+        ip: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -82,8 +86,9 @@ const tokenJson = (t: TokenRecord) => ({
   lastUsedAt: t.lastUsedAt === null ? null : iso(t.lastUsedAt),
 });
 
-async function run(accounts: SqliteAccounts, command: string): Promise<object> {
+async function run(db: Db, command: string): Promise<object> {
   const now = Date.now();
+  const accounts = new SqliteAccounts(db);
   const existingUser = async () => {
     const user = await accounts.getUser(need('user'));
     if (!user) throw new UsageError(`no user ${values.user}`);
@@ -120,6 +125,9 @@ async function run(accounts: SqliteAccounts, command: string): Promise<object> {
       const user = await existingUser();
       return { tokens: (await accounts.listTokens(user.id)).map(tokenJson) };
     }
+    case 'block list':
+    case 'block lift':
+      return runBlockCommand(new MemoryLimitStore(new SqliteBlocks(db)), command === 'block list' ? 'list' : 'lift', values.ip, now);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -129,7 +137,7 @@ try {
   const command = positionals.join(' ');
   const db = openDatabase(resolve(need('data')));
   try {
-    console.log(JSON.stringify(await run(new SqliteAccounts(db), command)));
+    console.log(JSON.stringify(await run(db, command)));
   } finally {
     db.close();
   }

@@ -5,7 +5,7 @@ import { ApiError } from './http/api-error.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
 import { handleError } from './http/error-handler.ts';
-import { gatekeeper } from './http/gatekeeper.ts';
+import { countAuthFailures, gatekeeper } from './http/gatekeeper.ts';
 import { requestContext } from './http/request-context.ts';
 import { failure } from './http/respond.ts';
 import { Router } from './http/router.ts';
@@ -27,7 +27,7 @@ const limitBody = (maxSize: number) =>
 
 export function createApp(deps: ServerDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use('*', requestContext(deps.config.trustProxy));
+  app.use('*', requestContext(deps.config.proxyHops));
   app.onError(handleError);
   app.notFound((c) => failure(c, 'NOT_FOUND', `There is no endpoint ${c.req.method} ${c.req.path}`));
 
@@ -43,6 +43,7 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
     if (c.req.method === 'GET' || c.req.method === 'OPTIONS') return next(); // no body to measure
     return (c.req.path.startsWith('/v1/import/') ? importLimit : apiLimit)(c, next);
   });
+  v1.use('*', countAuthFailures(deps.guards));
   v1.use('*', gatekeeper({ ...deps, dataVersion: () => deps.store.version() }));
   const router = new Router(v1, {
     guards: deps.guards,

@@ -8,11 +8,13 @@ export interface ServerConfig {
   dataDir: string;
   testClock: boolean;
   allowPrivateFetch: boolean;
-  trustProxy: boolean;
+  /** Trusted proxies in front of the server (0: none): how far from the right of X-Forwarded-For the client's address is. */
+  proxyHops: number;
   /** Benchmarks only: raises the request-count limits out of a load generator's reach. */
   raiseLimits: boolean;
 }
 
+const MAX_PROXY_HOPS = 10;
 const Port = z.coerce.number().int().min(0).max(65535);
 
 /** Flags win over PORT, HOST and DATA_DIR, which win over the defaults. */
@@ -26,6 +28,7 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
       'test-clock': { type: 'boolean', default: false },
       'allow-private-fetch': { type: 'boolean', default: false },
       'trust-proxy': { type: 'boolean', default: false },
+      'trust-proxy-hops': { type: 'string' },
       'raise-limits': { type: 'boolean', default: false },
     },
     strict: true,
@@ -35,11 +38,21 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
   if (!port.success) throw new Error(`--port must be a number from 0 to 65535, got ${values.port ?? env.PORT}`);
   return {
     port: port.data,
+    proxyHops: proxyHops(values['trust-proxy'], values['trust-proxy-hops']),
     host: values.host ?? env.HOST ?? '127.0.0.1',
     dataDir: resolve(values.data ?? env.DATA_DIR ?? './data'),
     testClock: values['test-clock'],
     allowPrivateFetch: values['allow-private-fetch'],
-    trustProxy: values['trust-proxy'],
     raiseLimits: values['raise-limits'],
   };
+}
+
+const Hops = z.coerce.number().int().min(1).max(MAX_PROXY_HOPS);
+
+/** --trust-proxy is one trusted proxy; --trust-proxy-hops N is N of them (and implies --trust-proxy). */
+function proxyHops(trustProxy: boolean, hops: string | undefined): number {
+  if (hops === undefined) return trustProxy ? 1 : 0;
+  const parsed = Hops.safeParse(hops);
+  if (!parsed.success) throw new Error(`--trust-proxy-hops must be a whole number from 1 to ${MAX_PROXY_HOPS}, got ${hops}`);
+  return parsed.data;
 }

@@ -27,11 +27,12 @@ export function createDeps(config: ServerConfig, store: Store): ServerDeps {
   const clock = new Clock();
   const maintenance = new Maintenance(() => clock.now());
   maintenance.add('forget-idempotency-keys', (now) => store.idempotency.purgeOlderThan(now - DAY));
+  maintenance.add('forget-ended-ip-blocks', (now) => store.blocks.purgeEnded(now));
   return {
     config,
     clock,
     store,
-    guards: new Guards(new MemoryLimitStore(), config.raiseLimits ? raisedLimits : specLimits, clock),
+    guards: new Guards(new MemoryLimitStore(store.blocks), config.raiseLimits ? raisedLimits : specLimits, clock),
     authenticator: new Authenticator(store.accounts),
     maintenance,
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),

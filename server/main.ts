@@ -9,7 +9,7 @@ try {
   config = parseServerConfig(argv, process.env);
 } catch (err) {
   console.error(`shelf server: ${(err as Error).message}`);
-  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy]');
+  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy] [--trust-proxy-hops N]');
   process.exit(2);
 }
 

@@ -30,3 +30,17 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The spec's authentication failures: each one counts toward the IP block, whichever check refused it. */
+export const AUTHENTICATION_FAILURES = [
+  'MISSING_TOKEN',
+  'INVALID_TOKEN',
+  'TOKEN_REVOKED',
+  'TOKEN_EXPIRED',
+  'SCOPE_REQUIRED',
+  'API_ACCESS_PRO_REQUIRED',
+] as const satisfies readonly ErrorCode[];
+export type AuthenticationFailure = (typeof AUTHENTICATION_FAILURES)[number];
+
+export const isAuthenticationFailure = (code: string): code is AuthenticationFailure =>
+  (AUTHENTICATION_FAILURES as readonly string[]).includes(code);

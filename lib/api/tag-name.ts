@@ -5,9 +5,33 @@
  */
 export const MAX_TAG_NAME_LENGTH = 200;
 
-/** Each level trimmed, inner white space collapsed: " dev /  java  script " → "dev/java script". */
+/**
+ * Characters that show nothing, or change how the text around them shows, so that two
+ * names that look the same would be two tags: controls, format characters (zero-width
+ * space and joiners, bidi controls, soft hyphen, byte order mark), the combining
+ * grapheme joiner and the Hangul fillers.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\u034F\u115F\u1160\u3164\uFFA0]/gu;
+/** Tab, new line and the like are white space: collapsed to a space, not dropped. */
+const WHITE_SPACE_CONTROL = /[\t\n\v\f\r]/;
+/** A zero-width joiner between two emoji is part of one emoji (👩‍💻), not hidden text. */
+const EMOJI_BEFORE = /\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?$/u;
+const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
+
+const dropInvisible = (text: string): string =>
+  text.replace(INVISIBLE, (ch: string, at: number) => {
+    if (WHITE_SPACE_CONTROL.test(ch)) return ch;
+    const joinsEmoji = ch === '\u200D' && EMOJI_BEFORE.test(text.slice(0, at)) && EMOJI_AFTER.test(text.slice(at + 1));
+    return joinsEmoji ? ch : '';
+  });
+
+/**
+ * Invisible characters dropped, Unicode NFC (one spelling for "é"), each level
+ * trimmed, inner white space collapsed: " dev /  java  script " → "dev/java script".
+ */
 export const normaliseTagName = (raw: string): string =>
-  raw
+  dropInvisible(raw)
+    .normalize('NFC')
     .split('/')
     .map((segment) => segment.trim().replace(/\s+/g, ' '))
     .join('/');

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-modes.ts';
 
 export type Db = Database.Database;
 
@@ -8,8 +9,11 @@ const migrationsDir = new URL('./migrations/', import.meta.url);
 
 /** Opens (creating when new) the database in the data directory and brings its schema up to date. */
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'shelf.db'));
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const path = join(dataDir, 'shelf.db');
+  // Created here with its mode, since SQLite would create it world-readable; its -wal and -shm files take the same mode.
+  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
+  const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { isAuthenticationFailure } from '../../lib/api/error-codes.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { Clock } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';
@@ -21,8 +22,7 @@ export function gatekeeper(deps: {
   return async (c, next) => {
     const ip = c.get('clientIp');
 
-    const gateway = await guards.gateway(ip);
-    if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
+    await passGateway(guards, ip);
 
     const block = await guards.ipBlock(ip);
     if (!block.allowed) {
@@ -37,8 +37,6 @@ export function gatekeeper(deps: {
     if (!outcome.ok) {
       const bucket = await guards.failedAuthBucket(ip);
       if (!bucket.allowed) throw gatewayLimited(bucket.retryAfterSeconds);
-      // A request without any token is not a guess at one; only rejected tokens count toward the block.
-      if (outcome.code !== 'MISSING_TOKEN') await guards.recordAuthFailure(ip);
       throw new ApiError(outcome.code, outcome.message);
     }
 
@@ -53,6 +51,32 @@ export function gatekeeper(deps: {
     c.set('auth', outcome.auth);
     await next();
   };
+}
+
+/**
+ * Counts every authentication failure of the spec toward the IP block, whichever
+ * check answered it: the gatekeeper's own (token, plan) or a route's (scope).
+ * Registered before the gatekeeper, so that it sees what both threw.
+ */
+export function countAuthFailures(guards: Guards): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    // Hono hands a thrown error to the error handler and keeps it in c.error, so it never reaches here as a throw.
+    if (c.error instanceof ApiError && isAuthenticationFailure(c.error.code)) await guards.recordAuthFailure(c.get('clientIp'));
+  };
+}
+
+/** The per-address gateway limit alone, for what answers without a token outside /v1 (the storage service). */
+export function gatewayLimit(guards: Guards): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await passGateway(guards, c.get('clientIp'));
+    await next();
+  };
+}
+
+async function passGateway(guards: Guards, ip: string): Promise<void> {
+  const gateway = await guards.gateway(ip);
+  if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
 }
 
 /** Gateway answers carry Retry-After and never X-RateLimit headers. */

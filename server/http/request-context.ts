@@ -1,16 +1,16 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { MiddlewareHandler } from 'hono';
+import { clientAddress } from './client-address.ts';
 import type { AppEnv } from './env.ts';
 import { newRequestId } from './respond.ts';
 
-/** Gives each request its id and the client address the per-IP limits key on. */
-export function requestContext(trustProxy: boolean): MiddlewareHandler<AppEnv> {
+/** Gives each request its id and the client address the per-IP limits key on (`proxyHops`: trusted proxies in front). */
+export function requestContext(proxyHops: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const requestId = newRequestId();
     c.set('requestId', requestId);
     c.set('headers', { 'X-Request-Id': requestId });
-    const forwarded = trustProxy ? c.req.header('X-Forwarded-For')?.split(',')[0]?.trim() : undefined;
-    c.set('clientIp', forwarded || peerAddress(c));
+    c.set('clientIp', clientAddress(peerAddress(c), c.req.header('X-Forwarded-For'), proxyHops));
     await next();
   };
 }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { type ExportFormat, ExportFormat as ExportFormatSchema } from '../../lib/api/jobs.ts';
 import { HOUR } from '../clock.ts';
 import { EXPORT_FILE_TYPES } from '../interchange/write.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-modes.ts';
 import type { JobRecord } from '../store/jobs.ts';
 
 /** The spec's "an export artifact expires 2 hours after the job completes". */
@@ -23,9 +24,9 @@ const partialPath = (path: string): string => `${path}.partial`;
  * Each chunk is an awaited write, so the server answers requests between chunks.
  */
 export async function writeArtifact(path: string, chunks: Iterable<string>): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const partial = partialPath(path);
-  const file = await open(partial, 'w');
+  const file = await open(partial, 'w', PRIVATE_FILE_MODE);
   try {
     for (const chunk of chunks) await file.write(chunk);
   } catch (err) {

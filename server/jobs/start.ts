@@ -16,8 +16,14 @@ export async function startExport(deps: JobDeps, userId: string, format: ExportF
 /** POST /import/reserve: a pending import job and the one-use URL its file is uploaded to. */
 export async function reserveImport(deps: JobDeps, userId: string, origin: string): Promise<{ jobId: string; uploadUrl: string }> {
   const job = await deps.store.jobs.create({ userId, type: 'import', format: null }, deps.clock.now());
-  const { uploadUrl } = await deps.storage.reserveImport(userId, job.id, origin);
-  return { jobId: job.id, uploadUrl };
+  try {
+    const { uploadUrl } = await deps.storage.reserveImport(userId, job.id, origin);
+    return { jobId: job.id, uploadUrl };
+  } catch (err) {
+    // Refused (too many pending imports): no job is left behind.
+    await deps.store.jobs.delete([job.id]);
+    throw err;
+  }
 }
 
 const alreadyStarted = (job: JobRecord): ApiError =>

@@ -42,7 +42,7 @@ export class Guards {
     return r.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: seconds(r.retryAfterMs) };
   }
 
-  /** Counts a rejected token; the fifth within the window blocks the address. */
+  /** Counts an authentication failure; the fifth within the window blocks the address. */
   async recordAuthFailure(ip: string): Promise<void> {
     const now = this.clock.now();
     const failures = await this.store.recordFailure(`fail:${ip}`, this.policy.failureWindowMs, now);

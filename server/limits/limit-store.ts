@@ -30,4 +30,8 @@ export interface LimitStore {
   recordFailure(key: string, windowMs: number, now: number): Promise<number>;
   block(key: string, until: number): Promise<void>;
   blockedUntil(key: string, now: number): Promise<number | null>;
+  /** Lifts a block before its time (the admin command). Answers whether there was one. */
+  unblock(key: string): Promise<boolean>;
+  /** The blocks in force at `now`. */
+  listBlocks(now: number): Promise<Array<{ key: string; until: number }>>;
 }

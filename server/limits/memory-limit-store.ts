@@ -1,3 +1,4 @@
+import type { BlocksStore } from '../store/blocks.ts';
 import type { ConsumeResult, LimitStore, WindowRule } from './limit-store.ts';
 
 interface Window {
@@ -8,13 +9,19 @@ interface Window {
 
 const SWEEP_EVERY = 10_000;
 
-/** Process-local limit state. Windows start at their first request and last windowMs. */
+/**
+ * Process-local limit state, but for IP blocks: those live in the database
+ * (BlocksStore), so that they survive a restart and the admin command can lift
+ * them; read on every check, a lift counts from the next request on.
+ * Windows start at their first request and last windowMs.
+ */
 export class MemoryLimitStore implements LimitStore {
   private windows = new Map<string, Window>();
   private buckets = new Map<string, { tokens: number; at: number }>();
   private failures = new Map<string, number[]>();
-  private blocks = new Map<string, number>();
   private writes = 0;
+
+  constructor(private blocks: BlocksStore) {}
 
   async consume(rules: WindowRule[], now: number): Promise<ConsumeResult> {
     const current = rules.map((rule) => this.window(rule, now));
@@ -49,19 +56,20 @@ export class MemoryLimitStore implements LimitStore {
     return recent.length;
   }
 
-  async block(key: string, until: number): Promise<void> {
-    this.blocks.set(key, until);
-    this.failures.delete(key);
+  block(key: string, until: number): Promise<void> {
+    return this.blocks.block(key, until);
   }
 
-  async blockedUntil(key: string, now: number): Promise<number | null> {
-    const until = this.blocks.get(key);
-    if (until === undefined) return null;
-    if (until <= now) {
-      this.blocks.delete(key);
-      return null;
-    }
-    return until;
+  blockedUntil(key: string, now: number): Promise<number | null> {
+    return this.blocks.blockedUntil(key, now);
+  }
+
+  unblock(key: string): Promise<boolean> {
+    return this.blocks.unblock(key);
+  }
+
+  listBlocks(now: number): Promise<Array<{ key: string; until: number }>> {
+    return this.blocks.list(now);
   }
 
   private window(rule: WindowRule, now: number): Window {
@@ -79,7 +87,6 @@ export class MemoryLimitStore implements LimitStore {
     if (++this.writes % SWEEP_EVERY !== 0) return;
     for (const [k, w] of this.windows) if (now >= w.start + w.windowMs) this.windows.delete(k);
     for (const [k, times] of this.failures) if (times.every((t) => t < now - 15 * 60_000)) this.failures.delete(k);
-    for (const [k, until] of this.blocks) if (until <= now) this.blocks.delete(k);
     for (const [k, b] of this.buckets) if (now - b.at > 60 * 60_000) this.buckets.delete(k);
   }
 }

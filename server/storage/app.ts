@@ -4,18 +4,22 @@ import { Hono } from 'hono';
 import type { ServerDeps } from '../deps.ts';
 import { notFound } from '../http/api-error.ts';
 import { cors } from '../http/cors.ts';
+import { gatewayLimit } from '../http/gatekeeper.ts';
 import type { AppEnv } from '../http/env.ts';
 import { reply } from '../http/respond.ts';
 
 /**
  * The storage service's HTTP side, mounted at /storage beside /v1. No token: an
  * upload URL's secret token, like a presigned URL, and a cover's unguessable id
- * are the credentials. Answers are not enveloped, except errors.
+ * are the credentials. Answers are not enveloped, except errors. The per-address
+ * gateway limit applies, as on /v1.
  */
-export function storageApp({ storage }: Pick<ServerDeps, 'storage'>): Hono<AppEnv> {
+export function storageApp({ storage, guards }: Pick<ServerDeps, 'storage' | 'guards'>): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // The extension uploads from its own pages, so these answers need the CORS headers too.
   app.use('*', cors);
+  // One per-address budget with /v1: uploads cost disk and reads cost bandwidth, whoever asks.
+  app.use('*', gatewayLimit(guards));
 
   app.post('/uploads/:token', async (c) => {
     const { storageId, refused } = await storage.receiveUpload(c.req.param('token'), c.req.raw.body, c.req.header('Content-Type'));

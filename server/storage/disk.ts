@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { type FileHandle, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../http/api-error.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-modes.ts';
 import { SNIFF_BYTES } from './sniff.ts';
 
 /** File ids are 128 random bits: a cover's public URL is guarded only by its id being unguessable. */
@@ -33,7 +34,7 @@ export class FileDisk {
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'files');
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   pathOf(id: string): string {
@@ -46,7 +47,7 @@ export class FileDisk {
     if (body === null) return { outcome: 'empty' };
     const partial = this.pathOf(id) + PARTIAL;
     const reader = body.getReader();
-    const file = await open(partial, 'wx');
+    const file = await open(partial, 'wx', PRIVATE_FILE_MODE);
     let size = 0;
     let head: Uint8Array = new Uint8Array(0);
     try {

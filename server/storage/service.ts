@@ -96,7 +96,7 @@ export class StorageService {
     return cover && { ...cover, path: this.disk.pathOf(fileId) };
   }
 
-  /** Bytes counted against the user's quota. */
+  /** Bytes of the user's covers. */
   coverUsage(userId: string): Promise<number> {
     return this.uploads.coverBytes(userId);
   }
@@ -108,6 +108,7 @@ export class StorageService {
     const now = this.clock.now();
     await this.uploads.reserveImport(
       { tokenHash: hashToken(token), userId, jobId, maxBytes: this.limits.import, expiresAt: now + RESERVATION_TTL_MS },
+      this.limits.pending,
       now,
     );
     return { uploadUrl: uploadUrl(origin, token) };
@@ -179,6 +180,7 @@ export class StorageService {
         detectedType: reservation.kind === 'cover' ? sniffImageType(received.head) : null,
         oversize: tooLarge,
       },
+      this.limits.quota,
       this.clock.now(),
     );
     if (!recorded) throw new ApiError('RESERVATION_INVALID', 'This upload URL expired while the upload was arriving; ask for a new one');

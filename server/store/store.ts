@@ -1,4 +1,5 @@
 import type { AccountsStore } from './accounts.ts';
+import type { BlocksStore } from './blocks.ts';
 import type { BookmarksStore } from './bookmarks.ts';
 import type { CollectionsStore } from './collections.ts';
 import type { IdempotencyStore } from './idempotency.ts';
@@ -17,6 +18,7 @@ export interface Store {
   jobs: JobsStore;
   smartFolders: SmartFoldersStore;
   uploads: UploadsStore;
+  blocks: BlocksStore;
   /**
    * An opaque token that changes whenever any data changes, whoever changed it
    * (this process, the admin command, another instance): what cached answers are checked against.

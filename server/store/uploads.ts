@@ -58,13 +58,20 @@ export interface UploadsStore {
    * bookmark. TOO_MANY_PENDING_UPLOADS when maxPending cover reservations are outstanding.
    */
   reserveCover(input: NewReservation & { bookmarkId: string }, maxPending: number, now: number): Promise<Reservation | null>;
-  reserveImport(input: NewReservation & { jobId: string }, now: number): Promise<Reservation>;
+  /**
+   * An import reservation. TOO_MANY_PENDING_UPLOADS when maxPending imports of the user are
+   * pending: reserved and not started, with an upload URL still valid or a file uploaded.
+   */
+  reserveImport(input: NewReservation & { jobId: string }, maxPending: number, now: number): Promise<Reservation>;
   /** Takes the reservation's one upload for fileId; RESERVATION_INVALID when expired, used or unknown. */
   claimUpload(tokenHash: string, fileId: string, now: number): Promise<Reservation>;
   /** Gives a failed upload's claim back, so that the URL can be used again. */
   releaseUpload(reservationId: string, fileId: string): Promise<void>;
-  /** Records a claimed upload's file; false when its reservation was swept meanwhile. */
-  recordFile(reservationId: string, userId: string, file: NewFile, now: number): Promise<boolean>;
+  /**
+   * Records a claimed upload's file; false when its reservation was swept meanwhile.
+   * STORAGE_LIMIT_REACHED when an import file would take the user's storage past quotaBytes.
+   */
+  recordFile(reservationId: string, userId: string, file: NewFile, quotaBytes: number, now: number): Promise<boolean>;
 
   /** Validates the reservation, file and quota, then makes the file the bookmark's cover. */
   saveCover(input: SaveCoverInput, now: number): Promise<{ freedFileId: string | null }>;

@@ -74,7 +74,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     dataDir,
     testClock: true,
     allowPrivateFetch: false,
-    trustProxy: true,
+    proxyHops: 1,
     raiseLimits: false,
     ...overrides,
   });

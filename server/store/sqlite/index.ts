@@ -1,6 +1,7 @@
 import { openDatabase } from '../../db/database.ts';
 import type { Store } from '../store.ts';
 import { SqliteAccounts } from './accounts.ts';
+import { SqliteBlocks } from './blocks.ts';
 import { SqliteBookmarks } from './bookmarks.ts';
 import { SqliteCollections } from './collections.ts';
 import { SqliteIdempotency } from './idempotency.ts';
@@ -22,6 +23,7 @@ export function openSqliteStore(dataDir: string): Store {
     jobs: new SqliteJobs(db),
     smartFolders: new SqliteSmartFolders(db),
     uploads: new SqliteUploads(db),
+    blocks: new SqliteBlocks(db),
     version: () => version.get()!,
     close: () => db.close(),
   };

@@ -75,6 +75,16 @@ export class SqliteUploads implements UploadsStore {
         `SELECT COALESCE(SUM(f.size), 0) AS total FROM bookmarks b JOIN stored_files f ON f.id = b.cover_file_id
          WHERE b.user_id = ?`,
       ),
+      // Import files are deleted once their job ends; until then they take room like covers.
+      importBytes: db.prepare<[string], number>(
+        `SELECT COALESCE(SUM(size), 0) FROM stored_files WHERE user_id = ? AND kind = 'import'`,
+      ).pluck(),
+      // An upload URL still valid, or a file uploaded (or arriving), for an import not started yet.
+      pendingImports: db.prepare<[string, number], { n: number; first_expiry: number | null }>(
+        `SELECT COUNT(*) AS n, MIN(CASE WHEN r.file_id IS NULL THEN r.expires_at END) AS first_expiry
+         FROM upload_reservations r JOIN jobs j ON j.id = r.job_id
+         WHERE r.user_id = ? AND r.kind = 'import' AND j.status = 'pending' AND (r.expires_at > ? OR r.file_id IS NOT NULL)`,
+      ),
       deleteFiles: db.prepare<[string]>(`DELETE FROM stored_files WHERE id ${IN_IDS}`),
     };
   }
@@ -95,8 +105,22 @@ export class SqliteUploads implements UploadsStore {
     })();
   }
 
-  async reserveImport(input: NewReservation & { jobId: string }, now: number): Promise<Reservation> {
-    return this.insertReservation('import', { ...input, bookmarkId: null }, now);
+  async reserveImport(input: NewReservation & { jobId: string }, maxPending: number, now: number): Promise<Reservation> {
+    return this.db.transaction(() => {
+      const pending = this.q.pendingImports.get(input.userId, now)!;
+      if (pending.n >= maxPending) {
+        // Only an unused upload URL ends by itself soon; an uploaded file waits for its start.
+        const retryAfter: Record<string, string> =
+          pending.first_expiry === null ? {} : { 'Retry-After': String(Math.max(1, Math.ceil((pending.first_expiry - now) / 1000))) };
+        throw new ApiError(
+          'TOO_MANY_PENDING_UPLOADS',
+          `${pending.n} imports are already reserved and not started (at most ${maxPending}); ` +
+            'start one with POST /import/start, or wait until an unused upload URL expires',
+          retryAfter,
+        );
+      }
+      return this.insertReservation('import', { ...input, bookmarkId: null }, now);
+    })();
   }
 
   private insertReservation(
@@ -126,10 +150,19 @@ export class SqliteUploads implements UploadsStore {
     this.db.prepare('UPDATE upload_reservations SET file_id = NULL WHERE id = ? AND file_id = ?').run(reservationId, fileId);
   }
 
-  async recordFile(reservationId: string, userId: string, file: NewFile, now: number): Promise<boolean> {
+  async recordFile(reservationId: string, userId: string, file: NewFile, quotaBytes: number, now: number): Promise<boolean> {
     return this.db.transaction(() => {
       const row = this.q.reservation.get(reservationId);
       if (row?.file_id !== file.id) return false;
+      if (row.kind === 'import') {
+        const total = this.usedBytes(userId) + file.size;
+        if (total > quotaBytes) {
+          throw new ApiError(
+            'STORAGE_LIMIT_REACHED',
+            `This import file would bring your storage to ${megabytes(total)}, above the ${megabytes(quotaBytes)} quota; start your pending imports or delete covers first`,
+          );
+        }
+      }
       this.db
         .prepare(
           `INSERT INTO stored_files (id, user_id, kind, size, declared_type, detected_type, oversize, created_at)
@@ -148,11 +181,11 @@ export class SqliteUploads implements UploadsStore {
       checkCoverFile(file, input.maxBytes);
 
       const replaced = bookmark.cover_file_id === null ? undefined : this.q.file.get(bookmark.cover_file_id);
-      const total = this.q.coverBytes.get(input.userId)!.total - (replaced?.size ?? 0) + file.size;
+      const total = this.usedBytes(input.userId) - (replaced?.size ?? 0) + file.size;
       if (total > input.quotaBytes) {
         throw new ApiError(
           'STORAGE_LIMIT_REACHED',
-          `This cover would bring your cover storage to ${megabytes(total)}, above the ${megabytes(input.quotaBytes)} quota; delete other covers first`,
+          `This cover would bring your storage to ${megabytes(total)}, above the ${megabytes(input.quotaBytes)} quota; delete other covers first`,
         );
       }
 
@@ -213,6 +246,11 @@ export class SqliteUploads implements UploadsStore {
 
   async coverBytes(userId: string): Promise<number> {
     return this.q.coverBytes.get(userId)!.total;
+  }
+
+  /** What counts against the storage quota: covers, and import files waiting for (or read by) their job. */
+  private usedBytes(userId: string): number {
+    return this.q.coverBytes.get(userId)!.total + this.q.importBytes.get(userId)!;
   }
 
   async importFile(userId: string, jobId: string, fileId: string): Promise<{ size: number } | null> {

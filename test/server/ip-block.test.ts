@@ -1,0 +1,224 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { IpBlockEnvelope } from '../../lib/api/envelope.ts';
+import { AUTHENTICATION_FAILURES, type AuthenticationFailure } from '../../lib/api/error-codes.ts';
+import { errorStatus } from '../../lib/api/errors.ts';
+import { clientAddress } from '../../server/http/client-address.ts';
+import { expectError } from '../support/expect.ts';
+import { type Api, type TestServer, apiFor, nextIp, startTestServer } from '../support/server.ts';
+
+let t: TestServer;
+beforeEach(async () => {
+  t = await startTestServer();
+});
+afterEach(() => t.close());
+
+const BAD_TOKEN = `tok_${'0'.repeat(64)}`;
+
+async function expectBlocked(ip: string): Promise<void> {
+  const u = await t.user();
+  const res = await u.api('GET', '/auth/verify', { ip });
+  expect(res.status, JSON.stringify(res.body)).toBe(403);
+  IpBlockEnvelope.parse(res.body);
+}
+
+/** A request from `ip` that each authentication failure of the spec answers. */
+async function failing(code: AuthenticationFailure): Promise<(ip: string) => ReturnType<Api>> {
+  switch (code) {
+    case 'MISSING_TOKEN':
+      return (ip) => apiFor(t.baseUrl, { ip })('GET', '/auth/verify');
+    case 'INVALID_TOKEN':
+      return (ip) => apiFor(t.baseUrl, { ip, token: BAD_TOKEN })('GET', '/auth/verify');
+    case 'TOKEN_REVOKED': {
+      const u = await t.user();
+      await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+      return (ip) => u.api('GET', '/auth/verify', { ip });
+    }
+    case 'TOKEN_EXPIRED': {
+      const u = await t.user({ expiresAt: t.server.deps.clock.now() - 1 });
+      return (ip) => u.api('GET', '/auth/verify', { ip });
+    }
+    case 'SCOPE_REQUIRED': {
+      const u = await t.user({ scopes: ['tags:read'] });
+      return (ip) => u.api('GET', '/bookmarks', { ip });
+    }
+    case 'API_ACCESS_PRO_REQUIRED': {
+      const u = await t.user({ plan: 'free' });
+      return (ip) => u.api('GET', '/auth/verify', { ip });
+    }
+  }
+}
+
+describe('the IP block counts every authentication failure of the spec', () => {
+  it.each(AUTHENTICATION_FAILURES.map((code) => [code]))('five %s answers block the address', async (code) => {
+    const request = await failing(code);
+    const ip = nextIp();
+    for (let i = 0; i < 4; i++) expectError(await request(ip), errorStatus[code], code);
+    const u = await t.user();
+    expect((await u.api('GET', '/auth/verify', { ip })).status).toBe(200);
+    expectError(await request(ip), errorStatus[code], code);
+    await expectBlocked(ip);
+  });
+
+  it('mixes them: the failures of one address add up whatever refused them', async () => {
+    const ip = nextIp();
+    for (const code of AUTHENTICATION_FAILURES.slice(1)) expectError(await (await failing(code))(ip), errorStatus[code], code);
+    await expectBlocked(ip);
+  });
+
+  it('spares valid-token traffic the failed-auth bucket: scope and plan refusals and accepted requests take nothing from it', async () => {
+    const ip = nextIp();
+    const lift = () => t.server.deps.store.blocks.unblock(`block:${ip}`);
+    const ok = await t.user();
+    const badToken = apiFor(t.baseUrl, { ip, token: BAD_TOKEN });
+    const scopeRefused = await failing('SCOPE_REQUIRED');
+    const planRefused = await failing('API_ACCESS_PRO_REQUIRED');
+    for (let i = 0; i < 20; i++) expect((await ok.api('GET', '/auth/verify', { ip })).status).toBe(200);
+    expectError(await scopeRefused(ip), 403, 'SCOPE_REQUIRED');
+    expectError(await planRefused(ip), 403, 'API_ACCESS_PRO_REQUIRED');
+    // Two failures so far, none from the bucket: it still holds 10 for rejected tokens.
+    for (let i = 0; i < 10; i++) {
+      expectError(await badToken('GET', '/auth/verify'), 401, 'INVALID_TOKEN');
+      if (i >= 2) {
+        expect((await badToken('GET', '/auth/verify')).status).toBe(403);
+        expect(await lift()).toBe(true);
+      }
+    }
+    const limited = await badToken('GET', '/auth/verify');
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps a block across a restart of the server', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'shelf-block-'));
+    const ip = nextIp();
+    try {
+      const first = await startTestServer({ dataDir });
+      const anon = (s: TestServer) => apiFor(s.baseUrl, { ip, token: BAD_TOKEN })('GET', '/auth/verify');
+      for (let i = 0; i < 5; i++) expectError(await anon(first), 401, 'INVALID_TOKEN');
+      expect((await anon(first)).status).toBe(403);
+      await first.close();
+
+      const second = await startTestServer({ dataDir });
+      try {
+        const res = await anon(second);
+        expect(res.status).toBe(403);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+        await second.advance(15 * 60_000);
+        expectError(await anon(second), 401, 'INVALID_TOKEN');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('behind trusted proxies, the client cannot choose its address', () => {
+  it('blocks 20 bad tokens that each claim a fresh address left of the one the proxy added', async () => {
+    const client = nextIp();
+    const anon = apiFor(t.baseUrl, { token: BAD_TOKEN });
+    const answers: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await anon('GET', '/auth/verify', { headers: { 'X-Forwarded-For': `198.51.100.${i + 1}, ${client}` } });
+      answers.push(res.status);
+    }
+    expect(answers).toEqual([...Array(5).fill(401), ...Array(15).fill(403)]);
+    await expectBlocked(client);
+    expect((await (await t.user()).api('GET', '/auth/verify', { ip: '198.51.100.1' })).status).toBe(200);
+  });
+
+  it('with --trust-proxy-hops 2 takes the second address from the right', async () => {
+    const two = await startTestServer({ proxyHops: 2 });
+    try {
+      const client = nextIp();
+      const anon = apiFor(two.baseUrl, { token: BAD_TOKEN });
+      for (let i = 0; i < 20; i++) {
+        const forwarded = `203.0.113.${i + 1}, ${client}, 10.0.0.${i + 1}`;
+        const res = await anon('GET', '/auth/verify', { headers: { 'X-Forwarded-For': forwarded } });
+        expect(res.status).toBe(i < 5 ? 401 : 403);
+      }
+    } finally {
+      await two.close();
+    }
+  });
+
+  it('reads the address from the right, one spelling per address, and falls back to the peer', () => {
+    expect(clientAddress('10.0.0.9', '1.1.1.1, 2.2.2.2', 1)).toBe('2.2.2.2');
+    expect(clientAddress('10.0.0.9', '1.1.1.1, 2.2.2.2, 3.3.3.3', 2)).toBe('2.2.2.2');
+    expect(clientAddress('10.0.0.9', '1.1.1.1,2.2.2.2', 0)).toBe('10.0.0.9');
+    // Fewer entries than trusted proxies, or no address where the proxy's should be: not the expected way in.
+    expect(clientAddress('10.0.0.9', '2.2.2.2', 2)).toBe('10.0.0.9');
+    expect(clientAddress('10.0.0.9', '1.1.1.1, not-an-address', 1)).toBe('10.0.0.9');
+    expect(clientAddress('::ffff:127.0.0.1', undefined, 1)).toBe('127.0.0.1');
+    expect(clientAddress('10.0.0.9', '::FFFF:10.1.2.3', 1)).toBe('10.1.2.3');
+    expect(clientAddress('10.0.0.9', '2001:DB8:0:0::0001', 1)).toBe('2001:db8::1');
+  });
+});
+
+const root = new URL('../../', import.meta.url).pathname;
+const run = promisify(execFile);
+async function admin(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', '--data', dataDir, ...args], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const BlockList = z.strictObject({ blocks: z.array(z.strictObject({ ip: z.string(), until: z.iso.datetime() })) });
+
+describe('admin block list / block lift, while the server runs', () => {
+  it('lists the blocks in force and lifts one, which the server sees on its next request', async () => {
+    const ip = nextIp();
+    const other = nextIp();
+    const anon = (from: string) => apiFor(t.baseUrl, { ip: from, token: BAD_TOKEN })('GET', '/auth/verify');
+    for (let i = 0; i < 5; i++) await anon(ip);
+    for (let i = 0; i < 5; i++) await anon(`::ffff:${other}`);
+    await expectBlocked(ip);
+
+    const listed = await admin(t.dataDir, 'block', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    const { blocks } = BlockList.parse(JSON.parse(listed.stdout));
+    expect(blocks.map((b) => b.ip).sort()).toEqual([ip, other].sort());
+    const until = Date.parse(blocks[0]!.until) - t.server.deps.clock.now();
+    expect(until).toBeGreaterThan(14 * 60_000);
+    expect(until).toBeLessThanOrEqual(15 * 60_000);
+
+    const lifted = await admin(t.dataDir, 'block', 'lift', '--ip', ip);
+    expect(lifted.code, lifted.stderr).toBe(0);
+    expect(JSON.parse(lifted.stdout)).toEqual({ ip, lifted: true });
+    const u = await t.user();
+    expect((await u.api('GET', '/auth/verify', { ip })).status).toBe(200);
+    await expectBlocked(other);
+    expect(BlockList.parse(JSON.parse((await admin(t.dataDir, 'block', 'list')).stdout)).blocks.map((b) => b.ip)).toEqual([other]);
+
+    // The mapped spelling of an address is the address.
+    expect(JSON.parse((await admin(t.dataDir, 'block', 'lift', '--ip', `::ffff:${other}`)).stdout)).toEqual({ ip: other, lifted: true });
+    expect((await u.api('GET', '/auth/verify', { ip: other })).status).toBe(200);
+  });
+
+  it('refuses a lift without an address, of something that is no address, or of an address not blocked, changing nothing', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 5; i++) await apiFor(t.baseUrl, { ip, token: BAD_TOKEN })('GET', '/auth/verify');
+    for (const [args, message] of [
+      [[], /--ip is required/],
+      [['--ip', 'example.com'], /--ip must be an IPv4 or IPv6 address, got example.com/],
+      [['--ip', '10.250.250.250'], /no block on 10.250.250.250/],
+    ] as const) {
+      const res = await admin(t.dataDir, 'block', 'lift', ...args);
+      expect(res.code).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(message);
+    }
+    await expectBlocked(ip);
+  });
+});
