@@ -53,6 +53,11 @@ export function checkTagCap(db: Db, userId: string, names: readonly string[]): v
  */
 export function ensureTags(db: Db, userId: string, names: readonly string[], now: number): string[] {
   checkTagCap(db, userId, names);
+  return findOrCreateTags(db, userId, names, now);
+}
+
+/** As ensureTags, for a caller that has checked the cap itself (the import writer keeps its own count). */
+export function findOrCreateTags(db: Db, userId: string, names: readonly string[], now: number): string[] {
   const find = findTag(db);
   const insert = db.prepare(
     'INSERT INTO tags (id, user_id, name, name_key, color, parent_id, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
