@@ -52,7 +52,7 @@ export const TagName = z
   );
 
 const tagList = z.pipe(
-  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
+  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK, `must hold at most ${MAX_TAGS_PER_BOOKMARK} tags`)),
   z.transform((names: string[]) => dedupeCaseInsensitive(names)),
 );
 
