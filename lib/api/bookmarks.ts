@@ -36,13 +36,23 @@ export const Bookmark = z.object({
 });
 export type Bookmark = z.infer<typeof Bookmark>;
 
+/** The tag caps (docs/api-decisions.md, "Tag caps"): they bound what one request or one user's tags can cost. */
 export const MAX_TAGS_PER_BOOKMARK = 100;
+export const MAX_TAG_DEPTH = 8;
+export const MAX_TAGS_PER_USER = 10_000;
+
+export const tagDepth = (name: string): number => name.split('/').length;
+export const TOO_DEEP = `must have at most ${MAX_TAG_DEPTH} levels (a/b/c has 3)`;
+
 export const TagName = z
   .pipe(z.string().check(z.maxLength(MAX_TAG_NAME_LENGTH)), z.transform(normaliseTagName))
-  .check(...TAG_NAME_CHECKS.map((check) => z.refine<string>(check.ok, check.message)));
+  .check(
+    ...TAG_NAME_CHECKS.map((check) => z.refine<string>(check.ok, check.message)),
+    z.refine<string>((name) => tagDepth(name) <= MAX_TAG_DEPTH, TOO_DEEP),
+  );
 
 const tagList = z.pipe(
-  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
+  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK, `must hold at most ${MAX_TAGS_PER_BOOKMARK} tags`)),
   z.transform((names: string[]) => dedupeCaseInsensitive(names)),
 );
 

@@ -1,4 +1,4 @@
-import { MAX_TAGS_PER_BOOKMARK, TagName } from '../../lib/api/bookmarks.ts';
+import { MAX_TAG_DEPTH, MAX_TAGS_PER_BOOKMARK, TagName, tagDepth } from '../../lib/api/bookmarks.ts';
 import { MAX_COLLECTION_DEPTH } from '../../lib/api/collections.ts';
 import { httpUrl } from '../../lib/api/common.ts';
 import { titleOr } from '../bookmarks/title.ts';
@@ -28,14 +28,21 @@ export function importCollection(c: InterchangeCollection): InterchangeCollectio
   return { path: importPath(c.path), icon: clip(c.icon, MAX.icon), color: clip(c.color, MAX.color), notes: clip(c.notes, MAX.notes) };
 }
 
-/** Tag names as POST /bookmarks takes them; names it would refuse are dropped, not the bookmark. */
-function importTags(names: readonly string[]): string[] {
+/**
+ * Tag names as POST /bookmarks takes them: names it would refuse are dropped, not the
+ * bookmark; but a bookmark over a tag cap is refused whole, with the reason (a string), as
+ * POST /bookmarks would refuse it.
+ */
+function importTags(names: readonly string[]): string[] | string {
   const kept = new Map<string, string>();
   for (const raw of names) {
-    const name = TagName.safeParse(clip(raw, MAX.tag));
+    const clipped = clip(raw, MAX.tag);
+    if (tagDepth(clipped) > MAX_TAG_DEPTH) return `the tag "${clip(clipped, 100)}" has more than ${MAX_TAG_DEPTH} levels, the most a tag may have`;
+    const name = TagName.safeParse(clipped);
     if (name.success && !kept.has(name.data.toLowerCase())) kept.set(name.data.toLowerCase(), name.data);
   }
-  return [...kept.values()].slice(0, MAX_TAGS_PER_BOOKMARK);
+  if (kept.size > MAX_TAGS_PER_BOOKMARK) return `${kept.size} tags, more than the ${MAX_TAGS_PER_BOOKMARK} a bookmark may have`;
+  return [...kept.values()];
 }
 
 /**
@@ -47,6 +54,8 @@ export function importEntry(b: InterchangeBookmark): ImportEntry {
   if (b.url.length > MAX_URL) return { ok: false, reason: `${shown}...: the URL is longer than ${MAX_URL} characters` };
   const url = httpUrl.safeParse(b.url);
   if (!url.success) return { ok: false, reason: `${shown}: not an http or https URL` };
+  const tags = importTags(b.tags);
+  if (typeof tags === 'string') return { ok: false, reason: `${shown}: ${tags}` };
   return {
     ok: true,
     url: url.data,
@@ -55,7 +64,7 @@ export function importEntry(b: InterchangeBookmark): ImportEntry {
     note: clip(b.note, MAX.note),
     type: b.type,
     isFavorite: b.isFavorite,
-    tags: importTags(b.tags),
+    tags,
     collectionPath: importPath(b.collectionPath),
     createdAt: b.createdAt !== null && Number.isFinite(b.createdAt) ? Math.round(b.createdAt) : null,
   };

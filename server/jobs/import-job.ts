@@ -73,7 +73,8 @@ async function writeAll(
     position = end;
     await nextTurn();
   }
-  await store.jobs.completeImport(job.id, { skipped: parsed.skipped.length, reasons: firstReasons(parsed, entries) }, clock.now());
+  const reasons = firstReasons(parsed, entries, writer.rejected());
+  await store.jobs.completeImport(job.id, { skipped: parsed.skipped.length, reasons }, clock.now());
   return true;
 }
 
@@ -94,11 +95,12 @@ function unsupportedDetail(err: unknown): string | null {
   return err.message.startsWith('Unrecognised') ? null : err.message;
 }
 
-function firstReasons(parsed: ParsedImport, entries: readonly ImportEntry[]): SkippedReason[] {
+/** The file's own skips, the entries refused before writing, then those refused while writing (a cap reached). */
+function firstReasons(parsed: ParsedImport, entries: readonly ImportEntry[], rejected: readonly SkippedReason[]): SkippedReason[] {
   const reasons: SkippedReason[] = parsed.skipped.slice(0, MAX_REASONS);
   for (const entry of entries) {
     if (reasons.length >= MAX_REASONS) break;
     if (!entry.ok) reasons.push({ reason: entry.reason });
   }
-  return reasons;
+  return [...reasons, ...rejected].slice(0, MAX_REASONS);
 }

@@ -63,9 +63,12 @@ export interface ImportWriter {
   /**
    * Inserts a batch in one transaction that also records the job's position, progress and
    * counts. A URL the user already has (active or trashed, exact match) is a duplicate,
-   * left as it is. Answers false, committing nothing, when the job is no longer running.
+   * left as it is. An entry whose new tags would take the user past MAX_TAGS_PER_USER is
+   * skipped (see `rejected`). Answers false, committing nothing, when the job is no longer running.
    */
   writeBatch(entries: readonly ImportEntry[], at: BatchPosition, now: number): Promise<boolean>;
+  /** Why the committed batches of this run skipped entries that the file alone did not show to be bad. */
+  rejected(): readonly SkippedReason[];
   /** Ends the run (call it however the run ends): what it held back for speed is done now. */
   close(): Promise<void>;
 }

@@ -4,9 +4,9 @@ import type { Db } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
 import type { InterchangeCollection } from '../../interchange/types.ts';
 import { defaultFavicon } from '../../metadata/extract.ts';
-import type { BatchPosition, ImportEntry, ImportWriter, JobRecord } from '../jobs.ts';
+import type { BatchPosition, ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../jobs.ts';
 import { deferCheckpoints } from './jobs-checkpoints.ts';
-import { ensureTags, tagKey } from './tag-rows.ts';
+import { findOrCreateTags, newTagCount, overTagCap, tagKey, userTagCount } from './tag-rows.ts';
 
 /** The batch found its job no longer running (failed or deleted meanwhile): nothing of it may commit. */
 class JobGone extends Error {}
@@ -22,6 +22,8 @@ interface Lookups {
   collections: Map<string, string>;
   nextOrder: Map<string, number>;
   tags: Map<string, string>;
+  /** The user's number of tags, once known. */
+  tagCount?: number;
 }
 
 const noLookups = (): Lookups => ({ collections: new Map(), nextOrder: new Map(), tags: new Map() });
@@ -38,6 +40,7 @@ export class SqliteImportWriter implements ImportWriter {
   private lookups = noLookups();
   private readonly q;
   private readonly releaseCheckpoints: () => void;
+  private readonly refusals: SkippedReason[] = [];
 
   constructor(
     private readonly db: Db,
@@ -84,24 +87,36 @@ export class SqliteImportWriter implements ImportWriter {
 
   async writeBatch(entries: readonly ImportEntry[], at: BatchPosition, now: number): Promise<boolean> {
     const counts = { imported: 0, skipped: 0, duplicates: 0 };
+    const refusals: SkippedReason[] = [];
     try {
       this.transaction(() => {
         for (const entry of entries) {
           if (!entry.ok) counts.skipped++;
           else if (this.q.known.get(this.userId, entry.url) !== undefined) counts.duplicates++;
           else {
-            this.insert(entry, now);
-            counts.imported++;
+            const refusal = this.tagCapRefusal(entry.tags);
+            if (refusal === null) {
+              this.insert(entry, now);
+              counts.imported++;
+            } else {
+              refusals.push({ reason: `${entry.url.slice(0, 100)}: ${refusal}` });
+              counts.skipped++;
+            }
           }
         }
         const recorded = this.q.record.run({ ...at, ...counts, jobId: this.jobId }).changes === 1;
         if (!recorded) throw new JobGone();
       });
+      this.refusals.push(...refusals);
       return true;
     } catch (err) {
       if (err instanceof JobGone) return false;
       throw err;
     }
+  }
+
+  rejected(): readonly SkippedReason[] {
+    return this.refusals;
   }
 
   async close(): Promise<void> {
@@ -182,10 +197,20 @@ export class SqliteImportWriter implements ImportWriter {
     return order;
   }
 
+  /** Why the entry's new tags would take the user past MAX_TAGS_PER_USER, or null (then they are counted as made). */
+  private tagCapRefusal(names: readonly string[]): string | null {
+    const adding = newTagCount(this.db, this.userId, names);
+    if (adding === 0) return null;
+    const existing = (this.lookups.tagCount ??= userTagCount(this.db, this.userId));
+    const refusal = overTagCap(existing, adding);
+    if (refusal === null) this.lookups.tagCount = existing + adding;
+    return refusal;
+  }
+
   private tagId(name: string, now: number): string {
     const key = tagKey(name);
     let id = this.lookups.tags.get(key) ?? this.q.tag.get(this.userId, key);
-    if (id === undefined) [id] = ensureTags(this.db, this.userId, [name], now) as [string];
+    if (id === undefined) [id] = findOrCreateTags(this.db, this.userId, [name], now) as [string];
     this.lookups.tags.set(key, id);
     return id;
   }

@@ -2,13 +2,11 @@ import type { Tag } from '../../../lib/api/tags.ts';
 import { iso } from '../../clock.ts';
 
 /**
- * How every query reads tags into API objects: the columns plus `count`, the
- * number of active (not trashed) bookmarks carrying the tag, so that a list of
- * tags costs one statement. Use as `SELECT ${TAG_COLUMNS} FROM tags t WHERE ...`.
+ * How every query reads tags into API objects. `count` (active bookmarks carrying the tag)
+ * is kept by triggers (migration 010), so reading a tag never scans its bookmarks.
+ * Use as `SELECT ${TAG_COLUMNS} FROM tags t WHERE ...`.
  */
-export const TAG_COLUMNS = `t.id, t.name, t.color, t.parent_id, t.created_at,
-  (SELECT COUNT(*) FROM bookmark_tags tc_link JOIN bookmarks tc_b ON tc_b.id = tc_link.bookmark_id
-     WHERE tc_link.tag_id = t.id AND tc_b.deleted_at IS NULL) AS count`;
+export const TAG_COLUMNS = 't.id, t.name, t.color, t.parent_id, t.created_at, t.active_count AS count';
 
 export interface TagRow {
   id: string;

@@ -1,4 +1,6 @@
+import { MAX_TAGS_PER_USER } from '../../../lib/api/bookmarks.ts';
 import type { Db } from '../../db/database.ts';
+import { conflict } from '../../http/api-error.ts';
 import { newId } from '../../ids.ts';
 
 /** Tag names are unique per user regardless of case; the first spelling is kept. */
@@ -10,12 +12,53 @@ export function withAncestors(name: string): string[] {
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
+const findTag = (db: Db) => db.prepare<[string, string], { id: string }>('SELECT id FROM tags WHERE user_id = ? AND name_key = ?');
+
+export const userTagCount = (db: Db, userId: string): number =>
+  db.prepare<[string], number>('SELECT COUNT(*) FROM tags WHERE user_id = ?').pluck().get(userId)!;
+
+/** How many tags (the names and their ancestors) would be new for the user. */
+export function newTagCount(db: Db, userId: string, names: readonly string[]): number {
+  const find = findTag(db);
+  const missing = new Set<string>();
+  for (const name of names) {
+    for (const level of withAncestors(name)) {
+      const key = tagKey(level);
+      if (!missing.has(key) && find.get(userId, key) === undefined) missing.add(key);
+    }
+  }
+  return missing.size;
+}
+
+/** Why the user may not get `adding` more tags, or null when they may. */
+export function overTagCap(existing: number, adding: number): string | null {
+  if (adding === 0 || existing + adding <= MAX_TAGS_PER_USER) return null;
+  return (
+    `this needs ${adding} new ${adding === 1 ? 'tag' : 'tags'} and the account has ${existing} of at most ${MAX_TAGS_PER_USER} tags; ` +
+    'delete or merge tags first'
+  );
+}
+
+/** Refuses (409 CONFLICT) when these names would take the user past MAX_TAGS_PER_USER. */
+export function checkTagCap(db: Db, userId: string, names: readonly string[]): void {
+  const adding = newTagCount(db, userId, names);
+  const refusal = adding === 0 ? null : overTagCap(userTagCount(db, userId), adding);
+  if (refusal !== null) throw conflict(refusal);
+}
+
 /**
  * Finds or creates each named tag and its ancestors (call inside a transaction);
- * answers the ids of the named tags, in order.
+ * answers the ids of the named tags, in order. Refuses names that would take the
+ * user past MAX_TAGS_PER_USER, creating nothing.
  */
 export function ensureTags(db: Db, userId: string, names: readonly string[], now: number): string[] {
-  const find = db.prepare<[string, string], { id: string }>('SELECT id FROM tags WHERE user_id = ? AND name_key = ?');
+  checkTagCap(db, userId, names);
+  return findOrCreateTags(db, userId, names, now);
+}
+
+/** As ensureTags, for a caller that has checked the cap itself (the import writer keeps its own count). */
+export function findOrCreateTags(db: Db, userId: string, names: readonly string[], now: number): string[] {
+  const find = findTag(db);
   const insert = db.prepare(
     'INSERT INTO tags (id, user_id, name, name_key, color, parent_id, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
   );
