@@ -10,6 +10,7 @@ import { requestContext } from './http/request-context.ts';
 import { failure } from './http/respond.ts';
 import { Router } from './http/router.ts';
 import { registerRoutes } from './routes/index.ts';
+import { openApiRoute } from './routes/openapi.ts';
 import { sharedPages } from './routes/shared-pages.ts';
 import { testClockRoutes } from './routes/test-clock.ts';
 import { storageApp } from './storage/app.ts';
@@ -34,6 +35,8 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
   if (deps.config.testClock) app.route('/__test__', testClockRoutes(deps));
   app.route('/storage', storageApp(deps));
   app.route('/shared', sharedPages(deps));
+  // Before the /v1 app, whose gatekeeper would ask for a token.
+  app.get('/v1/openapi.json', openApiRoute(deps));
 
   const v1 = new Hono<AppEnv>();
   v1.use('*', cors);

@@ -1,9 +1,11 @@
 import { type ServerType, serve } from '@hono/node-server';
+import type { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { HOUR } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { type ServerDeps, createDeps } from './deps.ts';
+import type { AppEnv } from './http/env.ts';
 import { resumeInterruptedJobs } from './jobs/recovery.ts';
 import { openSqliteStore } from './store/sqlite/index.ts';
 
@@ -11,6 +13,8 @@ export interface RunningServer {
   baseUrl: string;
   origin: string;
   deps: ServerDeps;
+  /** Its routes are what the HTTP reference is checked against. */
+  app: Hono<AppEnv>;
   /** Stops taking connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -35,6 +39,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     baseUrl: `${origin}/v1`,
     origin,
     deps,
+    app,
     close: () =>
       (closing ??= (async () => {
         await new Promise<void>((resolve) => {
