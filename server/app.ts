@@ -52,6 +52,7 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
     guards: deps.guards,
     idempotency: deps.store.idempotency,
     clock: deps.clock,
+    cache: deps.responseCache,
   });
   registerRoutes(router, deps);
   app.route('/v1', v1);

@@ -7,6 +7,7 @@ import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import { raisedLimits, specLimits } from './limits/policy.ts';
 import { Maintenance } from './maintenance.ts';
 import { type PageMetadata, fetchPageMetadata } from './metadata/index.ts';
+import { ResponseCache } from './http/response-cache.ts';
 import { StorageService } from './storage/service.ts';
 import type { Store } from './store/store.ts';
 
@@ -21,6 +22,8 @@ export interface ServerDeps {
   fetchMetadata: (url: string) => Promise<PageMetadata>;
   storage: StorageService;
   jobRunner: JobRunner;
+  /** Answers of read endpoints, shared by every route. */
+  responseCache: ResponseCache;
 }
 
 export function createDeps(config: ServerConfig, store: Store): ServerDeps {
@@ -38,5 +41,6 @@ export function createDeps(config: ServerConfig, store: Store): ServerDeps {
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
     storage: new StorageService({ dataDir: config.dataDir, store, clock }),
     jobRunner: new JobRunner(),
+    responseCache: new ResponseCache(),
   };
 }

@@ -21,7 +21,7 @@ export function addHeaders(c: Context<AppEnv>, headers: Record<string, string>):
 /** The answer, with every header collected for this request. */
 export function reply(
   c: Context<AppEnv>,
-  body: string | ReadableStream<Uint8Array> | null,
+  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
   status: number,
   headers: Record<string, string> = body === null ? {} : { 'Content-Type': 'application/json' },
 ): Response {

@@ -10,7 +10,7 @@ import type { Guards } from '../limits/guards.ts';
 import type { IdempotencyStore } from '../store/idempotency.ts';
 import { ApiError } from './api-error.ts';
 import { addHeaders, reply, withCollectedHeaders } from './respond.ts';
-import { ResponseCache } from './response-cache.ts';
+import type { ResponseCache } from './response-cache.ts';
 import type { AppEnv, AuthContext } from './env.ts';
 import { readJsonBody } from './read-body.ts';
 import { validate } from './validation.ts';
@@ -45,11 +45,10 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  */
 export class Router {
   private inFlight = new Map<string, Promise<void>>();
-  private cache = new ResponseCache(64 * 1024 * 1024);
 
   constructor(
     private app: Hono<AppEnv>,
-    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock },
+    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock; cache: ResponseCache },
   ) {}
 
   add<E extends Endpoint>(endpoint: E, handler: Handler<E>): void {
@@ -80,10 +79,11 @@ export class Router {
         await heavyLimit();
         return respond(c, await produce());
       };
-      // A read's answer depends only on the data and the user (not on the token, whose scopes differ), so it can be cached.
+      // A read's answer depends only on the data, the user (not on the token, whose scopes differ) and the validated
+      // input, so it can be cached; keyed on that input, not the raw URL, junk in a query string cannot make new entries.
       if (endpoint.method === 'GET' && endpoint.scope !== 'token' && endpoint.response !== null) {
         await heavyLimit(); // a cached answer to a heavy read is still a heavy request
-        return this.cached(c, `${auth.userId} ${c.req.url}`, produce);
+        return this.cached(c, `${auth.userId} ${endpoint.path} ${JSON.stringify(params)} ${JSON.stringify(query)}`, produce);
       }
       const key = c.req.header('Idempotency-Key');
       if (endpoint.method === 'POST' && endpoint.response !== null && key !== undefined) {
@@ -96,11 +96,13 @@ export class Router {
   /** The version was read when the request came in, so an entry is never newer than the version it is filed under. */
   private async cached(c: Context<AppEnv>, key: string, produce: () => Promise<Serialized | Response>): Promise<Response> {
     const version = c.get('dataVersion');
-    const hit = this.cache.get(key, version);
+    const hit = this.deps.cache.get(key, version);
     if (hit !== undefined) return enveloped(c, hit, 200);
     const reply = await produce();
-    if (!(reply instanceof Response) && reply.status === 200) this.cache.set(key, version, reply.json);
-    return respond(c, reply);
+    if (reply instanceof Response || reply.status !== 200) return respond(c, reply);
+    const data = Buffer.from(reply.json);
+    this.deps.cache.set(key, version, data);
+    return enveloped(c, data, 200);
   }
 
   private async heavyLimit(c: Context<AppEnv>, userId: string, route: string): Promise<void> {
@@ -154,9 +156,15 @@ export class Router {
   }
 }
 
-/** The envelope around already-serialized data: a cached page is sent without being parsed again. */
-function enveloped(c: Context<AppEnv>, dataJson: string, status: ContentfulStatusCode): Response {
-  return reply(c, `{"data":${dataJson},"meta":{"requestId":"${c.get('requestId')}"}}`, status);
+const DATA_OPEN = Buffer.from('{"data":');
+
+/**
+ * The envelope around already-serialized data, as bytes: a cached page is sent
+ * without being parsed or encoded again.
+ */
+function enveloped(c: Context<AppEnv>, data: Buffer, status: ContentfulStatusCode): Response {
+  const close = Buffer.from(`,"meta":{"requestId":"${c.get('requestId')}"}}`);
+  return reply(c, Buffer.concat([DATA_OPEN, data, close], DATA_OPEN.length + data.length + close.length), status);
 }
 
 interface Serialized {
@@ -165,7 +173,7 @@ interface Serialized {
 }
 
 const respond = (c: Context<AppEnv>, answer: Serialized | Response): Response =>
-  answer instanceof Response ? withCollectedHeaders(c, answer) : enveloped(c, answer.json, answer.status);
+  answer instanceof Response ? withCollectedHeaders(c, answer) : enveloped(c, Buffer.from(answer.json), answer.status);
 
 function isWithStatus<T>(value: unknown): value is WithStatus<T> {
   return typeof value === 'object' && value !== null && STATUS in value;

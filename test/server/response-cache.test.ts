@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RESPONSE_CACHE_LIMITS, ENTRY_OVERHEAD_BYTES, ResponseCache } from '../../server/http/response-cache.ts';
+import { type Api, type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+
+let t: TestServer;
+let u: TestUser;
+beforeAll(async () => {
+  t = await startTestServer({ raiseLimits: true }); // tens of thousands of requests: the spec's per-user limits would refuse them
+  u = await t.user();
+  expect((await u.api('POST', '/bookmarks', { body: { url: 'https://cache.example.org/a', title: 'A', description: '' } })).status).toBe(201);
+});
+afterAll(() => t.close());
+
+const usage = () => t.server.deps.responseCache.usage();
+const junk = () => randomBytes(96).toString('hex');
+
+/** `count` GETs, `parallel` at a time, each path from `path(i)`; every one must answer 200. */
+async function hammer(api: Api, count: number, path: (i: number) => string, parallel = 16): Promise<void> {
+  let next = 0;
+  const statuses = new Map<number, number>();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const { status } = await api('GET', path(next++));
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  expect(Object.fromEntries(statuses)).toEqual({ 200: count });
+}
+
+describe('the read cache under junk queries', () => {
+  it('keeps one entry for 30,000 requests whose query strings differ only in fields the endpoint does not take', async () => {
+    const clean = await u.api('GET', '/bookmarks/domains');
+    await hammer(u.api, 30_000, (i) => `/bookmarks/domains?${junk()}=${i}&utm_${i}=${junk()}`);
+    expect(usage().entries).toBe(1);
+    expect(usage().bytes).toBeLessThan(1024);
+    const after = await u.api('GET', `/bookmarks/domains?${junk()}=1`);
+    expect((after.body as { data: unknown }).data).toEqual((clean.body as { data: unknown }).data);
+  }, 180_000);
+
+  it('stays within its entry cap and byte budget when every query is valid and different', async () => {
+    const count = DEFAULT_RESPONSE_CACHE_LIMITS.maxEntries + 500;
+    await hammer(u.api, count, (i) => `/bookmarks?domain=${i}-${junk()}.example.org`);
+    const { entries, bytes } = usage();
+    expect(entries).toBe(DEFAULT_RESPONSE_CACHE_LIMITS.maxEntries);
+    expect(bytes).toBeLessThanOrEqual(DEFAULT_RESPONSE_CACHE_LIMITS.maxBytes);
+  }, 120_000);
+
+  it('drops every entry once a write moves the data on', async () => {
+    await u.api('GET', '/bookmarks');
+    expect(usage().entries).toBeGreaterThan(0);
+    expect((await u.api('POST', '/bookmarks', { body: { url: 'https://cache.example.org/b', title: 'B', description: '' } })).status).toBe(201);
+    const list = await u.api('GET', '/bookmarks');
+    expect((list.body as { data: { data: { url: string }[] } }).data.data.map((b) => b.url)).toContain('https://cache.example.org/b');
+    expect(usage().entries).toBe(1);
+  });
+});
+
+describe('the read cache accounting', () => {
+  it('counts keys in its byte budget, so long keys with tiny answers are bounded too', () => {
+    const cache = new ResponseCache({ maxBytes: 64 * 1024, maxEntries: 1_000 });
+    const body = Buffer.from('[]');
+    for (let i = 0; i < 1_000; i++) cache.set(`user /bookmarks ${i} ${'x'.repeat(2_000)}`, 'v1', body);
+    const { entries, bytes } = cache.usage();
+    expect(bytes).toBeLessThanOrEqual(64 * 1024);
+    const perEntry = 2 * `user /bookmarks 999 ${'x'.repeat(2_000)}`.length + body.length + ENTRY_OVERHEAD_BYTES;
+    expect(entries).toBe(Math.floor((64 * 1024) / perEntry));
+  });
+
+  it('refuses an answer larger than an eighth of its budget, and keeps the others', () => {
+    const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
+    cache.set('small', 'v1', Buffer.alloc(100));
+    cache.set('large', 'v1', Buffer.alloc(1_000));
+    expect(cache.get('large', 'v1')).toBeUndefined();
+    expect(cache.get('small', 'v1')?.length).toBe(100);
+  });
+
+  it('serves an entry only at the version it was made at, and forgets the older version at the first newer one', () => {
+    const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
+    cache.set('a', 'v1', Buffer.from('1'));
+    cache.set('b', 'v1', Buffer.from('2'));
+    expect(cache.get('a', 'v2')).toBeUndefined();
+    expect(cache.usage()).toEqual({ entries: 0, bytes: 0 });
+    cache.set('a', 'v2', Buffer.from('3'));
+    expect(cache.get('a', 'v2')?.toString()).toBe('3');
+  });
+
+  it('lets the least recently used entry go first', () => {
+    const cache = new ResponseCache({ maxBytes: 1_000_000, maxEntries: 2 });
+    cache.set('a', 'v1', Buffer.from('1'));
+    cache.set('b', 'v1', Buffer.from('2'));
+    cache.get('a', 'v1');
+    cache.set('c', 'v1', Buffer.from('3'));
+    expect(cache.get('b', 'v1')).toBeUndefined();
+    expect(cache.get('a', 'v1')?.toString()).toBe('1');
+    expect(cache.get('c', 'v1')?.toString()).toBe('3');
+  });
+});
