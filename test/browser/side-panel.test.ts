@@ -107,5 +107,5 @@ describe('the side panel, in Chromium', () => {
     await panel.getByText(/^3 matches, fetched/).waitFor({ timeout: 20_000 });
     for (let i = 1; i <= 3; i++) await panel.getByRole('link', { name: `Deep ${i}`, exact: true }).waitFor();
     await panel.getByText(/Refresh possible in \d+ s/).waitFor();
-  });
+  }, 120_000);
 });
