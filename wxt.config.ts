@@ -9,9 +9,11 @@ interface ChunkMeta {
  * The popup's code in two chunks of its own, its first paint and what it loads
  * after: the library pages share modules with it, and without this Rollup
  * would cut the popup's code into more, smaller chunks that compress worse
- * (the popup has a 90 kB budget). The other pages load these chunks as they are.
+ * (the popup has a 90 kB budget). The other pages load these shared chunks as they are.
  */
 function popupChunks(id: string, { getModuleInfo }: ChunkMeta): string | undefined {
+  // A page's main module stays its own: it runs on load, and must not run in the other pages.
+  if (/\/entrypoints\/[^/]+\/main\.tsx$/.test(id)) return undefined;
   const reachedFrom = (entry: RegExp) => {
     const seen = new Set<string>();
     const walk = (module: string): boolean => {

@@ -1,12 +1,33 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { type QueryKey, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
 
-/** The background answers from its cache at once and refreshes it behind; `refresh` asks it to fetch now. */
-export const useCollections = () => useQuery({ queryKey: keys.collections, queryFn: () => sendLibrary('listCollections', {}) });
-export const useTags = () => useQuery({ queryKey: keys.tags, queryFn: () => sendLibrary('listTags', {}) });
-export const useSmartFolders = () => useQuery({ queryKey: keys.smartFolders, queryFn: () => sendLibrary('listSmartFolders', {}) });
+/**
+ * A list the background keeps: its copy is shown at once, then, once per page
+ * load, the server's is asked for and replaces it (a change made elsewhere shows).
+ */
+function useKeptList<T>(queryKey: QueryKey, list: (refresh: boolean) => Promise<T>) {
+  const qc = useQueryClient();
+  useEffect(() => {
+    const name = JSON.stringify(queryKey);
+    if (refreshed.has(name)) return;
+    refreshed.add(name);
+    // The kept copy stays when this fails; the query itself shows any error.
+    void list(true)
+      .then((data) => qc.setQueryData(queryKey, data))
+      .catch(() => undefined);
+  }, [list, qc, queryKey]);
+  return useQuery({ queryKey, queryFn: () => list(false) });
+}
+
+/** The lists asked of the server since this page loaded. */
+const refreshed = new Set<string>();
+
+export const useCollections = () => useKeptList(keys.collections, (refresh) => sendLibrary('listCollections', { refresh }));
+export const useTags = () => useKeptList(keys.tags, (refresh) => sendLibrary('listTags', { refresh }));
+export const useSmartFolders = () => useKeptList(keys.smartFolders, (refresh) => sendLibrary('listSmartFolders', { refresh }));
 
 /** A list of the library, one page a request, the next asked for when the user scrolls near the end. */
 export const useBrowse = (source: BrowseSource) =>

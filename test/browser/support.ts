@@ -190,7 +190,7 @@ export interface ExtensionBrowser {
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const REQUIRED = ['manifest.json', 'popup.html', 'options.html', 'background.js'];
+const REQUIRED = ['manifest.json', 'popup.html', 'options.html', 'sidepanel.html', 'background.js'];
 
 /** Copies the build, again if a `wxt build` elsewhere was rewriting it meanwhile (its manifest changed or files were missing). */
 async function copyCompleteBuild(to: string): Promise<void> {

@@ -1,0 +1,111 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { Collection } from '../../lib/api/collections.ts';
+import { type ExtensionBrowser, type ShelfProcess, dataOf, launchExtension, signInThroughOptions, startShelf } from './support.ts';
+
+const ROWS = 300;
+
+describe('the side panel, in Chromium', () => {
+  let shelf: ShelfProcess;
+  let browser: ExtensionBrowser;
+  let reading: Collection;
+  let archive: Collection;
+  let panel: Page;
+  let problems: string[] = [];
+
+  const save = (body: Record<string, unknown>) =>
+    shelf.api('POST', '/bookmarks', { title: `Untitled`, description: '', ...body }).then((res) => dataOf<Bookmark>(res));
+
+  beforeAll(async () => {
+    // Raised limits: the fixture's 500 saves go in at once; the extension keeps to the real ones by itself.
+    [shelf, browser] = await Promise.all([startShelf(['--raise-limits']), launchExtension()]);
+    reading = dataOf<Collection>(await shelf.api('POST', '/collections', { name: 'Reading' }));
+    archive = dataOf<Collection>(await shelf.api('POST', '/collections', { name: 'Archive' }));
+    // Saved oldest first: the panel lists newest first, so "Reading 1" is the top row and "Reading 300" the last.
+    for (let i = ROWS; i >= 1; i--) await save({ url: `https://example.com/reading/${i}`, title: `Reading ${i}`, collectionId: reading.id });
+    await signInThroughOptions(browser, shelf.baseUrl, shelf.token);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), shelf?.stop()]);
+  });
+
+  afterEach(() => {
+    expect(problems).toEqual([]);
+    problems = [];
+  });
+
+  const openPanel = async (): Promise<Page> => {
+    panel = await browser.context.newPage();
+    panel.on('pageerror', (error) => problems.push(error.message));
+    await panel.goto(browser.url('sidepanel.html'));
+    return panel;
+  };
+
+  it('browses a collection of 300 by scrolling, then moves 120 chosen with click and Shift-click', async () => {
+    await openPanel();
+    await panel.getByRole('navigation', { name: 'Library' }).getByRole('button', { name: /^Reading/ }).click();
+    const region = panel.getByRole('region', { name: 'Reading' });
+    await panel.getByRole('link', { name: 'Reading 1', exact: true }).waitFor();
+
+    // Pages of 100 load as the end comes near, until the last row is there.
+    await expect
+      .poll(
+        async () => {
+          await region.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+          return panel.getByRole('link', { name: `Reading ${ROWS}`, exact: true }).count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    // Virtualised: a few dozen rows are in the page, not 300.
+    expect(await region.getByRole('listitem').count()).toBeLessThan(60);
+
+    await region.evaluate((el) => el.scrollTo(0, 0));
+    await panel.getByRole('checkbox', { name: 'Select Reading 1', exact: true }).click();
+    await region.evaluate((el) => el.scrollTo(0, 76 * 110));
+    await panel.getByRole('checkbox', { name: 'Select Reading 120', exact: true }).click({ modifiers: ['Shift'] });
+    await expect.poll(() => panel.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent()).toContain('120 selected');
+
+    await panel.getByRole('button', { name: 'Move to…' }).click();
+    const dialog = panel.getByRole('dialog', { name: 'Move 120 bookmarks' });
+    await dialog.getByRole('button', { name: /Unsorted/ }).click();
+    await dialog.getByRole('treeitem', { name: /Archive/ }).click();
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    await panel.getByText('Moved 120 of 120.').waitFor({ timeout: 20_000 });
+
+    const inArchive = async (): Promise<string[]> => {
+      const titles: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { bookmarks: Bookmark[]; continueCursor: string | null } = dataOf(
+          await shelf.api('GET', `/collections/${archive.id}/bookmarks?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+        );
+        titles.push(...page.bookmarks.map((b) => b.title));
+        cursor = page.continueCursor;
+      } while (cursor);
+      return titles;
+    };
+    const moved = await inArchive();
+    expect(moved).toHaveLength(120);
+    expect(new Set(moved)).toEqual(new Set(Array.from({ length: 120 }, (_, i) => `Reading ${i + 1}`)));
+    // They left the list shown, at once.
+    expect(await panel.getByRole('link', { name: 'Reading 1', exact: true }).count()).toBe(0);
+  });
+
+  it('opens a smart folder whose evaluation starts with an empty page and shows every match', async () => {
+    // 200 trashed members of the tag first: the first evaluation page holds none of the matches, only a cursor.
+    const trashed: string[] = [];
+    for (let i = 0; i < 200; i++) trashed.push((await save({ url: `https://example.com/gone/${i}`, tags: ['deep'] })).id);
+    for (let i = 0; i < trashed.length; i += 50) await shelf.api('POST', '/bookmarks/bulk/trash', { ids: trashed.slice(i, i + 50) });
+    for (let i = 1; i <= 3; i++) await save({ url: `https://example.com/deep/${i}`, title: `Deep ${i}`, tags: ['deep'] });
+    await shelf.api('POST', '/smart-folders', { name: 'Deep reads', rules: { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] } });
+
+    await openPanel();
+    await panel.getByRole('navigation', { name: 'Library' }).getByRole('button', { name: 'Deep reads' }).click();
+    await panel.getByText(/^3 matches, fetched/).waitFor({ timeout: 20_000 });
+    for (let i = 1; i <= 3; i++) await panel.getByRole('link', { name: `Deep ${i}`, exact: true }).waitFor();
+    await panel.getByText(/Refresh possible in \d+ s/).waitFor();
+  }, 120_000);
+});
