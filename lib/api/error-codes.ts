@@ -1,15 +1,24 @@
-/**
- * Every error code the API answers with, as plain data (no zod), so that UI code
- * can know the codes without loading a schema library. The first block is the
- * spec's own; the second covers what the spec leaves "not shown" (see docs/api-decisions.md).
- */
-export const ERROR_CODES = [
+/** The spec's authentication failures: each one counts toward the IP block, whichever check refused it. */
+export const AUTHENTICATION_FAILURES = [
   'MISSING_TOKEN',
   'INVALID_TOKEN',
   'TOKEN_REVOKED',
   'TOKEN_EXPIRED',
   'SCOPE_REQUIRED',
   'API_ACCESS_PRO_REQUIRED',
+] as const;
+export type AuthenticationFailure = (typeof AUTHENTICATION_FAILURES)[number];
+
+export const isAuthenticationFailure = (code: string): code is AuthenticationFailure =>
+  (AUTHENTICATION_FAILURES as readonly string[]).includes(code);
+
+/**
+ * Every error code the API answers with, as plain data (no zod), so that UI code
+ * can know the codes without loading a schema library. The first block is the
+ * spec's own; the second covers what the spec leaves "not shown" (see docs/api-decisions.md).
+ */
+export const ERROR_CODES = [
+  ...AUTHENTICATION_FAILURES,
   'RATE_LIMITED',
   'INVALID_FILE_TYPE',
   'FILE_TOO_LARGE',
@@ -30,17 +39,3 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** The spec's authentication failures: each one counts toward the IP block, whichever check refused it. */
-export const AUTHENTICATION_FAILURES = [
-  'MISSING_TOKEN',
-  'INVALID_TOKEN',
-  'TOKEN_REVOKED',
-  'TOKEN_EXPIRED',
-  'SCOPE_REQUIRED',
-  'API_ACCESS_PRO_REQUIRED',
-] as const satisfies readonly ErrorCode[];
-export type AuthenticationFailure = (typeof AUTHENTICATION_FAILURES)[number];
-
-export const isAuthenticationFailure = (code: string): code is AuthenticationFailure =>
-  (AUTHENTICATION_FAILURES as readonly string[]).includes(code);

@@ -9,28 +9,19 @@ export const MAX_TAG_NAME_LENGTH = 200;
  * Characters that show nothing, or change how the text around them shows, so that two
  * names that look the same would be two tags: controls, format characters (zero-width
  * space and joiners, bidi controls, soft hyphen, byte order mark), the combining
- * grapheme joiner and the Hangul fillers.
+ * grapheme joiner and the Hangul fillers. Not tab, new line and the like (white space,
+ * collapsed below), nor a zero-width joiner between two emoji, which makes one emoji (👩‍💻).
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u034F\u115F\u1160\u3164\uFFA0]/gu;
-/** Tab, new line and the like are white space: collapsed to a space, not dropped. */
-const WHITE_SPACE_CONTROL = /[\t\n\v\f\r]/;
-/** A zero-width joiner between two emoji is part of one emoji (👩‍💻), not hidden text. */
-const EMOJI_BEFORE = /\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?$/u;
-const EMOJI_AFTER = /^\p{Extended_Pictographic}/u;
-
-const dropInvisible = (text: string): string =>
-  text.replace(INVISIBLE, (ch: string, at: number) => {
-    if (WHITE_SPACE_CONTROL.test(ch)) return ch;
-    const joinsEmoji = ch === '\u200D' && EMOJI_BEFORE.test(text.slice(0, at)) && EMOJI_AFTER.test(text.slice(at + 1));
-    return joinsEmoji ? ch : '';
-  });
+const INVISIBLE =
+  /(?<!\p{Extended_Pictographic}\p{Emoji_Modifier}?\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})|(?![\t-\r\u200D])[\p{Cc}\p{Cf}\u034F\u115F\u1160\u3164\uFFA0]/gu;
 
 /**
  * Invisible characters dropped, Unicode NFC (one spelling for "é"), each level
  * trimmed, inner white space collapsed: " dev /  java  script " → "dev/java script".
  */
 export const normaliseTagName = (raw: string): string =>
-  dropInvisible(raw)
+  raw
+    .replace(INVISIBLE, '')
     .normalize('NFC')
     .split('/')
     .map((segment) => segment.trim().replace(/\s+/g, ' '))

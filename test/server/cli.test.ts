@@ -1,11 +1,11 @@
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VerifiedUser } from '../../lib/api/auth.ts';
+import { type AdminResult, runAdmin } from '../support/admin-command.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { apiFor } from '../support/server.ts';
 
@@ -46,16 +46,7 @@ function stop(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals = 'S
   });
 }
 
-const run = promisify(execFile);
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', '--data', dataDir, ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const admin = (...args: string[]): Promise<AdminResult> => runAdmin(dataDir, ...args);
 
 const json = <S extends z.ZodType>(schema: S, stdout: string): z.output<S> => {
   expect(stdout.trim().split('\n')).toHaveLength(1);

@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { IpBlockEnvelope } from '../../lib/api/envelope.ts';
 import { AUTHENTICATION_FAILURES, type AuthenticationFailure } from '../../lib/api/error-codes.ts';
 import { errorStatus } from '../../lib/api/errors.ts';
 import { clientAddress } from '../../server/http/client-address.ts';
+import { runAdmin } from '../support/admin-command.ts';
 import { expectError } from '../support/expect.ts';
 import { type Api, type TestServer, apiFor, nextIp, startTestServer } from '../support/server.ts';
 
@@ -162,17 +161,7 @@ describe('behind trusted proxies, the client cannot choose its address', () => {
   });
 });
 
-const root = new URL('../../', import.meta.url).pathname;
-const run = promisify(execFile);
-async function admin(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', '--data', dataDir, ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const admin = runAdmin;
 
 const BlockList = z.strictObject({ blocks: z.array(z.strictObject({ ip: z.string(), until: z.iso.datetime() })) });
 
