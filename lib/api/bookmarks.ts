@@ -39,7 +39,7 @@ export type Bookmark = z.infer<typeof Bookmark>;
 /** The tag caps (docs/api-decisions.md, "Tag caps"): they bound what one request or one user's tags can cost. */
 export const MAX_TAGS_PER_BOOKMARK = 100;
 export const MAX_TAG_DEPTH = 8;
-export const MAX_TAGS_PER_USER = 10_000;
+export const MAX_TAGS_PER_USER = 5000;
 
 export const tagDepth = (name: string): number => name.split('/').length;
 export const TOO_DEEP = `must have at most ${MAX_TAG_DEPTH} levels (a/b/c has 3)`;

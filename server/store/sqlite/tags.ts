@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import { MAX_TAG_DEPTH, TagName, tagDepth } from '../../../lib/api/bookmarks.ts';
 import type { Tag } from '../../../lib/api/tags.ts';
 import type { Db } from '../../db/database.ts';
@@ -22,6 +22,20 @@ const MAX_TAG_NAME = 200;
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
 
 const bookmarkIdsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) => l.bookmark_id));
+
+/**
+ * Moves updatedAt of the bookmarks of each slice of links, each bookmark once per operation:
+ * renaming or deleting a subtree meets a bookmark once for each of its tags in it.
+ */
+function toucher(statement: Statement<[number, string]>, now: number): (links: readonly Link[]) => void {
+  const touched = new Set<string>();
+  return (links) => {
+    const fresh = links.map((l) => l.bookmark_id).filter((id) => !touched.has(id));
+    if (fresh.length === 0) return;
+    for (const id of fresh) touched.add(id);
+    statement.run(now, JSON.stringify(fresh));
+  };
+}
 const seqsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) => l.seq));
 
 const parentName = (name: string): string | null => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
@@ -117,7 +131,7 @@ export class SqliteTags implements TagsStore {
       this.db.prepare('UPDATE tags SET parent_id = ? WHERE id = ?').run(parentId, id);
       return ids;
     })();
-    await forEachLinkChunk(this.db, members, (links) => this.q.touch.run(now, bookmarkIdsOf(links)));
+    await forEachLinkChunk(this.db, members, toucher(this.q.touch, now));
     const renamed = this.object(userId, id);
     if (renamed === null) throw notFound('tag', id);
     return renamed;
@@ -131,11 +145,12 @@ export class SqliteTags implements TagsStore {
    */
   async remove(userId: string, id: string, now: number): Promise<TagDeletedResult> {
     const members = this.withDescendants(userId, this.tag(userId, id));
+    const touch = toucher(this.q.touch, now);
     await forEachLinkChunk(
       this.db,
       members.map((m) => m.id),
       (links) => {
-        this.q.touch.run(now, bookmarkIdsOf(links));
+        touch(links);
         this.q.unlink.run(seqsOf(links));
       },
     );

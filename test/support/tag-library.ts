@@ -1,0 +1,47 @@
+import type Database from 'better-sqlite3';
+import { MAX_TAG_DEPTH, MAX_TAGS_PER_BOOKMARK, MAX_TAGS_PER_USER } from '../../lib/api/bookmarks.ts';
+
+/**
+ * The costliest tags a user can have within the caps, for the latency test and the bench:
+ * MAX_TAGS_PER_USER tags under one root `r`, MAX_TAG_DEPTH levels deep with long names,
+ * and `bookmarks` bookmarks each carrying the same MAX_TAGS_PER_BOOKMARK of them, written
+ * straight into the database (the API would take minutes). Answers the root's id and the
+ * ids of the tags the bookmarks carry.
+ */
+export function seedTagsAtCaps(db: Database.Database, userId: string, bookmarks: number): { rootId: string; carried: string[] } {
+  const names = tagNames();
+  const ids = new Map<string, string>();
+  const tag = db.prepare('INSERT INTO tags (id, user_id, name, name_key, parent_id, created_at) VALUES (?, ?, ?, ?, ?, 0)');
+  const bookmark = db.prepare(
+    `INSERT INTO bookmarks (id, user_id, url, url_key, title, domain, metadata_status, link_status, last_checked_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'tags.example', 'complete', 'unchecked', 0, ?, ?)`,
+  );
+  // Tag after tag, so that seeding is quick: a tag's links lie together.
+  const links = db.prepare('INSERT INTO bookmark_tags (bookmark_id, tag_id) SELECT id, ? FROM bookmarks WHERE user_id = ? ORDER BY seq');
+  const carried = names.slice(-MAX_TAGS_PER_BOOKMARK);
+  db.transaction(() => {
+    for (const name of names) {
+      const id = `tag_${userId}_${ids.size}`;
+      const parent = name.includes('/') ? ids.get(name.slice(0, name.lastIndexOf('/')))! : null;
+      tag.run(id, userId, name, name.toLowerCase(), parent);
+      ids.set(name, id);
+    }
+    for (let i = 0; i < bookmarks; i++) {
+      const url = `https://tags.example/${userId}/${i}`;
+      bookmark.run(`bm_${userId}_${i}`, userId, url, url, `Tagged ${i}`, 1_700_000_000_000 + i, 1_700_000_000_000 + i);
+    }
+    for (const name of carried) links.run(ids.get(name), userId);
+  })();
+  return { rootId: ids.get('r')!, carried: carried.map((name) => ids.get(name)!) };
+}
+
+/** MAX_TAGS_PER_USER names, every ancestor included, the deepest MAX_TAG_DEPTH levels and about 120 characters long. */
+function tagNames(): string[] {
+  const names = new Set<string>();
+  const long = (word: string, i: number) => `${word}-${i}-${'x'.repeat(20)}`;
+  for (let i = 0; names.size < MAX_TAGS_PER_USER; i++) {
+    const levels = ['r', long('area', i % 20), long('topic', i % 200), long('subject', i % 1000), `item${i}`, 'detail', 'more', 'leaf'];
+    for (let depth = 1; depth <= MAX_TAG_DEPTH && names.size < MAX_TAGS_PER_USER; depth++) names.add(levels.slice(0, depth).join('/'));
+  }
+  return [...names];
+}
