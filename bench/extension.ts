@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import tailwindcss from '@tailwindcss/vite';
-import react from '@vitejs/plugin-react';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import type { Browser } from 'wxt/browser';
 import {
   BUILD_DIR,
@@ -18,6 +12,7 @@ import {
   startSite,
 } from '../test/browser/support.ts';
 import { HOLDING_MARK, TAKEN_OVER_MARK } from '../entrypoints/popup/early-events.ts';
+import { buildHelloPage, describeRequests, startCountingProxy } from './extension-support.ts';
 import { startShelfServer } from './processes.ts';
 import { median } from './stats.ts';
 import { type Row, fmtMs, measured, verdict } from './table.ts';
@@ -28,12 +23,9 @@ declare const chrome: typeof Browser;
 type Probed = { __saveReadyAt?: number };
 
 const SECTION = 'extension';
-const HELLO_DIR = fileURLToPath(new URL('./hello-page', import.meta.url));
 const POPUP_JS_TARGET_BYTES = 90 * 1024;
 const TAB_SWITCHES = 10;
 const LOADS = 20;
-/** Requests may trail the visible answer (a cache refresh): they count too. */
-const SETTLE_MS = 1_000;
 
 /**
  * Issue 5's extension figures, in headless Chromium with the built extension:
@@ -42,15 +34,7 @@ const SETTLE_MS = 1_000;
  */
 export async function extensionSection(ws: Workspace, _settings: BenchSettings): Promise<Row[]> {
   ensureExtensionBuilt();
-  const helloDir = ws.file('hello-page');
-  await build({
-    root: HELLO_DIR,
-    base: './',
-    configFile: false,
-    logLevel: 'warn',
-    plugins: [react(), tailwindcss()],
-    build: { outDir: helloDir, emptyOutDir: true },
-  });
+  const helloDir = await buildHelloPage(ws);
 
   const server = await startShelfServer(ws.emptyDir('extension'));
   const proxy = await startCountingProxy(new URL(server.url).origin);
@@ -243,46 +227,3 @@ function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number
 }
 
 const fmtKb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
-
-function describeRequests(requests: string[]): string {
-  if (requests.length === 0) return '0';
-  const counts = new Map<string, number>();
-  for (const r of requests) counts.set(r, (counts.get(r) ?? 0) + 1);
-  return `${requests.length} (${[...counts].map(([r, n]) => (n > 1 ? `${n} × ${r}` : r)).join(', ')})`;
-}
-
-interface CountingProxy {
-  origin: string;
-  /** Runs work, waits for trailing requests, and answers "METHOD /path" for each request that reached the server meanwhile. */
-  count(work: () => Promise<void>): Promise<string[]>;
-  close(): Promise<void>;
-}
-
-/** A pass-through HTTP proxy in front of the server: every request the extension sends is seen here. */
-async function startCountingProxy(target: string): Promise<CountingProxy> {
-  const seen: string[] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    seen.push(`${req.method} ${new URL(req.url ?? '/', target).pathname}`);
-    const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.writeHead(502).end());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async count(work) {
-      const start = seen.length;
-      await work();
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      return seen.slice(start);
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}

@@ -3,11 +3,12 @@ import type { Collection } from '../../lib/api/collections.ts';
 import type { SmartFolder } from '../../lib/api/smart-folders.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
+import type { PanelPlace } from '../../lib/storage/library-items.ts';
 import { treeRows } from '../collection-tree.ts';
 import { focusRing, inputClass } from '../field-styles.ts';
 
 /** What the user opens: a list of bookmarks (with its title) or a smart folder. */
-export type Place = { kind: 'list'; source: BrowseSource; title: string } | { kind: 'smart'; folder: SmartFolder };
+export type Place = PanelPlace;
 
 interface Props {
   collections: readonly Collection[] | null;
@@ -54,7 +55,7 @@ export function SourceNav({ collections, tags, smartFolders, onOpen }: Props) {
       const levels = t.name.split('/');
       return <Item key={t.id} label={levels.at(-1)!} depth={levels.length - 1} count={t.count} onClick={list({ kind: 'tag', id: t.id }, t.name)} />;
     });
-  const folderItems = (smartFolders ?? []).map((f) => <Item key={f.id} label={`${f.icon ? `${f.icon} ` : ''}${f.name}`} onClick={() => onOpen({ kind: 'smart', folder: f })} />);
+  const folderItems = (smartFolders ?? []).map((f) => <Item key={f.id} label={`${f.icon ? `${f.icon} ` : ''}${f.name}`} onClick={() => onOpen({ kind: 'smart', id: f.id, name: f.name })} />);
 
   return (
     <nav aria-label="Library" className="min-h-0 flex-1 space-y-4 overflow-y-auto p-2">

@@ -1,5 +1,6 @@
-import { type QueryKey, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type InfiniteData, type QueryKey, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
@@ -29,14 +30,37 @@ export const useCollections = () => useKeptList(keys.collections, (refresh) => s
 export const useTags = () => useKeptList(keys.tags, (refresh) => sendLibrary('listTags', { refresh }));
 export const useSmartFolders = () => useKeptList(keys.smartFolders, (refresh) => sendLibrary('listSmartFolders', { refresh }));
 
-/** A list of the library, one page a request, the next asked for when the user scrolls near the end. */
-export const useBrowse = (source: BrowseSource) =>
-  useInfiniteQuery({
-    queryKey: keys.browse(source),
-    queryFn: ({ pageParam }) => sendLibrary('browseBookmarks', { source, ...(pageParam !== null && { cursor: pageParam }) }),
+/**
+ * A list of the library, one page a request, the next asked for when the user
+ * scrolls near the end. The first page the background kept shows at once; the
+ * server's replaces it when it differs.
+ */
+export function useBrowse(source: BrowseSource) {
+  const qc = useQueryClient();
+  const queryKey = keys.browse(source);
+  const list = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => sendLibrary('browseBookmarks', { source, ...(pageParam === null ? { kept: true } : { cursor: pageParam }) }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor,
   });
+  const fromKept = list.data?.pages[0]?.kept === true;
+  const sourceKey = JSON.stringify(source);
+  useEffect(() => {
+    if (!fromKept) return;
+    const asked = qc.getQueryState(queryKey)?.dataUpdatedAt;
+    void sendLibrary('browseBookmarks', { source })
+      .then((fresh) => {
+        // A change the user made meanwhile is newer than this answer: it stays.
+        if (qc.getQueryState(queryKey)?.dataUpdatedAt !== asked) return;
+        const now = qc.getQueryData<InfiniteData<BrowsePage, string | null>>(queryKey);
+        if (JSON.stringify(now?.pages[0]?.bookmarks) !== JSON.stringify(fresh.bookmarks)) qc.setQueryData(queryKey, { pages: [fresh], pageParams: [null] });
+      })
+      .catch(() => undefined); // the kept page stays; the next open tries again
+    // Once per list shown: the source (as its key) says which list it is.
+  }, [fromKept, sourceKey]);
+  return list;
+}
 
 export const useSearch = (q: string) =>
   useQuery({ queryKey: keys.search(q), queryFn: () => sendLibrary('searchBookmarks', { q }), enabled: q.length > 0, placeholderData: (previous) => previous });

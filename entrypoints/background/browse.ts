@@ -2,6 +2,7 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { BulkResult } from '../../lib/api/bulk.ts';
 import type { BulkAction, BrowseSource } from '../../lib/messaging/library-requests.ts';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
+import { firstPagesItem } from '../../lib/storage/library-items.ts';
 import type { Account } from './account.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
@@ -14,6 +15,8 @@ const TAG_PAGE = 200;
 const UNSORTED_WANTED = 50;
 const UNSORTED_MAX_PAGES = 5;
 const SEARCH_LIMIT = '50';
+/** How many lists' first pages are kept for an instant open. */
+const KEPT_FIRST_PAGES = 12;
 
 const page = (bookmarks: Bookmark[], cursor: string | null, limitNote: string | null = null): BrowsePage => ({ bookmarks, cursor, limitNote });
 
@@ -26,7 +29,22 @@ export class Browse {
     private onSavedChange: () => void,
   ) {}
 
-  async page(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
+  /** A page of a list; the first one is kept, and answered from there when `kept` asks for it. */
+  async page(source: BrowseSource, cursor?: string, kept = false): Promise<BrowsePage> {
+    if (cursor !== undefined) return this.fetchPage(source, cursor);
+    const key = JSON.stringify(source);
+    const pages = await firstPagesItem.get();
+    const found = pages[key];
+    if (kept && found) return { bookmarks: found.bookmarks, cursor: found.cursor, limitNote: found.limitNote, kept: true };
+    const first = await this.fetchPage(source);
+    const newest = Object.entries({ ...pages, [key]: { ...first, keptAt: Date.now() } })
+      .sort(([, a], [, b]) => b.keptAt - a.keptAt)
+      .slice(0, KEPT_FIRST_PAGES);
+    await firstPagesItem.set(Object.fromEntries(newest));
+    return first;
+  }
+
+  private async fetchPage(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
     const client = await this.account.client();
     const from = cursor ? { cursor } : {};
     switch (source.kind) {

@@ -48,7 +48,7 @@ export function createHandlers({ account, bookmarks, library, index, icon, brows
       return collection;
     },
 
-    browseBookmarks: ({ source, cursor }) => browse.page(source, cursor),
+    browseBookmarks: ({ source, cursor, kept }) => browse.page(source, cursor, kept),
     searchBookmarks: ({ q }) => browse.search(q),
     listSmartFolders: ({ refresh }) => library.smartFolders(refresh),
     smartFolderResults: ({ id }) => smartFolders.view(id),

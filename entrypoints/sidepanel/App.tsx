@@ -14,6 +14,7 @@ import { type Place, SourceNav } from '../../components/library/SourceNav.tsx';
 import { useListActions } from '../../components/library/use-list-actions.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { toClientError } from '../../lib/client/errors.ts';
+import { panelPlaceItem } from '../../lib/storage/library-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import { type CurrentTab, openUrl, useCurrentTab } from './current-tab.ts';
 
@@ -169,12 +170,12 @@ function BrowseView({ place, tab }: { place: Extract<Place, { kind: 'list' }>; t
 }
 
 function SmartFolderView({ place, tab }: { place: Extract<Place, { kind: 'smart' }>; tab: CurrentTab | null }) {
-  const folder = useSmartFolder(place.folder.id);
+  const folder = useSmartFolder(place.id);
   return (
     <>
       {folder.view && <SmartFolderStatus view={folder.view} evaluating={folder.evaluating} onRefresh={folder.refresh} />}
       {folder.error && <ErrorAlert error={toClientError(folder.error)} />}
-      {folder.view && <ActionableList label={place.folder.name} bookmarks={folder.view.bookmarks} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />}
+      {folder.view && <ActionableList label={place.name} bookmarks={folder.view.bookmarks} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />}
     </>
   );
 }
@@ -186,22 +187,36 @@ function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
   return <ActionableList label={`Search results for ${q}`} bookmarks={results.data} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />;
 }
 
+/** The place shown last (undefined until it is read): the panel opens where the user left it. */
+function useRememberedPlace(): [Place | null | undefined, (place: Place | null) => void] {
+  const [place, setPlace] = useState<Place | null | undefined>(undefined);
+  useEffect(() => {
+    void panelPlaceItem.get().then((kept) => setPlace((now) => (now === undefined ? kept : now)));
+  }, []);
+  const choose = (next: Place | null) => {
+    setPlace(next);
+    void panelPlaceItem.set(next);
+  };
+  return [place, choose];
+}
+
 /** Shelf's side panel: browse the library, search it, act on bookmarks, with the current tab's page in view. */
 export function App() {
   const tab = useCurrentTab();
-  const [place, setPlace] = useState<Place | null>(null);
+  const [place, setPlace] = useRememberedPlace();
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
   const collections = useCollections();
   const tags = useTags();
   const smartFolders = useSmartFolders();
-  const title = place === null ? null : place.kind === 'list' ? place.title : place.folder.name;
+  const title = place === null || place === undefined ? null : place.kind === 'list' ? place.title : place.name;
 
   let body;
   if (q) body = <SearchResults q={q} tab={tab} />;
+  else if (place === undefined) body = null;
   else if (place === null) body = <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={setPlace} />;
   else if (place.kind === 'list') body = <BrowseView key={JSON.stringify(place.source)} place={place} tab={tab} />;
-  else body = <SmartFolderView key={place.folder.id} place={place} tab={tab} />;
+  else body = <SmartFolderView key={place.id} place={place} tab={tab} />;
 
   const loadError = collections.error ?? tags.error ?? smartFolders.error;
   return (

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { Bookmark } from '../api/bookmarks.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
+import { BrowsePage } from '../messaging/library-replies.ts';
+import { BrowseSource } from '../messaging/library-requests.ts';
 import { typedItem } from './typed-item.ts';
 
 /** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
@@ -26,6 +28,20 @@ export const SmartFolderResults = z.object({
 });
 export type SmartFolderResults = z.infer<typeof SmartFolderResults>;
 export const smartFolderResultsItem = typedItem('local:smartFolderResults', z.record(z.string(), SmartFolderResults), {
+  fallback: {},
+  onInvalid: 'fallback',
+});
+
+/** What the side panel showed last: it opens there again. */
+export const PanelPlace = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('list'), source: BrowseSource, title: z.string() }),
+  z.object({ kind: z.literal('smart'), id: z.string(), name: z.string() }),
+]);
+export type PanelPlace = z.infer<typeof PanelPlace>;
+export const panelPlaceItem = typedItem('local:sidePanelPlace', z.nullable(PanelPlace), { fallback: null, onInvalid: 'fallback' });
+
+/** The first page of the lists opened last (by source, as JSON), so that a list opens at once; the newest few are kept. */
+export const firstPagesItem = typedItem('local:browseFirstPages', z.record(z.string(), z.extend(BrowsePage, { keptAt: z.number() })), {
   fallback: {},
   onInvalid: 'fallback',
 });
