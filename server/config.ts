@@ -38,11 +38,11 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
   if (!port.success) throw new Error(`--port must be a number from 0 to 65535, got ${values.port ?? env.PORT}`);
   return {
     port: port.data,
-    proxyHops: proxyHops(values['trust-proxy'], values['trust-proxy-hops']),
     host: values.host ?? env.HOST ?? '127.0.0.1',
     dataDir: resolve(values.data ?? env.DATA_DIR ?? './data'),
     testClock: values['test-clock'],
     allowPrivateFetch: values['allow-private-fetch'],
+    proxyHops: proxyHops(values['trust-proxy'], values['trust-proxy-hops']),
     raiseLimits: values['raise-limits'],
   };
 }

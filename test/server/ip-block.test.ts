@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { IpBlockEnvelope } from '../../lib/api/envelope.ts';
 import { AUTHENTICATION_FAILURES, type AuthenticationFailure } from '../../lib/api/error-codes.ts';
 import { errorStatus } from '../../lib/api/errors.ts';
+import { parseServerConfig } from '../../server/config.ts';
 import { clientAddress } from '../../server/http/client-address.ts';
 import { runAdmin } from '../support/admin-command.ts';
 import { expectError } from '../support/expect.ts';
@@ -145,6 +146,17 @@ describe('behind trusted proxies, the client cannot choose its address', () => {
       }
     } finally {
       await two.close();
+    }
+  });
+
+  it('trusts no proxy by default, one with --trust-proxy, N with --trust-proxy-hops N', () => {
+    const hops = (...argv: string[]) => parseServerConfig(argv, {}).proxyHops;
+    expect(hops()).toBe(0);
+    expect(hops('--trust-proxy')).toBe(1);
+    expect(hops('--trust-proxy-hops', '3')).toBe(3);
+    expect(hops('--trust-proxy', '--trust-proxy-hops', '2')).toBe(2);
+    for (const bad of ['0', '11', '1.5', 'two', '']) {
+      expect(() => hops('--trust-proxy-hops', bad)).toThrow(`--trust-proxy-hops must be a whole number from 1 to 10, got ${bad}`);
     }
   });
 
