@@ -1,17 +1,43 @@
 /**
+ * Where the test clock's offset lives when several instances share one clock (Redis):
+ * `add` moves it for all and answers the new offset.
+ */
+export interface SharedOffset {
+  read(): Promise<number>;
+  add(ms: number): Promise<number>;
+}
+
+/**
  * The server's one source of "now". Every time-based rule reads it, so that
- * --test-clock can move them all at once.
+ * --test-clock can move them all at once. `now()` stays synchronous: with a shared
+ * offset, each request first takes it up (`sync`), so that a move made through another
+ * instance holds from this instance's next request on.
  */
 export class Clock {
   private offsetMs = 0;
+
+  constructor(private readonly shared: SharedOffset | null = null) {}
 
   now(): number {
     return Date.now() + this.offsetMs;
   }
 
+  /** Moves this process's clock alone. */
   advance(ms: number): number {
     this.offsetMs += ms;
     return this.now();
+  }
+
+  /** POST /__test__/clock: moves the clock of every instance that shares the offset (only this one's without). */
+  async advanceAll(ms: number): Promise<number> {
+    if (this.shared === null) return this.advance(ms);
+    this.offsetMs = await this.shared.add(ms);
+    return this.now();
+  }
+
+  /** Takes up the shared offset, which another instance may have moved. */
+  async sync(): Promise<void> {
+    if (this.shared !== null) this.offsetMs = await this.shared.read();
   }
 }
 

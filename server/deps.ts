@@ -1,13 +1,18 @@
+import type { Redis } from 'ioredis';
 import { Authenticator } from './auth/authenticate.ts';
 import { Clock, DAY } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { Guards } from './limits/guards.ts';
+import { newId } from './ids.ts';
+import type { LimitStore } from './limits/limit-store.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import { raisedLimits, specLimits } from './limits/policy.ts';
+import { RedisLimitStore } from './limits/redis-limit-store.ts';
 import { Maintenance } from './maintenance.ts';
 import { type PageMetadata, fetchPageMetadata } from './metadata/index.ts';
 import { StorageService } from './storage/service.ts';
+import { RedisClockOffset } from './redis/clock-offset.ts';
 import type { Store } from './store/store.ts';
 
 /** What the routes are built from: one instance of each per server. */
@@ -21,21 +26,26 @@ export interface ServerDeps {
   fetchMetadata: (url: string) => Promise<PageMetadata>;
   storage: StorageService;
   jobRunner: JobRunner;
+  /** This process among the instances that share the database: the owner named in job leases. */
+  instanceId: string;
 }
 
-export function createDeps(config: ServerConfig, store: Store): ServerDeps {
-  const clock = new Clock();
+/** `redis`: what the instances share beyond the database (config.redisUrl, connected); null: this process alone. */
+export function createDeps(config: ServerConfig, store: Store, redis: Redis | null = null): ServerDeps {
+  const clock = new Clock(redis && config.testClock ? new RedisClockOffset(redis) : null);
+  const limits: LimitStore = redis ? new RedisLimitStore(redis) : new MemoryLimitStore();
   const maintenance = new Maintenance(() => clock.now());
   maintenance.add('forget-idempotency-keys', (now) => store.idempotency.purgeOlderThan(now - DAY));
   return {
     config,
     clock,
     store,
-    guards: new Guards(new MemoryLimitStore(), config.raiseLimits ? raisedLimits : specLimits, clock),
+    guards: new Guards(limits, config.raiseLimits ? raisedLimits : specLimits, clock),
     authenticator: new Authenticator(store.accounts),
     maintenance,
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
     storage: new StorageService({ dataDir: config.dataDir, store, clock }),
     jobRunner: new JobRunner(),
+    instanceId: newId('inst'),
   };
 }

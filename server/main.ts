@@ -9,7 +9,7 @@ try {
   config = parseServerConfig(argv, process.env);
 } catch (err) {
   console.error(`shelf server: ${(err as Error).message}`);
-  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy]');
+  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy] [--redis redis://HOST:PORT] [--job-lease-ms 30000]');
   process.exit(2);
 }
 
@@ -23,6 +23,8 @@ if (first) {
     `More tokens: npm run --silent admin -- --data ${config.dataDir} token create --user ${first.userId} --name NAME --scopes all`,
   );
 }
+// Names this process in logs and in the job leases it holds, when several instances share a database.
+console.log(`instance ${server.deps.instanceId}`);
 console.log(`listening ${server.baseUrl}`);
 
 let stopping = false;

@@ -5,6 +5,7 @@ import { HOUR } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { type ServerDeps, createDeps } from './deps.ts';
 import { resumeInterruptedJobs } from './jobs/recovery.ts';
+import { openRedis } from './redis/connect.ts';
 import { openSqliteStore } from './store/sqlite/index.ts';
 
 export interface RunningServer {
@@ -16,9 +17,11 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl);
   const store = openSqliteStore(config.dataDir);
-  const deps = createDeps(config, store);
+  const deps = createDeps(config, store, redis);
   const app = createApp(deps);
+  await deps.clock.sync();
   await deps.maintenance.run();
   deps.maintenance.start(HOUR / 4);
   await resumeInterruptedJobs(deps);
@@ -44,6 +47,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         await deps.maintenance.stop();
         await deps.jobRunner.stop();
         store.close();
+        await redis?.quit();
       })()),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The state behind every rate limit, behind one small interface so that a
- * shared store (for several server instances) can replace the in-memory one.
+ * shared store (Redis, for several server instances) can replace the in-memory one.
  * Each call is atomic: it checks and counts in one step.
  */
 export interface WindowRule {
@@ -30,4 +30,8 @@ export interface LimitStore {
   recordFailure(key: string, windowMs: number, now: number): Promise<number>;
   block(key: string, until: number): Promise<void>;
   blockedUntil(key: string, now: number): Promise<number | null>;
+  /** Lifts a block before its time (the admin command). Answers whether there was one. */
+  unblock(key: string): Promise<boolean>;
+  /** The blocks in force at `now`. */
+  listBlocks(now: number): Promise<Array<{ key: string; until: number }>>;
 }

@@ -64,6 +64,14 @@ export class MemoryLimitStore implements LimitStore {
     return until;
   }
 
+  async unblock(key: string): Promise<boolean> {
+    return this.blocks.delete(key);
+  }
+
+  async listBlocks(now: number): Promise<Array<{ key: string; until: number }>> {
+    return [...this.blocks].filter(([, until]) => until > now).map(([key, until]) => ({ key, until }));
+  }
+
   private window(rule: WindowRule, now: number): Window {
     let w = this.windows.get(rule.key);
     if (!w || now >= w.start + w.windowMs) {

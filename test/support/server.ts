@@ -76,6 +76,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     allowPrivateFetch: false,
     trustProxy: true,
     raiseLimits: false,
+    redisUrl: null,
+    jobLeaseMs: 30_000,
     ...overrides,
   });
   const { store, clock } = server.deps;
