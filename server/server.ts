@@ -4,7 +4,7 @@ import { createApp } from './app.ts';
 import { HOUR } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { type ServerDeps, createDeps } from './deps.ts';
-import { resumeInterruptedJobs } from './jobs/recovery.ts';
+import { resumeInterruptedJobs, watchForInterruptedJobs } from './jobs/recovery.ts';
 import { openRedis } from './redis/connect.ts';
 import { openSqliteStore } from './store/sqlite/index.ts';
 
@@ -25,6 +25,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   await deps.maintenance.run();
   deps.maintenance.start(HOUR / 4);
   await resumeInterruptedJobs(deps);
+  const stopWatchingJobs = watchForInterruptedJobs(deps);
 
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -45,6 +46,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
         await deps.maintenance.stop();
+        stopWatchingJobs();
         await deps.jobRunner.stop();
         store.close();
         await redis?.quit();

@@ -10,10 +10,11 @@ const migrationsDir = new URL('./migrations/', import.meta.url);
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'shelf.db'));
+  // First, so that what follows waits for another process (an instance starting at the same moment) rather than failing.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
 }
@@ -21,15 +22,18 @@ export function openDatabase(dataDir: string): Db {
 function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
   const applied = new Set(db.prepare('SELECT name FROM migrations').pluck().all() as string[]);
+  const isApplied = db.prepare<[string], number>('SELECT 1 FROM migrations WHERE name = ?').pluck();
   const files = readdirSync(migrationsDir)
     .filter((f) => f.endsWith('.sql'))
     .sort();
   for (const file of files) {
     if (applied.has(file)) continue;
     const sql = readFileSync(new URL(file, migrationsDir), 'utf8');
+    // Under the write lock, asked again: another instance starting at the same moment may have just applied it.
     db.transaction(() => {
+      if (isApplied.get(file) !== undefined) return;
       db.exec(sql);
       db.prepare('INSERT INTO migrations (name, applied_at) VALUES (?, ?)').run(file, Date.now());
-    })();
+    }).immediate();
   }
 }
