@@ -15,8 +15,27 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  takeWriteLockFirst(db);
   migrate(db);
   return db;
+}
+
+/**
+ * Makes `db.transaction(fn)()` begin IMMEDIATE (the write lock first) rather than
+ * DEFERRED. Several instances may share the database file: a deferred transaction that
+ * reads, then writes while another process holds the write lock fails at once with
+ * SQLITE_BUSY (SQLite cannot let it wait: its snapshot would be stale), whereas an
+ * immediate one waits its turn (busy_timeout) and then reads what the other committed.
+ * Within one process nothing changes: the connection runs one statement at a time anyway.
+ * A read-only transaction asks for `.deferred()`, so that it holds no other instance's writes back.
+ */
+function takeWriteLockFirst(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn) => {
+    const t = transaction(fn);
+    const run = (...params: Parameters<typeof t.immediate>) => t.immediate(...params);
+    return Object.assign(run, { default: run, deferred: t.deferred, immediate: t.immediate, exclusive: t.exclusive });
+  }) as Db['transaction'];
 }
 
 function migrate(db: Db): void {

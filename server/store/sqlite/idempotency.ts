@@ -15,10 +15,9 @@ export class SqliteIdempotency implements IdempotencyStore {
   constructor(private db: Db) {}
 
   /**
-   * IMMEDIATE: the write lock is taken before the read, so that of two instances (two
-   * processes on one database) claiming the same key at once, the second waits and then
-   * reads the first one's claim. A deferred transaction would let both read "no claim";
-   * the second's write would then fail with SQLITE_BUSY instead of waiting.
+   * IMMEDIATE (as every transaction here, see openDatabase; said again because this one
+   * depends on it): of two instances claiming the same key at once, the second waits for
+   * the write lock and then reads the first one's claim.
    */
   async begin(userId: string, key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyBegin> {
     const claim = this.db.transaction((): IdempotencyBegin => {
