@@ -13,7 +13,10 @@ try {
   process.exit(2);
 }
 
-const server = await startServer(config);
+const server = await startServer(config).catch((err: unknown) => {
+  console.error(`shelf server: ${(err as Error).message}`);
+  process.exit(1);
+});
 const first = await bootstrapFirstUser(server.deps);
 if (first) {
   console.log(`First start: created a local Pro user (${first.userId}) and this API token with every scope.`);

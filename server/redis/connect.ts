@@ -20,14 +20,17 @@ export function redactUrl(url: string): string {
 export async function openRedis(url: string): Promise<Redis> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   let connected = false;
+  // The first failure says why (ECONNREFUSED ...); connect() itself only says the connection closed.
+  let firstError: Error | undefined;
   redis.on('error', (err: Error) => {
     if (connected) console.error(`shelf server: Redis at ${redactUrl(url)}: ${err.message}`);
+    else firstError ??= err;
   });
   try {
     await redis.connect();
   } catch (err) {
     redis.disconnect();
-    throw new Error(`could not connect to Redis at ${redactUrl(url)}: ${(err as Error).message}`);
+    throw new Error(`could not connect to Redis at ${redactUrl(url)}: ${(firstError ?? (err as Error)).message}`);
   }
   connected = true;
   return redis;
