@@ -14,30 +14,33 @@ export interface SharedOffset {
  * instance holds from this instance's next request on.
  */
 export class Clock {
-  private offsetMs = 0;
+  /** As this process last read the shared offset (0 without one). */
+  private sharedMs = 0;
+  /** This process's own moves, on top. */
+  private localMs = 0;
 
   constructor(private readonly shared: SharedOffset | null = null) {}
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    return Date.now() + this.sharedMs + this.localMs;
   }
 
   /** Moves this process's clock alone. */
   advance(ms: number): number {
-    this.offsetMs += ms;
+    this.localMs += ms;
     return this.now();
   }
 
   /** POST /__test__/clock: moves the clock of every instance that shares the offset (only this one's without). */
   async advanceAll(ms: number): Promise<number> {
     if (this.shared === null) return this.advance(ms);
-    this.offsetMs = await this.shared.add(ms);
+    this.sharedMs = await this.shared.add(ms);
     return this.now();
   }
 
   /** Takes up the shared offset, which another instance may have moved. */
   async sync(): Promise<void> {
-    if (this.shared !== null) this.offsetMs = await this.shared.read();
+    if (this.shared !== null) this.sharedMs = await this.shared.read();
   }
 }
 
