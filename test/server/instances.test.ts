@@ -5,11 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { ALL_SCOPES } from '../../lib/api/scopes.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { openSqliteStore } from '../../server/store/sqlite/index.ts';
 import type { Store } from '../../server/store/store.ts';
-import { expectError } from '../support/expect.ts';
+import { dataOf, expectError } from '../support/expect.ts';
 import { type TestRedis, startRedis } from '../support/redis.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { type Api, type ApiResponse, apiFor, nextIp } from '../support/server.ts';
@@ -160,12 +161,28 @@ describe('two instances behind a round-robin proxy', () => {
 
   it('refuse a revoked token on both from the next request on', async () => {
     const u = await user();
-    const before = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify')));
-    expect(before.map((a) => a.status)).toEqual([200, 200]);
+    // Twice on each, so that each instance has the token's look-up cached (and its last use recorded).
+    for (let round = 0; round < 2; round++) {
+      const before = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify')));
+      expect(before.map((a) => a.status)).toEqual([200, 200]);
+    }
     await store.accounts.revokeToken(u.tokenId, Date.now());
     const after = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify')));
     expect(backends(after)).toEqual(new Set(['0', '1']));
     for (const a of after) expectError(a, 401, 'TOKEN_REVOKED');
+  });
+
+  it("never answer a read from a cache the other instance's write made stale", async () => {
+    const u = await user();
+    const titles = async () => {
+      const answers = await Promise.all([0, 1].map(() => u.api('GET', '/bookmarks?limit=10')));
+      expect(backends(answers)).toEqual(new Set(['0', '1']));
+      return answers.map((a) => dataOf(a, BookmarkPage).data.map((b) => b.title));
+    };
+    expect(await titles()).toEqual([[], []]);
+    expect(await titles()).toEqual([[], []]); // now cached on both
+    expect((await u.api('POST', '/bookmarks', { body: { url: 'https://example.com/cached', title: 'Fresh' } })).status).toBe(201);
+    expect(await titles()).toEqual([['Fresh'], ['Fresh']]);
   });
 
   it('let one request of those sharing an Idempotency-Key create, whichever instance each reaches', async () => {
