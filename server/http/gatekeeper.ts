@@ -21,9 +21,10 @@ export function gatekeeper(deps: {
   return async (c, next) => {
     const ip = c.get('clientIp');
 
-    // Asked together (with a shared store, one round trip's wait rather than two); the gateway answers first.
-    const [gateway, block] = await Promise.all([guards.gateway(ip), guards.ipBlock(ip)]);
+    const gateway = await guards.gateway(ip);
     if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
+
+    const block = await guards.ipBlock(ip);
     if (!block.allowed) {
       addHeaders(c, { 'Retry-After': String(block.retryAfterSeconds) });
       const error = `Too many failed authentication attempts from this address. Try again in ${block.retryAfterSeconds} seconds.`;

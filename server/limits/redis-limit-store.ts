@@ -119,6 +119,7 @@ export class RedisLimitStore implements LimitStore {
     return (await this.redis.zrem(this.blocks, key)) > 0;
   }
 
+  /** Soonest to end first. */
   async listBlocks(now: number): Promise<Array<{ key: string; until: number }>> {
     const flat = await this.redis.zrangebyscore(this.blocks, `(${now}`, '+inf', 'WITHSCORES');
     const blocks: Array<{ key: string; until: number }> = [];
