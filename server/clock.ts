@@ -34,13 +34,13 @@ export class Clock {
   /** POST /__test__/clock: moves the clock of every instance that shares the offset (only this one's without). */
   async advanceAll(ms: number): Promise<number> {
     if (this.shared === null) return this.advance(ms);
-    this.sharedMs = await this.shared.add(ms);
+    this.sharedMs = Math.max(this.sharedMs, await this.shared.add(ms));
     return this.now();
   }
 
-  /** Takes up the shared offset, which another instance may have moved. */
+  /** Takes up the shared offset, which another instance may have moved; never back (a clock only moves ahead). */
   async sync(): Promise<void> {
-    if (this.shared !== null) this.sharedMs = await this.shared.read();
+    if (this.shared !== null) this.sharedMs = Math.max(this.sharedMs, await this.shared.read());
   }
 }
 
