@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
 export default defineConfig({
@@ -8,6 +8,23 @@ export default defineConfig({
     projects: [
       {
         test: { name: 'server', include: ['test/server/**/*.test.ts', 'test/lib/**/*.test.ts'], environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 },
+      },
+      {
+        // The server tests again, each file with a redis-server of its own holding the limits and the
+        // test clock; less those that start no in-process server or start their own Redis.
+        test: {
+          name: 'server-redis',
+          include: ['test/server/**/*.test.ts'],
+          exclude: [
+            ...configDefaults.exclude,
+            'test/server/interchange/**',
+            'test/server/{cli,config-redis,instances,job-leases,limit-store,metadata,shared-clock,smart-folders-units,sqlite-shared}.test.ts',
+          ],
+          setupFiles: ['test/support/redis-setup.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
       },
       {
         plugins: [WxtVitest()],

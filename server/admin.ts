@@ -11,10 +11,13 @@ import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import type { TokenRecord } from './store/accounts.ts';
 import { SqliteAccounts } from './store/sqlite/accounts.ts';
 import { SqliteBlocks } from './store/sqlite/blocks.ts';
+import { RedisLimitStore } from './limits/redis-limit-store.ts';
+import { openRedis } from './redis/connect.ts';
+import type { LimitStore } from './limits/limit-store.ts';
 
 /** The "dashboard" of local-server.md: each command prints one JSON object on stdout. */
 
-const USAGE = `usage: npm run --silent admin -- --data DIR <command>
+const USAGE = `usage: npm run --silent admin -- --data DIR [--redis redis://HOST:PORT] <command>
   user create --name NAME --email EMAIL --plan pro|free
   user plan --user USER_ID --plan pro|free
   token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
@@ -36,6 +39,7 @@ const { values, positionals } = (() => {
         expires: { type: 'string' },
         id: { type: 'string' },
         ip: { type: 'string' },
+        redis: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -127,9 +131,21 @@ async function run(db: Db, command: string): Promise<object> {
     }
     case 'block list':
     case 'block lift':
-      return runBlockCommand(new MemoryLimitStore(new SqliteBlocks(db)), command === 'block list' ? 'list' : 'lift', values.ip, now);
+      return withLimits(db, (limits) => runBlockCommand(limits, command === 'block list' ? 'list' : 'lift', values.ip, now));
     default:
       throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/** The limits' store the servers use: the shared Redis when there is one (--redis or REDIS_URL), else the database. */
+async function withLimits<T>(db: Db, use: (limits: LimitStore) => Promise<T>): Promise<T> {
+  const url = values.redis ?? (process.env.REDIS_URL || undefined);
+  if (url === undefined) return use(new MemoryLimitStore(new SqliteBlocks(db)));
+  const redis = await openRedis(url);
+  try {
+    return await use(new RedisLimitStore(redis));
+  } finally {
+    redis.disconnect();
   }
 }
 

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ServerDeps } from './deps.ts';
 import { ApiError } from './http/api-error.ts';
@@ -26,8 +26,17 @@ const limitBody = (maxSize: number) =>
     },
   });
 
+/** With a test clock shared by several instances, each request first takes up where the clock is now. */
+const syncClock =
+  ({ clock }: ServerDeps): MiddlewareHandler<AppEnv> =>
+  async (_c, next) => {
+    await clock.sync();
+    await next();
+  };
+
 export function createApp(deps: ServerDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  if (deps.config.testClock) app.use('*', syncClock(deps));
   app.use('*', requestContext(deps.config.proxyHops));
   app.onError(handleError);
   app.notFound((c) => failure(c, 'NOT_FOUND', `There is no endpoint ${c.req.method} ${c.req.path}`));

@@ -1,17 +1,46 @@
 /**
+ * Where the test clock's offset lives when several instances share one clock (Redis):
+ * `add` moves it for all and answers the new offset.
+ */
+export interface SharedOffset {
+  read(): Promise<number>;
+  add(ms: number): Promise<number>;
+}
+
+/**
  * The server's one source of "now". Every time-based rule reads it, so that
- * --test-clock can move them all at once.
+ * --test-clock can move them all at once. `now()` stays synchronous: with a shared
+ * offset, each request first takes it up (`sync`), so that a move made through another
+ * instance holds from this instance's next request on.
  */
 export class Clock {
-  private offsetMs = 0;
+  /** As this process last read the shared offset (0 without one). */
+  private sharedMs = 0;
+  /** This process's own moves, on top. */
+  private localMs = 0;
+
+  constructor(private readonly shared: SharedOffset | null = null) {}
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    return Date.now() + this.sharedMs + this.localMs;
   }
 
+  /** Moves this process's clock alone. */
   advance(ms: number): number {
-    this.offsetMs += ms;
+    this.localMs += ms;
     return this.now();
+  }
+
+  /** POST /__test__/clock: moves the clock of every instance that shares the offset (only this one's without). */
+  async advanceAll(ms: number): Promise<number> {
+    if (this.shared === null) return this.advance(ms);
+    this.sharedMs = Math.max(this.sharedMs, await this.shared.add(ms));
+    return this.now();
+  }
+
+  /** Takes up the shared offset, which another instance may have moved; never back (a clock only moves ahead). */
+  async sync(): Promise<void> {
+    if (this.shared !== null) this.sharedMs = Math.max(this.sharedMs, await this.shared.read());
   }
 }
 

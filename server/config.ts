@@ -12,12 +12,18 @@ export interface ServerConfig {
   proxyHops: number;
   /** Benchmarks only: raises the request-count limits out of a load generator's reach. */
   raiseLimits: boolean;
+  /** --redis / REDIS_URL: the Redis every instance shares (limits, blocks, test clock); null: this process alone. */
+  redisUrl: string | null;
+  /** How long an instance holds a job without renewing its lease; another takes the job over after that. */
+  jobLeaseMs: number;
 }
 
 const MAX_PROXY_HOPS = 10;
 const Port = z.coerce.number().int().min(0).max(65535);
+const RedisUrl = z.string().regex(/^rediss?:\/\/\S+$/);
+const LeaseMs = z.coerce.number().int().min(1000).max(3_600_000);
 
-/** Flags win over PORT, HOST and DATA_DIR, which win over the defaults. */
+/** Flags win over PORT, HOST, DATA_DIR and REDIS_URL (empty: unset), which win over the defaults. */
 export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
   const { values } = parseArgs({
     args: argv,
@@ -30,12 +36,20 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
       'trust-proxy': { type: 'boolean', default: false },
       'trust-proxy-hops': { type: 'string' },
       'raise-limits': { type: 'boolean', default: false },
+      redis: { type: 'string' },
+      'job-lease-ms': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
   });
   const port = Port.safeParse(values.port ?? env.PORT ?? '8787');
   if (!port.success) throw new Error(`--port must be a number from 0 to 65535, got ${values.port ?? env.PORT}`);
+  const redisUrl = values.redis ?? (env.REDIS_URL || undefined);
+  if (redisUrl !== undefined && !RedisUrl.safeParse(redisUrl).success) {
+    throw new Error('--redis must be a URL like redis://HOST:PORT (or rediss:// for TLS)');
+  }
+  const lease = LeaseMs.safeParse(values['job-lease-ms'] ?? '30000');
+  if (!lease.success) throw new Error(`--job-lease-ms must be a whole number of ms from 1000 to 3600000, got ${values['job-lease-ms']}`);
   return {
     port: port.data,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -44,6 +58,8 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
     allowPrivateFetch: values['allow-private-fetch'],
     proxyHops: proxyHops(values['trust-proxy'], values['trust-proxy-hops']),
     raiseLimits: values['raise-limits'],
+    redisUrl: redisUrl ?? null,
+    jobLeaseMs: lease.data,
   };
 }
 

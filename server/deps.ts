@@ -1,14 +1,19 @@
+import type { Redis } from 'ioredis';
 import { Authenticator } from './auth/authenticate.ts';
 import { Clock, DAY } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { Guards } from './limits/guards.ts';
+import { newId } from './ids.ts';
+import type { LimitStore } from './limits/limit-store.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import { raisedLimits, specLimits } from './limits/policy.ts';
+import { RedisLimitStore } from './limits/redis-limit-store.ts';
 import { Maintenance } from './maintenance.ts';
 import { type PageMetadata, fetchPageMetadata } from './metadata/index.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import { StorageService } from './storage/service.ts';
+import { RedisClockOffset } from './redis/clock-offset.ts';
 import type { Store } from './store/store.ts';
 
 /** What the routes are built from: one instance of each per server. */
@@ -16,6 +21,8 @@ export interface ServerDeps {
   config: ServerConfig;
   clock: Clock;
   store: Store;
+  /** Every limit's state, behind the guards (the admin's block commands use the same kind of store). */
+  limits: LimitStore;
   guards: Guards;
   authenticator: Authenticator;
   maintenance: Maintenance;
@@ -24,10 +31,14 @@ export interface ServerDeps {
   jobRunner: JobRunner;
   /** Answers of read endpoints, shared by every route. */
   responseCache: ResponseCache;
+  /** This process among the instances that share the database: the owner named in job leases. */
+  instanceId: string;
 }
 
-export function createDeps(config: ServerConfig, store: Store): ServerDeps {
-  const clock = new Clock();
+/** `redis`: what the instances share beyond the database (config.redisUrl, connected); null: this process alone. */
+export function createDeps(config: ServerConfig, store: Store, redis: Redis | null = null): ServerDeps {
+  const clock = new Clock(redis && config.testClock ? new RedisClockOffset(redis) : null);
+  const limits: LimitStore = redis ? new RedisLimitStore(redis) : new MemoryLimitStore(store.blocks);
   const maintenance = new Maintenance(() => clock.now());
   maintenance.add('forget-idempotency-keys', (now) => store.idempotency.purgeOlderThan(now - DAY));
   maintenance.add('forget-ended-ip-blocks', (now) => store.blocks.purgeEnded(now));
@@ -35,12 +46,14 @@ export function createDeps(config: ServerConfig, store: Store): ServerDeps {
     config,
     clock,
     store,
-    guards: new Guards(new MemoryLimitStore(store.blocks), config.raiseLimits ? raisedLimits : specLimits, clock),
+    limits,
+    guards: new Guards(limits, config.raiseLimits ? raisedLimits : specLimits, clock),
     authenticator: new Authenticator(store.accounts),
     maintenance,
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
     storage: new StorageService({ dataDir: config.dataDir, store, clock }),
     jobRunner: new JobRunner(),
     responseCache: new ResponseCache(),
+    instanceId: newId('inst'),
   };
 }

@@ -9,11 +9,14 @@ try {
   config = parseServerConfig(argv, process.env);
 } catch (err) {
   console.error(`shelf server: ${(err as Error).message}`);
-  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy] [--trust-proxy-hops N]');
+  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy] [--trust-proxy-hops N] [--redis redis://HOST:PORT] [--job-lease-ms 30000]');
   process.exit(2);
 }
 
-const server = await startServer(config);
+const server = await startServer(config).catch((err: unknown) => {
+  console.error(`shelf server: ${(err as Error).message}`);
+  process.exit(1);
+});
 const first = await bootstrapFirstUser(server.deps);
 if (first) {
   console.log(`First start: created a local Pro user (${first.userId}) and this API token with every scope.`);
@@ -23,6 +26,8 @@ if (first) {
     `More tokens: npm run --silent admin -- --data ${config.dataDir} token create --user ${first.userId} --name NAME --scopes all`,
   );
 }
+// Names this process in logs and in the job leases it holds, when several instances share a database.
+console.log(`instance ${server.deps.instanceId}`);
 console.log(`listening ${server.baseUrl}`);
 
 let stopping = false;

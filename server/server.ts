@@ -6,7 +6,8 @@ import { HOUR } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { type ServerDeps, createDeps } from './deps.ts';
 import type { AppEnv } from './http/env.ts';
-import { resumeInterruptedJobs } from './jobs/recovery.ts';
+import { resumeInterruptedJobs, watchForInterruptedJobs } from './jobs/recovery.ts';
+import { openRedis } from './redis/connect.ts';
 import { openSqliteStore } from './store/sqlite/index.ts';
 
 export interface RunningServer {
@@ -20,12 +21,15 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl);
   const store = openSqliteStore(config.dataDir);
-  const deps = createDeps(config, store);
+  const deps = createDeps(config, store, redis);
   const app = createApp(deps);
+  await deps.clock.sync();
   await deps.maintenance.run();
   deps.maintenance.start(HOUR / 4);
   await resumeInterruptedJobs(deps);
+  const stopWatchingJobs = watchForInterruptedJobs(deps);
 
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -47,8 +51,10 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
         await deps.maintenance.stop();
+        stopWatchingJobs();
         await deps.jobRunner.stop();
         store.close();
+        await redis?.quit();
       })()),
   };
 }

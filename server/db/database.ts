@@ -14,26 +14,49 @@ export function openDatabase(dataDir: string): Db {
   // Created here with its mode, since SQLite would create it world-readable; its -wal and -shm files take the same mode.
   closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
   const db = new Database(path);
+  // First, so that what follows waits for another process (an instance starting at the same moment) rather than failing.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  takeWriteLockFirst(db);
   migrate(db);
   return db;
+}
+
+/**
+ * Makes `db.transaction(fn)()` begin IMMEDIATE (the write lock first) rather than
+ * DEFERRED. Several instances may share the database file: a deferred transaction that
+ * reads, then writes while another process holds the write lock fails at once with
+ * SQLITE_BUSY (SQLite cannot let it wait: its snapshot would be stale), whereas an
+ * immediate one waits its turn (busy_timeout) and then reads what the other committed.
+ * Within one process nothing changes: the connection runs one statement at a time anyway.
+ * A read-only transaction asks for `.deferred()`, so that it holds no other instance's writes back.
+ */
+function takeWriteLockFirst(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn) => {
+    const t = transaction(fn);
+    const run = (...params: Parameters<typeof t.immediate>) => t.immediate(...params);
+    return Object.assign(run, { default: run, deferred: t.deferred, immediate: t.immediate, exclusive: t.exclusive });
+  }) as Db['transaction'];
 }
 
 function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
   const applied = new Set(db.prepare('SELECT name FROM migrations').pluck().all() as string[]);
+  const isApplied = db.prepare<[string], number>('SELECT 1 FROM migrations WHERE name = ?').pluck();
   const files = readdirSync(migrationsDir)
     .filter((f) => f.endsWith('.sql'))
     .sort();
   for (const file of files) {
     if (applied.has(file)) continue;
     const sql = readFileSync(new URL(file, migrationsDir), 'utf8');
+    // Under the write lock, asked again: another instance starting at the same moment may have just applied it.
     db.transaction(() => {
+      if (isApplied.get(file) !== undefined) return;
       db.exec(sql);
       db.prepare('INSERT INTO migrations (name, applied_at) VALUES (?, ?)').run(file, Date.now());
-    })();
+    }).immediate();
   }
 }

@@ -7,12 +7,12 @@ import type { JobDeps } from './deps.ts';
 const READ_PROGRESS = 50;
 
 /** Writes the user's library to the job's artifact. Always from the start: a rerun after a crash overwrites what was left. */
-export async function runExport({ store, clock, config }: JobDeps, job: JobRecord): Promise<void> {
+export async function runExport({ store, clock, config, instanceId }: JobDeps, job: JobRecord): Promise<void> {
   const format = exportFormatOf(job);
-  await store.jobs.startExport(job.id, clock.now());
+  await store.jobs.startExport(job.id, instanceId, clock.now());
   const library = await store.jobs.readLibrary(job.userId);
   await store.jobs.setProgress(job.id, READ_PROGRESS);
   await writeArtifact(artifactPath(config.dataDir, job), writeExportChunks(format, { ...library, exportedAt: clock.now() }));
   const now = clock.now();
-  await store.jobs.completeExport(job.id, now, now + EXPORT_TTL_MS);
+  await store.jobs.completeExport(job.id, instanceId, now, now + EXPORT_TTL_MS);
 }

@@ -54,9 +54,9 @@ export async function runImport(deps: JobDeps, job: JobRecord, signal: AbortSign
   await finish(deps, job, null);
 }
 
-/** Collections, then the batches from the job's position on; false when the run stopped before the end. */
+/** Collections, then the batches from the job's position on; false when the run stopped before the end or lost the job to another instance. */
 async function writeAll(
-  { store, clock }: JobDeps,
+  { store, clock, instanceId }: JobDeps,
   job: JobRecord,
   writer: ImportWriter,
   parsed: ParsedImport,
@@ -65,7 +65,7 @@ async function writeAll(
 ): Promise<boolean> {
   await writer.ensureCollections(parsed.collections.map(importCollection), clock.now());
   for (let position = job.position; position < entries.length; ) {
-    // Left running: the next start resumes from the recorded position.
+    // Left running: the next start (or another instance) resumes from the recorded position.
     if (signal.aborted) return false;
     const end = Math.min(position + IMPORT_BATCH, entries.length);
     const written = await writer.writeBatch(entries.slice(position, end), { position: end, progress: progressAt(end, entries.length) }, clock.now());
@@ -74,8 +74,7 @@ async function writeAll(
     await nextTurn();
   }
   const reasons = firstReasons(parsed, entries, writer.rejected());
-  await store.jobs.completeImport(job.id, { skipped: parsed.skipped.length, reasons }, clock.now());
-  return true;
+  return store.jobs.completeImport(job.id, instanceId, { skipped: parsed.skipped.length, reasons }, clock.now());
 }
 
 async function readImportFile({ storage }: JobDeps, job: JobRecord): Promise<Buffer | null> {
@@ -84,8 +83,8 @@ async function readImportFile({ storage }: JobDeps, job: JobRecord): Promise<Buf
 }
 
 /** The job ends: failed with this message (null: it completed), and its file goes either way. */
-async function finish({ store, storage, clock }: JobDeps, job: JobRecord, failure: string | null): Promise<void> {
-  if (failure !== null) await store.jobs.fail(job.id, failure, clock.now());
+async function finish({ store, storage, clock, instanceId }: JobDeps, job: JobRecord, failure: string | null): Promise<void> {
+  if (failure !== null) await store.jobs.fail(job.id, instanceId, failure, clock.now());
   await storage.deleteImportFilesOfJob(job.id);
 }
 

@@ -1,6 +1,6 @@
 /**
  * The state behind every rate limit, behind one small interface so that a
- * shared store (for several server instances) can replace the in-memory one.
+ * shared store (Redis, for several server instances) can replace the in-memory one.
  * Each call is atomic: it checks and counts in one step.
  */
 export interface WindowRule {

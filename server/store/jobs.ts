@@ -28,6 +28,8 @@ export interface JobRecord {
   completedAt: number | null;
   expiresAt: number | null;
   filesRemoved: boolean;
+  /** The instance that holds the job (see JobsStore.claim); its writes are the only ones that take. */
+  leaseOwner: string | null;
 }
 
 /** One entry of an import file, checked and trimmed to the API's limits. */
@@ -64,7 +66,8 @@ export interface ImportWriter {
    * Inserts a batch in one transaction that also records the job's position, progress and
    * counts. A URL the user already has (active or trashed, exact match) is a duplicate,
    * left as it is. An entry whose new tags would take the user past MAX_TAGS_PER_USER is
-   * skipped (see `rejected`). Answers false, committing nothing, when the job is no longer running.
+   * skipped (see `rejected`). Answers false, committing nothing, when the job is no longer running
+   * or no longer held by the lease owner the job was taken with.
    */
   writeBatch(entries: readonly ImportEntry[], at: BatchPosition, now: number): Promise<boolean>;
   /** Why the committed batches of this run skipped entries that the file alone did not show to be bad. */
@@ -87,17 +90,31 @@ export interface JobsStore {
   find(id: string): Promise<JobRecord | null>;
   /** The user's pending import becomes running on this file; null when it is not (or no longer) a pending import of the user. */
   startImport(userId: string, id: string, storageId: string, now: number): Promise<JobRecord | null>;
+  /**
+   * The instance `owner` takes the job to run it, until `until` unless renewed: atomically,
+   * so that of several instances one wins. Only a job left to run (running, or an export
+   * waiting) that nobody holds, or whose lease lapsed by `at`, can be taken (or one the owner
+   * holds already). Answers the job as taken, or null. Lease times are real time, not the
+   * test clock's: they are about processes being alive.
+   */
+  claim(id: string, owner: string, until: number, at: number): Promise<JobRecord | null>;
+  /** Extends the owner's lease; false when the owner no longer holds it (it lapsed and was taken). */
+  renewLease(id: string, owner: string, until: number): Promise<boolean>;
+  /** The owner lets go (its run ended or stopped), so that another instance may take the job at once. */
+  releaseLease(id: string, owner: string): Promise<void>;
+
+  // The writes of a run below take effect only while `owner` holds the job's lease.
   /** An export (re)starts from nothing: running, progress 0. */
-  startExport(id: string, now: number): Promise<void>;
+  startExport(id: string, owner: string, now: number): Promise<void>;
   setProgress(id: string, progress: number): Promise<void>;
   setFormat(id: string, format: string): Promise<void>;
-  completeExport(id: string, now: number, expiresAt: number): Promise<void>;
-  /** Adds the entries skipped before the batches (unreadable ones) to the counts, and completes. */
-  completeImport(id: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<void>;
-  fail(id: string, message: string, now: number): Promise<void>;
+  completeExport(id: string, owner: string, now: number, expiresAt: number): Promise<void>;
+  /** Adds the entries skipped before the batches (unreadable ones) to the counts, and completes; false when the owner no longer held it. */
+  completeImport(id: string, owner: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<boolean>;
+  fail(id: string, owner: string, message: string, now: number): Promise<void>;
 
-  /** Jobs a stopped server left unfinished: running ones, and exports still waiting to run. */
-  interrupted(): Promise<JobRecord[]>;
+  /** Jobs left to run that no instance holds at `at` (real time): running ones, and exports still waiting to run. */
+  interrupted(at: number): Promise<JobRecord[]>;
 
   /** Finished jobs whose files are still on disk and no longer needed, as of now. */
   filesToRemove(now: number): Promise<JobRecord[]>;

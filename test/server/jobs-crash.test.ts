@@ -24,10 +24,11 @@ function tempDir(): string {
 /**
  * The real server as a user runs it, in its own process, and the token a first start
  * prints (null on later starts). --raise-limits: this test polls and pages faster than
- * the per-minute limits allow.
+ * the per-minute limits allow. --job-lease-ms: a killed server's jobs are taken over once
+ * its lease lapses, here after 3 s rather than 30.
  */
 async function startProcess(dataDir: string): Promise<ServerProcess & { baseUrl: string; token: string | null }> {
-  const server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, '--test-clock', '--raise-limits']);
+  const server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, '--test-clock', '--raise-limits', '--job-lease-ms', '3000']);
   return { ...server, baseUrl: server.url, token: server.banner.join('\n').match(/\btok_[0-9a-f]{64}\b/)?.[0] ?? null };
 }
 

@@ -13,7 +13,9 @@ export interface AdminResult {
 /** The admin command on a data directory, run as outside tools run it (through npm run); its exit code, never a throw. */
 export async function runAdmin(dataDir: string, ...args: string[]): Promise<AdminResult> {
   try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', '--data', dataDir, ...args], { cwd: root });
+    // Under the server-redis project the servers keep their blocks in that Redis: so does the command.
+    const redis = process.env.SHELF_TEST_REDIS_URL ? ['--redis', process.env.SHELF_TEST_REDIS_URL] : [];
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', '--data', dataDir, ...redis, ...args], { cwd: root });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as AdminResult;

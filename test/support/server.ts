@@ -65,7 +65,10 @@ export function apiFor(baseUrl: string, defaults: { token?: string; ip?: string 
   };
 }
 
-/** A real server on a free port with a temporary data directory; X-Forwarded-For is trusted so each user gets its own address. */
+/**
+ * A real server on a free port with a temporary data directory; X-Forwarded-For is trusted so each user gets its own address.
+ * In the `server-redis` project its limits and test clock are in that project's Redis (SHELF_TEST_REDIS_URL).
+ */
 export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'shelf-test-'));
   const server = await startServer({
@@ -76,6 +79,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     allowPrivateFetch: false,
     proxyHops: 1,
     raiseLimits: false,
+    redisUrl: process.env.SHELF_TEST_REDIS_URL ?? null,
+    jobLeaseMs: 30_000,
     ...overrides,
   });
   const { store, clock } = server.deps;

@@ -14,8 +14,13 @@ const ABANDONED_AFTER_MS = 2 * 60_000;
 export class SqliteIdempotency implements IdempotencyStore {
   constructor(private db: Db) {}
 
+  /**
+   * IMMEDIATE (as every transaction here, see openDatabase; said again because this one
+   * depends on it): of two instances claiming the same key at once, the second waits for
+   * the write lock and then reads the first one's claim.
+   */
   async begin(userId: string, key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyBegin> {
-    return this.db.transaction((): IdempotencyBegin => {
+    const claim = this.db.transaction((): IdempotencyBegin => {
       const row = this.db
         .prepare<[string, string], Row>('SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE user_id = ? AND key = ?')
         .get(userId, key);
@@ -32,7 +37,8 @@ export class SqliteIdempotency implements IdempotencyStore {
         )
         .run(userId, key, fingerprint, now);
       return { state: 'new' };
-    })();
+    });
+    return claim.immediate();
   }
 
   async complete(userId: string, key: string, status: number, body: string): Promise<void> {

@@ -37,6 +37,7 @@ const noLookups = (): Lookups => ({ collections: new Map(), nextOrder: new Map()
 export class SqliteImportWriter implements ImportWriter {
   private readonly userId: string;
   private readonly jobId: string;
+  private readonly leaseOwner: string | null;
   private lookups = noLookups();
   private readonly q;
   private readonly releaseCheckpoints: () => void;
@@ -48,6 +49,7 @@ export class SqliteImportWriter implements ImportWriter {
   ) {
     this.userId = job.userId;
     this.jobId = job.id;
+    this.leaseOwner = job.leaseOwner;
     this.q = {
       known: db.prepare<[string, string], number>('SELECT 1 FROM bookmarks WHERE user_id = ? AND url = ? LIMIT 1').pluck(),
       insert: db.prepare(
@@ -73,7 +75,7 @@ export class SqliteImportWriter implements ImportWriter {
       record: db.prepare(
         `UPDATE jobs SET position = @position, progress = @progress, imported = imported + @imported,
            skipped = skipped + @skipped, duplicates = duplicates + @duplicates
-         WHERE id = @jobId AND status = 'running'`,
+         WHERE id = @jobId AND status = 'running' AND lease_owner IS @owner`,
       ),
     };
     this.releaseCheckpoints = deferCheckpoints(db);
@@ -104,7 +106,7 @@ export class SqliteImportWriter implements ImportWriter {
             }
           }
         }
-        const recorded = this.q.record.run({ ...at, ...counts, jobId: this.jobId }).changes === 1;
+        const recorded = this.q.record.run({ ...at, ...counts, jobId: this.jobId, owner: this.leaseOwner }).changes === 1;
         if (!recorded) throw new JobGone();
       });
       this.refusals.push(...refusals);

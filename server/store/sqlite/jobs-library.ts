@@ -17,6 +17,7 @@ interface CollectionRow {
  * The user's library as an export writes it, read in one transaction so that the
  * collections and bookmarks agree: active collections in tree order (parents first,
  * siblings in their order), active bookmarks oldest first, each with its folder path.
+ * Deferred: it only reads, and must not hold other instances' writes back meanwhile.
  */
 export function readLibrary(db: Db, userId: string): Library {
   return db.transaction((): Library => {
@@ -44,7 +45,7 @@ export function readLibrary(db: Db, userId: string): Library {
         createdAt: r.created_at,
       }));
     return { collections, bookmarks };
-  })();
+  }).deferred();
 }
 
 /** Depth first from the roots; a collection whose parent is not active counts as a root. */

@@ -23,6 +23,7 @@ interface JobRow {
   completed_at: number | null;
   expires_at: number | null;
   files_removed: number;
+  lease_owner: string | null;
 }
 
 const toRecord = (r: JobRow): JobRecord => ({
@@ -42,7 +43,11 @@ const toRecord = (r: JobRow): JobRecord => ({
   completedAt: r.completed_at,
   expiresAt: r.expires_at,
   filesRemoved: r.files_removed === 1,
+  leaseOwner: r.lease_owner,
 });
+
+/** A job some instance must still run. */
+const LEFT_TO_RUN = "(status = 'running' OR (status = 'pending' AND type = 'export'))";
 
 /** A list of ids bound as one JSON parameter. */
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
@@ -87,10 +92,30 @@ export class SqliteJobs implements JobsStore {
     return started === 1 ? toRecord(this.q.byId.get(id)!) : null;
   }
 
-  async startExport(id: string, now: number): Promise<void> {
+  async claim(id: string, owner: string, until: number, at: number): Promise<JobRecord | null> {
+    // One statement: SQLite runs it under the write lock, so two instances cannot both see the job free.
+    const row = this.db
+      .prepare<[{ id: string; owner: string; until: number; at: number }], JobRow>(
+        `UPDATE jobs SET lease_owner = @owner, lease_until = @until
+         WHERE id = @id AND ${LEFT_TO_RUN} AND (lease_owner IS NULL OR lease_owner = @owner OR lease_until <= @at)
+         RETURNING *`,
+      )
+      .get({ id, owner, until, at });
+    return row ? toRecord(row) : null;
+  }
+
+  async renewLease(id: string, owner: string, until: number): Promise<boolean> {
+    return this.db.prepare('UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?').run(until, id, owner).changes === 1;
+  }
+
+  async releaseLease(id: string, owner: string): Promise<void> {
+    this.db.prepare('UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ?').run(id, owner);
+  }
+
+  async startExport(id: string, owner: string, now: number): Promise<void> {
     this.db
-      .prepare("UPDATE jobs SET status = 'running', progress = 0, started_at = ? WHERE id = ? AND status IN ('pending', 'running')")
-      .run(now, id);
+      .prepare("UPDATE jobs SET status = 'running', progress = 0, started_at = ? WHERE id = ? AND lease_owner = ? AND status IN ('pending', 'running')")
+      .run(now, id, owner);
   }
 
   async setProgress(id: string, progress: number): Promise<void> {
@@ -101,31 +126,36 @@ export class SqliteJobs implements JobsStore {
     this.q.format.run(format, id);
   }
 
-  async completeExport(id: string, now: number, expiresAt: number): Promise<void> {
-    this.db
-      .prepare("UPDATE jobs SET status = 'completed', progress = 100, completed_at = ?, expires_at = ? WHERE id = ? AND status = 'running'")
-      .run(now, expiresAt, id);
-  }
-
-  async completeImport(id: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<void> {
+  async completeExport(id: string, owner: string, now: number, expiresAt: number): Promise<void> {
     this.db
       .prepare(
-        `UPDATE jobs SET status = 'completed', progress = 100, completed_at = ?, skipped = skipped + ?, skipped_reasons = ?
-         WHERE id = ? AND status = 'running'`,
+        "UPDATE jobs SET status = 'completed', progress = 100, completed_at = ?, expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'",
       )
-      .run(now, extra.skipped, JSON.stringify(extra.reasons), id);
+      .run(now, expiresAt, id, owner);
   }
 
-  async fail(id: string, message: string, now: number): Promise<void> {
+  async completeImport(id: string, owner: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<boolean> {
+    const completed = this.db
+      .prepare(
+        `UPDATE jobs SET status = 'completed', progress = 100, completed_at = ?, skipped = skipped + ?, skipped_reasons = ?
+         WHERE id = ? AND lease_owner = ? AND status = 'running'`,
+      )
+      .run(now, extra.skipped, JSON.stringify(extra.reasons), id, owner).changes;
+    return completed === 1;
+  }
+
+  async fail(id: string, owner: string, message: string, now: number): Promise<void> {
     this.db
-      .prepare("UPDATE jobs SET status = 'failed', error_message = ?, completed_at = ? WHERE id = ? AND status IN ('pending', 'running')")
-      .run(message, now, id);
+      .prepare(
+        "UPDATE jobs SET status = 'failed', error_message = ?, completed_at = ? WHERE id = ? AND lease_owner = ? AND status IN ('pending', 'running')",
+      )
+      .run(message, now, id, owner);
   }
 
-  async interrupted(): Promise<JobRecord[]> {
+  async interrupted(at: number): Promise<JobRecord[]> {
     return this.db
-      .prepare<[], JobRow>("SELECT * FROM jobs WHERE status = 'running' OR (status = 'pending' AND type = 'export') ORDER BY created_at")
-      .all()
+      .prepare<[number], JobRow>(`SELECT * FROM jobs WHERE ${LEFT_TO_RUN} AND (lease_owner IS NULL OR lease_until <= ?) ORDER BY created_at`)
+      .all(at)
       .map(toRecord);
   }
 

@@ -1,0 +1,43 @@
+import type { JobRecord } from '../store/jobs.ts';
+import type { JobDeps } from './deps.ts';
+
+/** A job this instance holds, renewed while it runs. */
+export interface HeldJob {
+  job: JobRecord;
+  /** Aborted when the runner stops or the lease is lost (it lapsed and another instance took the job). */
+  signal: AbortSignal;
+  /** Stops renewing and lets go of the job, so that another instance may take it at once. */
+  release(): Promise<void>;
+}
+
+/**
+ * Takes the job for this instance (see JobsStore.claim), or answers null when it is done
+ * or another instance holds it. The lease is renewed three times per lease period, so a
+ * renewal may fail twice before the lease lapses. Real time, not the test clock: a lease
+ * is about this process being alive, and the test clock jumps ahead by days.
+ */
+export async function holdJob(deps: JobDeps, jobId: string, stopping: AbortSignal): Promise<HeldJob | null> {
+  const { store, instanceId, config } = deps;
+  const leaseMs = config.jobLeaseMs;
+  const job = await store.jobs.claim(jobId, instanceId, Date.now() + leaseMs, Date.now());
+  if (job === null) return null;
+
+  const lost = new AbortController();
+  const renew = async () => {
+    try {
+      if (!(await store.jobs.renewLease(jobId, instanceId, Date.now() + leaseMs))) lost.abort();
+    } catch (err) {
+      console.error(`job ${jobId}: renewing its lease failed:`, err);
+    }
+  };
+  const timer = setInterval(() => void renew(), leaseMs / 3);
+  timer.unref();
+  return {
+    job,
+    signal: AbortSignal.any([stopping, lost.signal]),
+    release: async () => {
+      clearInterval(timer);
+      await store.jobs.releaseLease(jobId, instanceId);
+    },
+  };
+}

@@ -1,0 +1,240 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type Server, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BookmarkPage } from '../../lib/api/bookmarks.ts';
+import { ALL_SCOPES } from '../../lib/api/scopes.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
+import { openSqliteStore } from '../../server/store/sqlite/index.ts';
+import type { Store } from '../../server/store/store.ts';
+import { dataOf, expectError } from '../support/expect.ts';
+import { type TestRedis, startRedis } from '../support/redis.ts';
+import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import { type Api, type ApiResponse, apiFor, nextIp } from '../support/server.ts';
+import { startImportOf, netscapeFile } from './jobs-fixtures.ts';
+
+/**
+ * Two server processes on one --data directory and one Redis, behind a round-robin
+ * proxy: what one instance counts, blocks, revokes, claims or runs holds on the other.
+ */
+
+const MINUTE = 60_000;
+const BACKEND = 'x-test-backend';
+
+interface Instance extends ServerProcess {
+  id: string;
+  origin: string;
+}
+
+let redis: TestRedis;
+let dataDir: string;
+let instances: Instance[];
+let proxy: { server: Server; baseUrl: string };
+let store: Store;
+let db: Database.Database;
+
+/** Sends each request to the next instance in turn, as a load balancer does, and says which one answered. */
+function roundRobin(targets: () => Instance[]): Promise<{ server: Server; baseUrl: string }> {
+  let turn = 0;
+  const server = createServer((req, res) => {
+    const live = targets();
+    const index = turn++ % live.length;
+    const target = new URL(live[index]!.origin);
+    const upstream = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode!, { ...answer.headers, [BACKEND]: String(index) });
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (err) => res.writeHead(502).end(err.message));
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })),
+  );
+}
+
+async function startInstance(): Promise<Instance> {
+  // --job-lease-ms: a killed instance's job is taken over 2 s later rather than 30.
+  const args = ['--port', '0', '--data', dataDir, '--redis', redis.url, '--test-clock', '--trust-proxy', '--job-lease-ms', '2000'];
+  const server = await startServerProcess('server/main.ts', args);
+  const id = server.banner.map((line) => line.match(/^instance (\S+)$/)?.[1]).find((x) => x !== undefined);
+  expect(id).toMatch(/^inst_/);
+  return { ...server, id: id!, origin: new URL(server.url).origin };
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+  dataDir = mkdtempSync(join(tmpdir(), 'shelf-instances-'));
+  // Both at once on a new directory: creating the schema must be safe when instances start together.
+  instances = await Promise.all([startInstance(), startInstance()]);
+  proxy = await roundRobin(() => instances);
+  store = openSqliteStore(dataDir);
+  db = new Database(join(dataDir, 'shelf.db'), { readonly: true });
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => proxy?.server.close(resolve));
+  store?.close();
+  db?.close();
+  await Promise.all((instances ?? []).map((i) => i.stop()));
+  await redis?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A Pro user with a full-scope token, made through a connection of the test's own (as the admin command would). */
+async function user(): Promise<{ userId: string; tokenId: string; token: string; api: Api }> {
+  const u = await store.accounts.createUser({ name: 'Several', email: 'several@example.com', plan: 'pro' }, Date.now());
+  const { record, token } = await issueToken(store.accounts, { userId: u.id, name: 't', scopes: [...ALL_SCOPES], expiresAt: null }, Date.now());
+  return { userId: u.id, tokenId: record.id, token, api: apiFor(proxy.baseUrl, { token, ip: nextIp() }) };
+}
+
+const backends = (answers: ApiResponse[]): Set<string | null> => new Set(answers.map((a) => a.headers.get(BACKEND)));
+
+async function advance(ms: number): Promise<void> {
+  const res = await fetch(`${new URL(proxy.baseUrl).origin}/__test__/clock`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ advanceMs: ms }),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('two instances behind a round-robin proxy', () => {
+  it('count one per-user window together, exactly, and the shared test clock resets it on both', async () => {
+    const u = await user();
+    const ips = [nextIp(), nextIp(), nextIp()];
+    const answers = await Promise.all(Array.from({ length: 130 }, (_, i) => u.api('GET', '/auth/verify', { ip: ips[i % 3] })));
+    expect(backends(answers)).toEqual(new Set(['0', '1']));
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok).toHaveLength(120);
+    expect(ok.map((a) => Number(a.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 120 }, (_, i) => i),
+    );
+    for (const refused of answers.filter((a) => a.status !== 200)) expectError(refused, 429, 'RATE_LIMITED');
+
+    // One clock move, made through one instance, ends the window on both.
+    await advance(MINUTE);
+    const after = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify', { ip: ips[0] })));
+    expect(backends(after)).toEqual(new Set(['0', '1']));
+    expect(after.map((a) => a.status)).toEqual([200, 200]);
+  });
+
+  it('count one per-address gateway window together', async () => {
+    const u = await user();
+    const ip = nextIp();
+    const answers = await Promise.all(Array.from({ length: 60 }, () => u.api('GET', '/auth/verify', { ip })));
+    expect(backends(answers)).toEqual(new Set(['0', '1']));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const refused = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify', { ip })));
+    expect(backends(refused)).toEqual(new Set(['0', '1']));
+    for (const a of refused) {
+      expectError(a, 429, 'RATE_LIMITED');
+      expect(a.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+
+  it('block an address on both after five rejected tokens spread over both, and lift it together', async () => {
+    const u = await user();
+    const ip = nextIp();
+    const guesses = [];
+    for (let i = 0; i < 5; i++) guesses.push(await u.api('GET', '/auth/verify', { ip, token: `tok_${String(i).repeat(64)}` }));
+    expect(backends(guesses)).toEqual(new Set(['0', '1']));
+    for (const g of guesses) expectError(g, 401, 'INVALID_TOKEN');
+
+    const blocked = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify', { ip })));
+    expect(backends(blocked)).toEqual(new Set(['0', '1']));
+    for (const b of blocked) {
+      expect(b.status).toBe(403);
+      expect(Number(b.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    }
+    expect((await u.api('GET', '/auth/verify', { ip: nextIp() })).status).toBe(200); // only that address
+
+    await advance(15 * MINUTE);
+    const lifted = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify', { ip })));
+    expect(lifted.map((a) => a.status)).toEqual([200, 200]);
+  });
+
+  it('refuse a revoked token on both from the next request on', async () => {
+    const u = await user();
+    // Twice on each, so that each instance has the token's look-up cached (and its last use recorded).
+    for (let round = 0; round < 2; round++) {
+      const before = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify')));
+      expect(before.map((a) => a.status)).toEqual([200, 200]);
+    }
+    await store.accounts.revokeToken(u.tokenId, Date.now());
+    const after = await Promise.all([0, 1].map(() => u.api('GET', '/auth/verify')));
+    expect(backends(after)).toEqual(new Set(['0', '1']));
+    for (const a of after) expectError(a, 401, 'TOKEN_REVOKED');
+  });
+
+  it("never answer a read from a cache the other instance's write made stale", async () => {
+    const u = await user();
+    const titles = async () => {
+      const answers = await Promise.all([0, 1].map(() => u.api('GET', '/bookmarks?limit=10')));
+      expect(backends(answers)).toEqual(new Set(['0', '1']));
+      return answers.map((a) => dataOf(a, BookmarkPage).data.map((b) => b.title));
+    };
+    expect(await titles()).toEqual([[], []]);
+    expect(await titles()).toEqual([[], []]); // now cached on both
+    expect((await u.api('POST', '/bookmarks', { body: { url: 'https://example.com/cached', title: 'Fresh' } })).status).toBe(201);
+    expect(await titles()).toEqual([['Fresh'], ['Fresh']]);
+  });
+
+  it('let one request of those sharing an Idempotency-Key create, whichever instance each reaches', async () => {
+    const u = await user();
+    const body = { url: 'https://example.com/once', title: 'Once' };
+    const headers = { 'Idempotency-Key': 'several-instances-1' };
+    const answers = await Promise.all(Array.from({ length: 12 }, () => u.api('POST', '/bookmarks', { body, headers })));
+    expect(backends(answers)).toEqual(new Set(['0', '1']));
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    expect(new Set(created.map((a) => (a.body as { data: { id: string } }).data.id)).size).toBe(1);
+    for (const a of answers.filter((x) => x.status !== 201)) expectError(a, 409, 'IDEMPOTENCY_KEY_IN_USE');
+    expect(db.prepare('SELECT COUNT(*) FROM bookmarks WHERE user_id = ?').pluck().get(u.userId)).toBe(1);
+    // Once answered, every later retry is a replay, on either instance.
+    const retries = await Promise.all([0, 1].map(() => u.api('POST', '/bookmarks', { body, headers })));
+    expect(backends(retries)).toEqual(new Set(['0', '1']));
+    for (const r of retries) {
+      expect(r.status).toBe(201);
+      expect(r.headers.get('idempotent-replayed')).toBe('true');
+    }
+  });
+
+  it('run a job on one instance only, and finish it on the other from its checkpoint when the first dies', async () => {
+    const u = await user();
+    const count = 10_000;
+    const { jobId } = await startImportOf(u.api, netscapeFile(count));
+    const row = db.prepare<[string], { status: string; position: number; lease_owner: string | null }>(
+      'SELECT status, position, lease_owner FROM jobs WHERE id = ?',
+    );
+    const waitFor = async (done: (r: { status: string; position: number; lease_owner: string | null }) => boolean) => {
+      const deadline = Date.now() + 40_000;
+      for (;;) {
+        const r = row.get(jobId)!;
+        if (done(r)) return r;
+        if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${JSON.stringify(r)}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+
+    const midway = await waitFor((r) => r.position > 0 || r.status !== 'running');
+    expect(midway.status).toBe('running');
+    const owner = instances.find((i) => i.id === midway.lease_owner)!;
+    expect(owner).toBeDefined();
+    const survivor = instances.find((i) => i !== owner)!;
+    await owner.kill();
+    instances = [survivor];
+
+    const done = await waitFor((r) => r.status !== 'running');
+    expect(done).toMatchObject({ status: 'completed' });
+    const job = await u.api('GET', `/jobs/${jobId}`);
+    // Resumed, not rerun: a second run of committed batches would count them as duplicates.
+    expect(job.body).toMatchObject({ data: { status: 'completed', result: { imported: count, skipped: 0, duplicates: 0 } } });
+    expect(db.prepare('SELECT COUNT(*) FROM bookmarks WHERE user_id = ?').pluck().get(u.userId)).toBe(count);
+  }, 60_000);
+});
