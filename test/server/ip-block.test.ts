@@ -201,7 +201,9 @@ describe('admin block list / block lift, while the server runs', () => {
     const u = await t.user();
     expect((await u.api('GET', '/auth/verify', { ip })).status).toBe(200);
     await expectBlocked(other);
-    expect(BlockList.parse(JSON.parse((await admin(t.dataDir, 'block', 'list')).stdout)).blocks.map((b) => b.ip)).toEqual([other]);
+    const left = BlockList.parse(JSON.parse((await admin(t.dataDir, 'block', 'list')).stdout)).blocks.map((b) => b.ip);
+    expect(left).toContain(other);
+    expect(left).not.toContain(ip);
 
     // The mapped spelling of an address is the address.
     expect(JSON.parse((await admin(t.dataDir, 'block', 'lift', '--ip', `::ffff:${other}`)).stdout)).toEqual({ ip: other, lifted: true });
