@@ -15,6 +15,10 @@ export default defineConfig({
       'contextMenus',
       'notifications',
       'alarms',
+      // Set as cover: a blob: image is read in its own page.
+      'scripting',
+      // Set as cover: Chrome's service worker converts SVG and AVIF in an offscreen document (Firefox's background page has a DOM).
+      ...(browser === 'firefox' ? [] : ['offscreen']),
     ],
     // The default server is local; any other server's origin is asked for when the user sets it.
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
@@ -33,5 +37,9 @@ export default defineConfig({
       },
     }),
   }),
-  vite: () => ({ plugins: [tailwindcss()] }),
+  vite: () => ({
+    plugins: [tailwindcss()],
+    // Chrome and Firefox 142+ preload modules themselves: the polyfill would be one more script in every page.
+    build: { modulePreload: { polyfill: false } },
+  }),
 });

@@ -1,6 +1,7 @@
 import type { Handlers } from '../../lib/messaging/protocol.ts';
 import type { Account } from './account.ts';
 import type { Bookmarks } from './bookmarks.ts';
+import type { Covers } from './covers.ts';
 import type { SavedIcon } from './icon.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
@@ -8,13 +9,14 @@ import type { SavedIndex } from './saved-index.ts';
 export interface Services {
   account: Account;
   bookmarks: Bookmarks;
+  covers: Covers;
   library: Library;
   index: SavedIndex;
   icon: SavedIcon;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, library, index, icon }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, index, icon }: Services): Handlers {
   return {
     getAccount: () => account.state(),
     signIn: async ({ serverUrl, token }) => {
@@ -36,6 +38,7 @@ export function createHandlers({ account, bookmarks, library, index, icon }: Ser
     saveBookmark: ({ bookmark }) => bookmarks.save(bookmark),
     updateBookmark: ({ id, patch }) => bookmarks.update(id, patch),
     trashBookmark: ({ id }) => bookmarks.trash(id),
+    removeCover: ({ id }) => covers.remove(id),
     listTags: ({ refresh }) => library.tags(refresh),
     listCollections: ({ refresh }) => library.collections(refresh),
     createCollection: async (input) => {

@@ -5,6 +5,8 @@ import { handleMessages } from '../../lib/messaging/receive.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { Account } from './account.ts';
 import { Bookmarks } from './bookmarks.ts';
+import { setupCoverMenu } from './cover-menu.ts';
+import { browserCovers } from './covers.ts';
 import { createHandlers } from './handlers.ts';
 import { SavedIcon } from './icon.ts';
 import { setupIndexSync } from './index-sync.ts';
@@ -26,9 +28,12 @@ export function startBackground(): void {
   const icon = new SavedIcon(browser, index);
   const bookmarks = new Bookmarks(account, index, library, () => void icon.refreshAll());
 
-  handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, library, index, icon }));
+  const covers = browserCovers(browser, account, bookmarks);
+
+  handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, covers, library, index, icon }));
   icon.setup();
   setupQuickSave(browser, bookmarks);
+  setupCoverMenu(browser, covers);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
 }
 

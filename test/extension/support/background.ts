@@ -4,6 +4,7 @@ import { handleMessages } from '../../../lib/messaging/receive.ts';
 import type { Runtime } from '../../../lib/messaging/transport.ts';
 import { Account } from '../../../entrypoints/background/account.ts';
 import { Bookmarks } from '../../../entrypoints/background/bookmarks.ts';
+import { browserCovers } from '../../../entrypoints/background/covers.ts';
 import { createHandlers, type Services } from '../../../entrypoints/background/handlers.ts';
 import { SavedIcon } from '../../../entrypoints/background/icon.ts';
 import { Library } from '../../../entrypoints/background/library.ts';
@@ -54,7 +55,8 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
   const library = new Library(account);
   const icon = new SavedIcon(browser, index);
   const bookmarks = new Bookmarks(account, index, library, () => void icon.refreshAll());
-  const services: Services = { account, bookmarks, library, index, icon };
+  const covers = browserCovers(browser, account, bookmarks, countingFetch);
+  const services: Services = { account, bookmarks, covers, library, index, icon };
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers);
