@@ -2,7 +2,7 @@
 // Node's fetch and no DOM, as in Chrome's background service worker (which converts images elsewhere: in the browser tests).
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { CoverRequest } from '../../entrypoints/background/covers.ts';
@@ -12,7 +12,7 @@ import { ClientError, toClientError } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import { userItem } from '../../lib/storage/items.ts';
 import { dataOf } from '../support/expect.ts';
-import { PNG_SIGNATURE, SVG, png } from '../support/images.ts';
+import { SVG, png } from '../support/images.ts';
 import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
 
