@@ -144,10 +144,22 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** node:http on 127.0.0.1 answering each path with a page of that title. */
-export async function startSite(titles: Record<string, string>): Promise<Site> {
+/** A file a Site serves as it is: an image, or a page with its own markup. */
+export interface SiteFile {
+  type: string;
+  body: string | Uint8Array;
+}
+
+/** node:http on 127.0.0.1 answering each path with a page of that title, or with one of `files`. */
+export async function startSite(titles: Record<string, string>, files: Record<string, SiteFile> = {}): Promise<Site> {
   const server: Server = createServer((req, res) => {
-    const title = titles[new URL(req.url ?? '/', 'http://x').pathname];
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = files[path];
+    if (file) {
+      res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': String(Buffer.byteLength(file.body)) }).end(file.body);
+      return;
+    }
+    const title = titles[path];
     if (title === undefined) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;

@@ -1,0 +1,184 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { Browser } from 'wxt/browser';
+import { PNG_SIGNATURE, SVG, png } from '../support/images.ts';
+import { type Dispatchable, type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
+
+declare const chrome: typeof Browser;
+/** The worker's global as the notification recorder below leaves it. */
+type Recorded = { __shelfNotes?: { title: string; message: string }[] };
+
+const PNG = png(160, 90);
+const page = (title: string, body: string) => ({ type: 'text/html; charset=utf-8', body: `<!doctype html><title>${title}</title><body>${body}</body>` });
+
+/**
+ * Set as cover in Chromium, with the built extension and the server as a
+ * process. Chromium opens no context menu headless: the tests fire the
+ * extension's own contextMenus.onClicked event with what Chromium passes for a
+ * click on an image, so the listener, the permission check, the image reading
+ * (in the page for a blob:), the conversion in the offscreen document and the
+ * requests are all the shipped code.
+ */
+describe('set as cover in Chromium', () => {
+  let shelf: ShelfProcess;
+  let site: Site;
+  let browser: ExtensionBrowser;
+  let db: Database.Database;
+
+  beforeAll(async () => {
+    [shelf, site, browser] = await Promise.all([
+      startShelf(),
+      startSite(
+        {},
+        {
+          '/article': page('An article with a picture', '<img src="/cover.png" alt="picture">'),
+          '/drawing': page('A drawing', '<img src="/drawing.svg" alt="drawing">'),
+          '/huge': page('A huge picture', '<img src="/huge.png" alt="huge">'),
+          '/blob': page(
+            'A picture made in the page',
+            `<img alt="made here"><script>fetch('/cover.png').then((r) => r.blob()).then((b) => { document.querySelector('img').src = URL.createObjectURL(b); });</script>`,
+          ),
+          '/free': page('Free plan page', '<img src="/cover.png" alt="picture">'),
+          '/cover.png': { type: 'image/png', body: PNG },
+          '/drawing.svg': { type: 'image/svg+xml', body: SVG },
+          '/huge.png': { type: 'image/png', body: new Uint8Array(12 * 1024 * 1024).fill(9) },
+        },
+      ),
+      launchExtension(),
+    ]);
+    db = new Database(join(shelf.dataDir, 'shelf.db'), { readonly: true });
+    await signInThroughOptions(browser, shelf.baseUrl, shelf.token);
+    // Notifications keep no text Chromium would show back: the worker records what it asks for.
+    await (await browser.worker()).evaluate(() => {
+      const notes: { title: string; message: string }[] = [];
+      (globalThis as Recorded).__shelfNotes = notes;
+      const create = chrome.notifications.create.bind(chrome.notifications) as (options: Browser.notifications.NotificationCreateOptions) => Promise<string>;
+      (chrome.notifications as { create: unknown }).create = (options: Browser.notifications.NotificationCreateOptions) => {
+        notes.push({ title: options.title ?? '', message: options.message ?? '' });
+        return create(options);
+      };
+    });
+  });
+
+  afterAll(async () => {
+    db?.close();
+    await Promise.all([browser?.close(), shelf?.stop(), site?.close()]);
+  });
+
+  const bookmarkAt = async (url: string): Promise<Bookmark | undefined> =>
+    dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100')).data.find((b) => b.url === url);
+
+  const notes = async () => (await browser.worker()).evaluate(() => (globalThis as Recorded).__shelfNotes ?? []);
+
+  const reservations = () => (db.prepare(`SELECT COUNT(*) AS n FROM upload_reservations WHERE kind = 'cover'`).get() as { n: number }).n;
+
+  /** What Chromium passes to contextMenus.onClicked for "Set as cover image" on an image of the tab. */
+  async function clickSetAsCover(tabId: number, srcUrl: string): Promise<void> {
+    await (await browser.worker()).evaluate(
+      async ([id, src]) => {
+        const tab = await chrome.tabs.get(id);
+        const info = { menuItemId: 'shelf-set-cover', mediaType: 'image', srcUrl: src, pageUrl: tab.url, frameId: 0, editable: false };
+        (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch(info, tab);
+      },
+      [tabId, srcUrl] as const,
+    );
+  }
+
+  async function nextNote(before: number): Promise<{ title: string; message: string }> {
+    await expect.poll(async () => (await notes()).length, { timeout: 15_000 }).toBeGreaterThan(before);
+    return (await notes())[before]!;
+  }
+
+  async function coverBytes(bookmark: Bookmark | undefined): Promise<Uint8Array> {
+    expect(bookmark?.coverImage).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/storage\/files\/fil_/);
+    const res = await fetch(bookmark!.coverImage!);
+    expect(res.status).toBe(200);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  it('saves a page that is not saved yet and sets the PNG as its cover, byte for byte; the popup shows it', async () => {
+    const { tabId } = await browser.openTab(site.url('/article'));
+    const before = (await notes()).length;
+
+    await clickSetAsCover(tabId, site.url('/cover.png'));
+
+    expect(await nextNote(before)).toEqual({ title: 'Page saved, with its cover', message: 'An article with a picture' });
+    const bookmark = await bookmarkAt(site.url('/article'));
+    expect(await coverBytes(bookmark)).toEqual(PNG);
+    await expect.poll(() => browser.badge(tabId)).toBe('✓');
+
+    const popup: Page = await browser.context.newPage();
+    await popup.goto(browser.url(`popup.html?tabId=${tabId}`));
+    const cover = popup.getByRole('img', { name: 'Cover' });
+    await cover.waitFor({ timeout: 10_000 });
+    // Loaded from the server's origin: the extension pages' CSP lets it show.
+    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
+    await popup.getByRole('button', { name: 'Remove cover' }).click();
+    await popup.getByRole('status').filter({ hasText: 'Cover removed' }).waitFor({ timeout: 10_000 });
+    expect((await bookmarkAt(site.url('/article')))?.coverImage).toBeNull();
+    await popup.close();
+  });
+
+  it('converts an SVG to PNG in the offscreen document', async () => {
+    const { tabId } = await browser.openTab(site.url('/drawing'));
+    const before = (await notes()).length;
+
+    await clickSetAsCover(tabId, site.url('/drawing.svg'));
+
+    expect(await nextNote(before)).toMatchObject({ title: 'Page saved, with its cover' });
+    const bytes = await coverBytes(await bookmarkAt(site.url('/drawing')));
+    expect([...bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+    // IHDR: the drawing's own size, 120 × 80.
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    expect([view.getUint32(16), view.getUint32(20)]).toEqual([120, 80]);
+  });
+
+  it('reads a blob: image in its page', async () => {
+    const { page: tab, tabId } = await browser.openTab(site.url('/blob'));
+    const blobUrl = await tab.locator('img').evaluate(async (img: HTMLImageElement) => {
+      while (!img.src.startsWith('blob:')) await new Promise((resolve) => setTimeout(resolve, 20));
+      return img.src;
+    });
+    const before = (await notes()).length;
+
+    await clickSetAsCover(tabId, blobUrl);
+
+    expect(await nextNote(before)).toMatchObject({ title: 'Page saved, with its cover' });
+    expect(await coverBytes(await bookmarkAt(site.url('/blob')))).toEqual(PNG);
+  });
+
+  it('refuses a 12 MB image in words, with nothing saved and no upload reserved', async () => {
+    const { tabId } = await browser.openTab(site.url('/huge'));
+    const reserved = reservations();
+    const before = (await notes()).length;
+
+    await clickSetAsCover(tabId, site.url('/huge.png'));
+
+    expect(await nextNote(before)).toEqual({ title: 'Cover not set: That image is larger than 10 MB, the most a cover may be.', message: 'Choose a smaller image.' });
+    expect(await bookmarkAt(site.url('/huge'))).toBeUndefined();
+    expect(reservations()).toBe(reserved);
+  });
+
+  it('tells a free-plan account that covers need Pro, before any upload', async () => {
+    await shelf.admin('user', 'plan', '--user', shelf.userId, '--plan', 'free');
+    try {
+      const { tabId } = await browser.openTab(site.url('/free'));
+      const reserved = reservations();
+      const before = (await notes()).length;
+
+      await clickSetAsCover(tabId, site.url('/cover.png'));
+
+      expect(await nextNote(before)).toEqual({
+        title: 'Cover not set: Cover images need the Pro plan.',
+        message: 'Nothing was uploaded. Upgrade the account to Pro to set covers.',
+      });
+      expect(reservations()).toBe(reserved);
+    } finally {
+      await shelf.admin('user', 'plan', '--user', shelf.userId, '--plan', 'pro');
+    }
+    expect(await bookmarkAt(site.url('/free'))).toBeUndefined();
+  });
+});
