@@ -3,13 +3,21 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
-import type { Browser } from 'wxt/browser';
 import { PNG_SIGNATURE, SVG, png } from '../support/images.ts';
-import { type Dispatchable, type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
+import {
+  type ExtensionBrowser,
+  type ShelfProcess,
+  type Site,
+  clickSetAsCover,
+  dataOf,
+  launchExtension,
+  notifications,
+  recordNotifications,
+  signInThroughOptions,
+  startShelf,
+  startSite,
+} from './support.ts';
 
-declare const chrome: typeof Browser;
-/** The worker's global as the notification recorder below leaves it. */
-type Recorded = { __shelfNotes?: { title: string; message: string }[] };
 
 const PNG = png(160, 90);
 const page = (title: string, body: string) => ({ type: 'text/html; charset=utf-8', body: `<!doctype html><title>${title}</title><body>${body}</body>` });
@@ -51,16 +59,7 @@ describe('set as cover in Chromium', () => {
     ]);
     db = new Database(join(shelf.dataDir, 'shelf.db'), { readonly: true });
     await signInThroughOptions(browser, shelf.baseUrl, shelf.token);
-    // Notifications keep no text Chromium would show back: the worker records what it asks for.
-    await (await browser.worker()).evaluate(() => {
-      const notes: { title: string; message: string }[] = [];
-      (globalThis as Recorded).__shelfNotes = notes;
-      const create = chrome.notifications.create.bind(chrome.notifications) as (options: Browser.notifications.NotificationCreateOptions) => Promise<string>;
-      (chrome.notifications as { create: unknown }).create = (options: Browser.notifications.NotificationCreateOptions) => {
-        notes.push({ title: options.title ?? '', message: options.message ?? '' });
-        return create(options);
-      };
-    });
+    await recordNotifications(browser);
   });
 
   afterAll(async () => {
@@ -71,25 +70,14 @@ describe('set as cover in Chromium', () => {
   const bookmarkAt = async (url: string): Promise<Bookmark | undefined> =>
     dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100')).data.find((b) => b.url === url);
 
-  const notes = async () => (await browser.worker()).evaluate(() => (globalThis as Recorded).__shelfNotes ?? []);
+  const notes = () => notifications(browser);
 
   const reservations = () => (db.prepare(`SELECT COUNT(*) AS n FROM upload_reservations WHERE kind = 'cover'`).get() as { n: number }).n;
 
-  /** What Chromium passes to contextMenus.onClicked for "Set as cover image" on an image of the tab. */
-  async function clickSetAsCover(tabId: number, srcUrl: string): Promise<void> {
-    await (await browser.worker()).evaluate(
-      async ([id, src]) => {
-        const tab = await chrome.tabs.get(id);
-        const info = { menuItemId: 'shelf-set-cover', mediaType: 'image', srcUrl: src, pageUrl: tab.url, frameId: 0, editable: false };
-        (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch(info, tab);
-      },
-      [tabId, srcUrl] as const,
-    );
-  }
-
   async function nextNote(before: number): Promise<{ title: string; message: string }> {
     await expect.poll(async () => (await notes()).length, { timeout: 15_000 }).toBeGreaterThan(before);
-    return (await notes())[before]!;
+    const { title, message } = (await notes())[before]!;
+    return { title, message };
   }
 
   async function coverBytes(bookmark: Bookmark | undefined): Promise<Uint8Array> {
@@ -103,7 +91,7 @@ describe('set as cover in Chromium', () => {
     const { tabId } = await browser.openTab(site.url('/article'));
     const before = (await notes()).length;
 
-    await clickSetAsCover(tabId, site.url('/cover.png'));
+    await clickSetAsCover(browser, tabId, site.url('/cover.png'));
 
     expect(await nextNote(before)).toEqual({ title: 'Page saved, with its cover', message: 'An article with a picture' });
     const bookmark = await bookmarkAt(site.url('/article'));
@@ -126,7 +114,7 @@ describe('set as cover in Chromium', () => {
     const { tabId } = await browser.openTab(site.url('/drawing'));
     const before = (await notes()).length;
 
-    await clickSetAsCover(tabId, site.url('/drawing.svg'));
+    await clickSetAsCover(browser, tabId, site.url('/drawing.svg'));
 
     expect(await nextNote(before)).toMatchObject({ title: 'Page saved, with its cover' });
     const bytes = await coverBytes(await bookmarkAt(site.url('/drawing')));
@@ -144,7 +132,7 @@ describe('set as cover in Chromium', () => {
     });
     const before = (await notes()).length;
 
-    await clickSetAsCover(tabId, blobUrl);
+    await clickSetAsCover(browser, tabId, blobUrl);
 
     expect(await nextNote(before)).toMatchObject({ title: 'Page saved, with its cover' });
     expect(await coverBytes(await bookmarkAt(site.url('/blob')))).toEqual(PNG);
@@ -155,7 +143,7 @@ describe('set as cover in Chromium', () => {
     const reserved = reservations();
     const before = (await notes()).length;
 
-    await clickSetAsCover(tabId, site.url('/huge.png'));
+    await clickSetAsCover(browser, tabId, site.url('/huge.png'));
 
     expect(await nextNote(before)).toEqual({ title: 'Cover not set: That image is larger than 10 MB, the most a cover may be.', message: 'Choose a smaller image.' });
     expect(await bookmarkAt(site.url('/huge'))).toBeUndefined();
@@ -169,7 +157,7 @@ describe('set as cover in Chromium', () => {
       const reserved = reservations();
       const before = (await notes()).length;
 
-      await clickSetAsCover(tabId, site.url('/cover.png'));
+      await clickSetAsCover(browser, tabId, site.url('/cover.png'));
 
       expect(await nextNote(before)).toEqual({
         title: 'Cover not set: Cover images need the Pro plan.',
