@@ -14,7 +14,8 @@ import { userItem } from '../../lib/storage/items.ts';
 import { dataOf } from '../support/expect.ts';
 import { SVG, png } from '../support/images.ts';
 import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
-import { type TestBackground, createTestBackground } from './support/background.ts';
+import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
+import { failure } from './support/failure.ts';
 
 const MINUTE = 60_000;
 const PNG = png(64, 40);
@@ -73,17 +74,7 @@ beforeEach(async () => {
   u = await t.user();
   // All requests come from 127.0.0.1: each test starts in a fresh gateway minute.
   await t.advance(2 * MINUTE);
-  // Saving a page makes the server fetch it; no network here.
-  vi.spyOn(t.server.deps, 'fetchMetadata').mockResolvedValue({
-    title: 'Fetched title',
-    description: '',
-    excerpt: '',
-    favicon: '',
-    type: 'article',
-    httpStatus: 200,
-    linkStatus: 'ok',
-    fetched: true,
-  });
+  stubPageFetch(t);
   await bg.services.account.signIn(t.baseUrl, u.token);
   await bg.idle();
   bg.requests.length = 0;
@@ -106,15 +97,6 @@ const flow = () =>
   });
 
 const STEPS = ['POST /v1/bookmarks/:id/cover/upload-url', 'POST /storage/uploads/:token', 'POST /v1/bookmarks/:id/cover'];
-
-async function refusal(work: Promise<unknown>): Promise<ClientError> {
-  const err = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ClientError);
-  return err as ClientError;
-}
 
 async function bookmarksOf(user = u): Promise<Bookmark[]> {
   return dataOf(await user.api('GET', '/bookmarks?limit=100'), BookmarkPage).data;
@@ -191,7 +173,7 @@ describe('set as cover', () => {
       return realFetch(input, init);
     });
 
-    const err = await refusal(bg.services.covers.set(cover(img('/cover.png'))));
+    const err = await failure(bg.services.covers.set(cover(img('/cover.png'))));
 
     expect(err.code).toBe('RESERVATION_INVALID');
     expect(flow().filter((line) => line === STEPS[0])).toHaveLength(2);
@@ -211,7 +193,7 @@ describe('images the API would refuse', () => {
   it('refuses an image over 10 MB before any request, whether its size is announced or only arrives', async () => {
     for (const path of ['/huge.png', '/huge-streamed.png']) {
       bg.requests.length = 0;
-      const err = await refusal(bg.services.covers.set(cover(img(path))));
+      const err = await failure(bg.services.covers.set(cover(img(path))));
       expect(err.code).toBe('FILE_TOO_LARGE');
       expect(describeError(err).title).toBe('That image is larger than 10 MB, the most a cover may be.');
       expect(flow()).toEqual([`GET site${path}`]);
@@ -221,7 +203,7 @@ describe('images the API would refuse', () => {
   });
 
   it('says in words that an SVG cannot be converted where no DOM is at hand, and sends nothing', async () => {
-    const err = await refusal(bg.services.covers.set(cover(img('/drawing.svg'))));
+    const err = await failure(bg.services.covers.set(cover(img('/drawing.svg'))));
     expect(err.code).toBe('IMAGE_UNSUPPORTED');
     expect(describeError(err)).toEqual({
       title: 'Shelf cannot use that image as a cover.',
@@ -233,21 +215,21 @@ describe('images the API would refuse', () => {
 
   it('recognises an SVG by its text when its server names no image type', async () => {
     const dataUrl = `data:text/plain,${encodeURIComponent(`<?xml version="1.0"?>\n${SVG}`)}`;
-    const err = await refusal(bg.services.covers.set(cover(dataUrl)));
+    const err = await failure(bg.services.covers.set(cover(dataUrl)));
     expect(err.message).toContain('this SVG image');
   });
 
   it('refuses what is not an image, and an image that cannot be downloaded, in words', async () => {
-    const page = await refusal(bg.services.covers.set(cover(img('/page.html'))));
+    const page = await failure(bg.services.covers.set(cover(img('/page.html'))));
     expect(page.code).toBe('IMAGE_UNSUPPORTED');
     expect(page.message).toBe('That address holds no image (it holds text/html).');
 
-    const gone = await refusal(bg.services.covers.set(cover(img('/gone.png'))));
+    const gone = await failure(bg.services.covers.set(cover(img('/gone.png'))));
     expect(gone.code).toBe('IMAGE_UNREADABLE');
     expect(describeError(gone).title).toBe('Shelf could not read that image.');
     expect(gone.message).toContain('answered 404');
 
-    const other = await refusal(bg.services.covers.set(cover('ftp://example.com/a.png')));
+    const other = await failure(bg.services.covers.set(cover('ftp://example.com/a.png')));
     expect(other.code).toBe('IMAGE_UNREADABLE');
     expect(await bookmarksOf()).toEqual([]);
   });
@@ -257,7 +239,7 @@ describe('the Pro plan and its limits', () => {
   it('tells an account moved to the free plan that covers need Pro, before anything is uploaded, and asks before the next one', async () => {
     await t.server.deps.store.accounts.setPlan(u.userId, 'free');
 
-    const err = await refusal(bg.services.covers.set(cover(img('/cover.png'))));
+    const err = await failure(bg.services.covers.set(cover(img('/cover.png'))));
     expect(err.code).toBe('COVER_NEEDS_PRO');
     expect(describeError(err)).toEqual({ title: 'Cover images need the Pro plan.', action: 'Nothing was uploaded. Upgrade the account to Pro to set covers.' });
     expect(flow()).not.toContain(STEPS[0]);
@@ -265,7 +247,7 @@ describe('the Pro plan and its limits', () => {
 
     // Known as free now: one check of the plan, and nothing else.
     bg.requests.length = 0;
-    expect((await refusal(bg.services.covers.set(cover(img('/cover.png'))))).code).toBe('COVER_NEEDS_PRO');
+    expect((await failure(bg.services.covers.set(cover(img('/cover.png'))))).code).toBe('COVER_NEEDS_PRO');
     expect(flow()).toEqual(['POST /v1/auth/verify']);
     expect(reservations()).toBe(0);
 
@@ -281,7 +263,7 @@ describe('the Pro plan and its limits', () => {
     const other = dataOf(await u.api('POST', '/bookmarks', { body: { url: 'https://example.com/other' } }), Bookmark, 201);
     for (let i = 0; i < 5; i++) expect((await u.api('POST', `/bookmarks/${other.id}/cover/upload-url`)).status).toBe(201);
 
-    const err = await refusal(bg.services.covers.set(cover(img('/cover.png'))));
+    const err = await failure(bg.services.covers.set(cover(img('/cover.png'))));
 
     expect(err.code).toBe('TOO_MANY_PENDING_UPLOADS');
     expect(describeError(err)).toEqual({
@@ -296,7 +278,7 @@ describe('the Pro plan and its limits', () => {
     // The first cover now counts as all but a few bytes of the quota.
     db.prepare(`UPDATE stored_files SET size = ? WHERE user_id = ? AND attached_at IS NOT NULL`).run(STORAGE_QUOTA_BYTES - 100, u.userId);
 
-    const err = await refusal(bg.services.covers.set(cover(img('/cover.png'), 'https://example.com/second')));
+    const err = await failure(bg.services.covers.set(cover(img('/cover.png'), 'https://example.com/second')));
 
     expect(err.code).toBe('STORAGE_LIMIT_REACHED');
     expect(describeError(err)).toEqual({ title: 'Your 500 MB of cover storage is full.', action: 'Remove some covers, then try again.' });

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import type { Handlers } from '../../../lib/messaging/protocol.ts';
 import { handleMessages } from '../../../lib/messaging/receive.ts';
@@ -9,6 +10,7 @@ import { createHandlers, type Services } from '../../../entrypoints/background/h
 import { SavedIcon } from '../../../entrypoints/background/icon.ts';
 import { Library } from '../../../entrypoints/background/library.ts';
 import { SavedIndex } from '../../../entrypoints/background/saved-index.ts';
+import type { TestServer } from '../../support/server.ts';
 import { createLoopbackRuntime } from './loopback-runtime.ts';
 
 export interface SentRequest {
@@ -61,4 +63,18 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers);
   return { services, handlers, runtime, requests, idle };
+}
+
+/** The server fetches a saved page for what a save leaves out; tests have no network, so this answers for every page. */
+export function stubPageFetch(t: TestServer): void {
+  vi.spyOn(t.server.deps, 'fetchMetadata').mockResolvedValue({
+    title: 'Title from the page',
+    description: 'Description from the page',
+    excerpt: '',
+    favicon: '',
+    type: 'article',
+    httpStatus: 200,
+    linkStatus: 'ok',
+    fetched: true,
+  });
 }
