@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import type { Browser } from 'wxt/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { PNG_SIGNATURE, SVG, png } from '../support/images.ts';
@@ -18,6 +19,8 @@ import {
   startSite,
 } from './support.ts';
 
+
+declare const chrome: typeof Browser;
 
 const PNG = png(160, 90);
 const page = (title: string, body: string) => ({ type: 'text/html; charset=utf-8', body: `<!doctype html><title>${title}</title><body>${body}</body>` });
@@ -53,6 +56,9 @@ describe('set as cover in Chromium', () => {
           '/cover.png': { type: 'image/png', body: PNG },
           '/drawing.svg': { type: 'image/svg+xml', body: SVG },
           '/huge.png': { type: 'image/png', body: new Uint8Array(12 * 1024 * 1024).fill(9) },
+          '/broken': page('A broken picture', '<img src="/broken.avif" alt="broken">'),
+          '/broken.avif': { type: 'image/avif', body: 'not really an AVIF file' },
+          '/elsewhere': page('A picture from elsewhere', ''),
         },
       ),
       launchExtension(),
@@ -148,6 +154,35 @@ describe('set as cover in Chromium', () => {
     expect(await nextNote(before)).toEqual({ title: 'Cover not set: That image is larger than 10 MB, the most a cover may be.', message: 'Choose a smaller image.' });
     expect(await bookmarkAt(site.url('/huge'))).toBeUndefined();
     expect(reservations()).toBe(reserved);
+  });
+
+  it('refuses in words an image that cannot be converted (the offscreen document cannot decode it)', async () => {
+    const { tabId } = await browser.openTab(site.url('/broken'));
+    const before = (await notes()).length;
+
+    await clickSetAsCover(browser, tabId, site.url('/broken.avif'));
+
+    expect(await nextNote(before)).toEqual({
+      title: 'Cover not set: Shelf cannot use that image as a cover.',
+      message: 'Shelf could not convert this AVIF image to PNG; choose a JPEG, PNG, GIF or WebP image.',
+    });
+    expect(await bookmarkAt(site.url('/broken'))).toBeUndefined();
+    // The offscreen document was closed after its one conversion.
+    expect(await (await browser.worker()).evaluate(() => chrome.offscreen.hasDocument())).toBe(false);
+  });
+
+  it('says so when it may not read the image’s site (a permission not granted, and no click to ask during)', async () => {
+    const { tabId } = await browser.openTab(site.url('/elsewhere'));
+    const before = (await notes()).length;
+    const elsewhere = site.url('/cover.png').replace('127.0.0.1', '127.0.0.2');
+
+    await clickSetAsCover(browser, tabId, elsewhere);
+
+    expect(await nextNote(before)).toEqual({
+      title: 'Cover not set: Shelf could not read that image.',
+      message: `Shelf may not read images from ${new URL(elsewhere).origin}; allow it when your browser asks.`,
+    });
+    expect(await bookmarkAt(site.url('/elsewhere'))).toBeUndefined();
   });
 
   it('tells a free-plan account that covers need Pro, before any upload', async () => {
