@@ -20,6 +20,8 @@ export default defineConfig({
       // Set as cover: Chrome's service worker converts SVG and AVIF in an offscreen document (Firefox's background page has a DOM).
       ...(browser === 'firefox' ? [] : ['offscreen']),
     ],
+    // No content_security_policy: Manifest V3's default restricts scripts only, so the popup shows a
+    // cover from whatever server the user signs in to (an img-src list could not name that server).
     // The default server is local; any other server's origin is asked for when the user sets it.
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
     optional_host_permissions: ['https://*/*', 'http://*/*'],
