@@ -151,7 +151,7 @@ describe('set as cover in Chromium', () => {
 
     await clickSetAsCover(browser, tabId, site.url('/huge.png'));
 
-    expect(await nextNote(before)).toEqual({ title: 'Cover not set: That image is larger than 10 MB, the most a cover may be.', message: 'Choose a smaller image.' });
+    expect(await nextNote(before)).toEqual({ title: 'Cover not set: That image is larger than 10 MB.', message: 'Choose a smaller image.' });
     expect(await bookmarkAt(site.url('/huge'))).toBeUndefined();
     expect(reservations()).toBe(reserved);
   });

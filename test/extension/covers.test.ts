@@ -195,7 +195,7 @@ describe('images the API would refuse', () => {
       bg.requests.length = 0;
       const err = await failure(bg.services.covers.set(cover(img(path))));
       expect(err.code).toBe('FILE_TOO_LARGE');
-      expect(describeError(err).title).toBe('That image is larger than 10 MB, the most a cover may be.');
+      expect(describeError(err).title).toBe('That image is larger than 10 MB.');
       expect(flow()).toEqual([`GET site${path}`]);
     }
     expect(await bookmarksOf()).toEqual([]);
@@ -268,7 +268,7 @@ describe('the Pro plan and its limits', () => {
     expect(err.code).toBe('TOO_MANY_PENDING_UPLOADS');
     expect(describeError(err)).toEqual({
       title: 'Too many cover uploads are waiting to finish (5 at most).',
-      action: 'Try again in 15 minutes, when the oldest has expired.',
+      action: 'Try again when the oldest expires, within 15 minutes.',
     });
     expect(flow()).not.toContain(STEPS[1]);
   });
