@@ -5,7 +5,7 @@
  */
 
 /** Longest side of a converted cover: an SVG can ask for any size. */
-export const MAX_SIDE = 4096;
+const MAX_SIDE = 4096;
 /** An SVG that states no size of its own is drawn this large. */
 const DEFAULT_SIDE = 1024;
 
