@@ -25,7 +25,7 @@ function popupChunks(id: string, { getModuleInfo }: ChunkMeta): string | undefin
     return walk(id);
   };
   // WXT's per-page module goes with them: one request and one gzip stream fewer for the popup.
-  if (reachedFrom(/entrypoints\/popup\/main\.tsx$/) || /modulepreload-polyfill|wxt-html-plugins/.test(id)) return 'popup-core';
+  if (reachedFrom(/entrypoints\/popup\/main\.tsx$/) || /wxt-html-plugins|rolldown[/:]runtime/.test(id)) return 'popup-core';
   if (reachedFrom(/entrypoints\/popup\/services-module\.ts$/)) return 'popup-services';
   return undefined;
 }
@@ -44,9 +44,14 @@ export default defineConfig({
       'contextMenus',
       'notifications',
       'alarms',
-      // Firefox's sidebar needs no permission (and rejects this one).
-      ...(browser === 'firefox' ? [] : ['sidePanel']),
+      // Set as cover: a blob: image is read in its own page.
+      'scripting',
+      // Chrome only: the side panel (Firefox's sidebar needs no permission and rejects this one), and the
+      // offscreen document where Set as cover converts SVG and AVIF (Firefox's background page has a DOM).
+      ...(browser === 'firefox' ? [] : ['sidePanel', 'offscreen']),
     ],
+    // No content_security_policy: Manifest V3's default restricts scripts only, so the popup shows a
+    // cover from whatever server the user signs in to (an img-src list could not name that server).
     // The default server is local; any other server's origin is asked for when the user sets it.
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
     optional_host_permissions: ['https://*/*', 'http://*/*'],
@@ -75,5 +80,7 @@ export default defineConfig({
           options.codeSplitting === false || options.inlineDynamicImports ? null : { ...options, manualChunks: popupChunks },
       },
     ],
+    // Chrome and Firefox 142+ preload modules themselves: the polyfill would be one more script in every page.
+    build: { modulePreload: { polyfill: false } },
   }),
 });

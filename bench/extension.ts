@@ -204,7 +204,7 @@ async function timeLoads(browser: ExtensionBrowser, popupUrl: string, helloUrl: 
  * chunks they import statically, and in all, with the chunks they import
  * dynamically once they run.
  */
-function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number; staticGzipBytes: number } {
+export function popupScriptSize(): { gzipBytes: number; rawBytes: number; files: number; staticGzipBytes: number } {
   const html = readFileSync(join(BUILD_DIR, 'popup.html'), 'utf8');
   const entry = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
   if (entry.length === 0) throw new Error('popup.html loads no script');

@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { coverSection } from './cover.ts';
 import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
 import { sidePanelSection } from './side-panel.ts';
@@ -9,7 +10,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,smart-folder,export,import,extension,side-panel]`:
+ * `npm run bench [-- --quick] [-- --only http,smart-folder,export,import,extension,side-panel,cover]`:
  * the server's HTTP figures; import, export and smart-folder figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -22,6 +23,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   import: importSection,
   extension: extensionSection,
   'side-panel': sidePanelSection,
+  cover: coverSection,
 };
 
 const { values } = parseArgs({

@@ -35,6 +35,29 @@ export class Account {
     return this.cached.client;
   }
 
+  /**
+   * Whether the account is on the Pro plan, as sign-in kept it: no request. An
+   * account kept as not Pro is asked again (one POST /auth/verify), as it may
+   * have upgraded since.
+   */
+  async isPro(): Promise<boolean> {
+    if ((await userItem.get())?.plan === 'pro') return true;
+    try {
+      const user = await (await this.client()).call('verify');
+      await userItem.set(user);
+      return user.plan === 'pro';
+    } catch (err) {
+      if (err instanceof ClientError && err.code === 'API_ACCESS_PRO_REQUIRED') return false;
+      throw err;
+    }
+  }
+
+  /** The server refused a request for the plan (the account was moved off Pro): kept, so that isPro asks before the next Pro-only action. */
+  async lostPro(): Promise<void> {
+    const user = await userItem.get();
+    if (user && user.plan === 'pro') await userItem.set({ ...user, plan: 'free' });
+  }
+
   /** Verifies the token with the server before keeping anything, so a bad token never replaces a good one. */
   async signIn(serverUrl: string, token: string): Promise<AccountState> {
     const normalized = normalizeServerUrl(serverUrl);

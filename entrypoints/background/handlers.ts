@@ -2,6 +2,7 @@ import type { Handlers } from '../../lib/messaging/protocol.ts';
 import type { Account } from './account.ts';
 import type { Bookmarks } from './bookmarks.ts';
 import type { Browse } from './browse.ts';
+import type { Covers } from './covers.ts';
 import type { SavedIcon } from './icon.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
@@ -10,6 +11,7 @@ import type { SmartFolders } from './smart-folders.ts';
 export interface Services {
   account: Account;
   bookmarks: Bookmarks;
+  covers: Covers;
   library: Library;
   index: SavedIndex;
   icon: SavedIcon;
@@ -18,7 +20,7 @@ export interface Services {
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, library, index, icon, browse, smartFolders }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, index, icon, browse, smartFolders }: Services): Handlers {
   return {
     getAccount: () => account.state(),
     signIn: async ({ serverUrl, token }) => {
@@ -40,6 +42,7 @@ export function createHandlers({ account, bookmarks, library, index, icon, brows
     saveBookmark: ({ bookmark }) => bookmarks.save(bookmark),
     updateBookmark: ({ id, patch }) => bookmarks.update(id, patch),
     trashBookmark: ({ id }) => bookmarks.trash(id),
+    removeCover: ({ id }) => covers.remove(id),
     listTags: ({ refresh }) => library.tags(refresh),
     listCollections: ({ refresh }) => library.collections(refresh),
     createCollection: async (input) => {

@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { handleMessages } from '../../lib/messaging/receive.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { Account } from './account.ts';
+import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
 import { setupQuickSave } from './quick-save.ts';
@@ -20,11 +21,12 @@ export function startBackground(): void {
     hasHostPermission: (origin) => browser.permissions.contains({ origins: [`${origin}/*`] }),
   });
   const services = createServices(account, browser);
-  const { bookmarks, index, icon } = services;
+  const { bookmarks, covers, index, icon } = services;
 
   handleMessages(browser.runtime as unknown as Runtime, createHandlers(services));
   icon.setup();
   setupQuickSave(browser, bookmarks);
+  setupCoverMenu(browser, covers);
   setupSidePanel(browser);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
 }

@@ -1,9 +1,8 @@
 import type { browser } from 'wxt/browser';
 
 type Browser = typeof browser;
-import { toClientError } from '../../lib/client/errors.ts';
-import { describeError } from '../../lib/client/user-text.ts';
 import type { Bookmarks } from './bookmarks.ts';
+import { notify, notifyFailure, notifyUnsaveable } from './notify.ts';
 
 export const SAVE_COMMAND = 'save-page';
 const MENU_PAGE = 'shelf-save-page';
@@ -31,20 +30,14 @@ export function setupQuickSave(browser: Browser, bookmarks: Bookmarks): void {
 }
 
 export async function quickSave(browser: Browser, bookmarks: Bookmarks, url: string, title: string | undefined): Promise<void> {
-  const iconUrl = browser.runtime.getURL('/icon/128.png');
   if (!/^https?:\/\//.test(url)) {
-    await notify(browser, { iconUrl, title: 'Shelf can only save web pages', message: 'This page’s address does not start with http or https.' });
+    await notifyUnsaveable(browser);
     return;
   }
   try {
     const saved = await bookmarks.save({ url, ...(title?.trim() && { title: title.trim() }) });
-    await notify(browser, { iconUrl, title: 'Saved to Shelf', message: saved.title || saved.url });
+    await notify(browser, 'Saved to Shelf', saved.title || saved.url);
   } catch (err) {
-    const text = describeError(toClientError(err));
-    await notify(browser, { iconUrl, title: `Not saved: ${text.title}`, message: text.action });
+    await notifyFailure(browser, 'Not saved', err);
   }
-}
-
-async function notify(browser: Browser, options: { iconUrl: string; title: string; message: string }): Promise<void> {
-  await browser.notifications.create({ type: 'basic', ...options });
 }

@@ -2,6 +2,7 @@ import type { browser } from 'wxt/browser';
 import type { Account } from './account.ts';
 import { Bookmarks } from './bookmarks.ts';
 import { Browse } from './browse.ts';
+import { browserCovers } from './covers.ts';
 import type { Services } from './handlers.ts';
 import { HeavyBudget } from './heavy-budget.ts';
 import { SavedIcon } from './icon.ts';
@@ -9,18 +10,23 @@ import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
 import { SmartFolders } from './smart-folders.ts';
 
-/** The background's services around one account, wired once (the worker and the tests build them alike). */
-export function createServices(account: Account, browserApi: typeof browser): Services {
+/**
+ * The background's services around one account, wired once (the worker and the
+ * tests build them alike). Cover images are fetched with `fetchImage`.
+ */
+export function createServices(account: Account, browserApi: typeof browser, fetchImage?: typeof fetch): Services {
   const index = new SavedIndex(account);
   const library = new Library(account);
   const icon = new SavedIcon(browserApi, index);
   const refreshIcons = () => void icon.refreshAll();
+  const bookmarks = new Bookmarks(account, index, library, refreshIcons);
   return {
     account,
     index,
     library,
     icon,
-    bookmarks: new Bookmarks(account, index, library, refreshIcons),
+    bookmarks,
+    covers: browserCovers(browserApi, account, bookmarks, fetchImage),
     browse: new Browse(account, index, library, refreshIcons),
     smartFolders: new SmartFolders(account, library, new HeavyBudget()),
   };

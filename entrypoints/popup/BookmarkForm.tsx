@@ -37,6 +37,14 @@ export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkForm
     >
       <TextField label="Title" value={values.title} maxLength={2000} onChange={(title) => change({ title })} />
       <TextField label="URL" value={mode.kind === 'edit' ? mode.bookmark.url : pageUrl} readOnly />
+      {mode.kind === 'edit' && mode.bookmark.coverImage && (
+        <div className="flex items-center gap-2">
+          <img src={mode.bookmark.coverImage} alt="Cover" className="h-12 w-20 rounded object-cover" />
+          <button type="button" onClick={() => void actions.removeCover(mode.bookmark)} disabled={busy !== null} className={dangerButtonClass}>
+            Remove cover
+          </button>
+        </div>
+      )}
       <TagInput
         value={values.tags}
         onChange={(tags) => change({ tags })}

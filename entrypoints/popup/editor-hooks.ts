@@ -81,6 +81,7 @@ export interface EditorActions {
   /** False when Update would send nothing. */
   canSave: boolean;
   trash(bookmark: Bookmark): Promise<void>;
+  removeCover(bookmark: Bookmark): Promise<void>;
   createCollection(input: CreateCollectionBody): Promise<Collection>;
 }
 
@@ -133,6 +134,15 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
       dispatch({ type: 'start', busy: 'trash' });
       try {
         dispatch({ type: 'trashed', bookmark: await send('trashBookmark', { id: bookmark.id }) });
+      } catch (err) {
+        dispatch({ type: 'failed', error: toClientError(err) });
+      }
+    },
+    async removeCover(bookmark) {
+      dispatch({ type: 'start', busy: 'cover' });
+      try {
+        await send('removeCover', { id: bookmark.id });
+        dispatch({ type: 'coverRemoved' });
       } catch (err) {
         dispatch({ type: 'failed', error: toClientError(err) });
       }

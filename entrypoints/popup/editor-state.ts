@@ -7,7 +7,7 @@ import { type FormValues, sameValues, valuesOf } from './form.ts';
 import type { Kept } from './startup.ts';
 
 export type Mode = { kind: 'create' } | { kind: 'edit'; bookmark: Bookmark } | { kind: 'trashed'; bookmark: Bookmark };
-export type Busy = 'save' | 'update' | 'trash';
+export type Busy = 'save' | 'update' | 'trash' | 'cover';
 
 export interface EditorState {
   mode: Mode;
@@ -42,6 +42,7 @@ export type EditorAction =
   | { type: 'start'; busy: Busy }
   | { type: 'saved'; bookmark: Bookmark; status: string }
   | { type: 'trashed'; bookmark: Bookmark }
+  | { type: 'coverRemoved' }
   | { type: 'failed'; error: ClientError };
 
 /** What the editor takes of what this device kept for the page. */
@@ -145,6 +146,9 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     }
     case 'trashed':
       return { ...state, mode: { kind: 'trashed', bookmark: action.bookmark }, busy: null, sent: null, status: 'Moved to trash' };
+    case 'coverRemoved':
+      if (state.mode.kind !== 'edit') return state;
+      return { ...state, mode: { kind: 'edit', bookmark: { ...state.mode.bookmark, coverImage: null } }, busy: null, sent: null, status: 'Cover removed' };
     case 'failed':
       return { ...state, busy: null, sent: null, error: action.error };
   }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { type EndpointName, type Endpoints, endpoints } from '../api/endpoints.ts';
+import { StoredFile } from '../api/covers.ts';
 import { ErrorCode } from '../api/errors.ts';
 import { type Scope, hasScope } from '../api/scopes.ts';
 import { ClientError } from './errors.ts';
@@ -32,6 +33,11 @@ export interface ApiClientOptions {
 
 export interface ApiClient {
   call<N extends EndpointName>(name: N, input?: CallInput<N>): Promise<CallOutput<N>>;
+  /**
+   * Step 2 of a cover: the bytes to an uploadUrl the API handed out (the storage
+   * service, not the API). No token goes with them: the URL is its own credential.
+   */
+  upload(url: string, bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<z.output<typeof StoredFile>>;
 }
 
 const LenientErrorEnvelope = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -76,8 +82,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return parsed.data.data;
   }
 
+  async function upload(url: string, bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<z.output<typeof StoredFile>> {
+    let response: Response;
+    try {
+      response = await doFetch(url, { method: 'POST', headers: { 'Content-Type': contentType }, body: bytes });
+    } catch (err) {
+      throw new ClientError('NETWORK_ERROR', `Could not reach the storage service: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (!response.ok) throw await errorFrom(response);
+    const parsed = StoredFile.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) throw new ClientError('MALFORMED_RESPONSE', 'The storage service did not answer an upload with its storageId', { status: response.status });
+    return parsed.data;
+  }
+
   return {
     call: (name, input = {}) => send(name, input as CallInput<EndpointName>) as never,
+    upload,
   };
 }
 

@@ -14,6 +14,10 @@ export const CLIENT_ERROR_CODES = [
   'NOT_SIGNED_IN',
   'PERMISSION_DENIED',
   'BAD_MESSAGE',
+  // Set as cover: refused in the extension, before anything is uploaded.
+  'COVER_NEEDS_PRO',
+  'IMAGE_UNREADABLE',
+  'IMAGE_UNSUPPORTED',
 ] as const;
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
 

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { VerifiedUser } from '../api/auth.ts';
 import { Bookmark } from '../api/bookmarks.ts';
 import { Collection } from '../api/collections.ts';
+import { SuccessResult } from '../api/common.ts';
 import { Scope } from '../api/scopes.ts';
 import { Tag } from '../api/tags.ts';
 
@@ -27,6 +28,7 @@ export const replies = {
   saveBookmark: Bookmark,
   updateBookmark: Bookmark,
   trashBookmark: Bookmark,
+  removeCover: SuccessResult,
 
   listTags: z.array(Tag),
   listCollections: z.array(Collection),

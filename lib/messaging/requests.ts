@@ -18,6 +18,7 @@ export const requests = {
   saveBookmark: z.object({ bookmark: CreateBookmarkBody }),
   updateBookmark: z.object({ id: Id, patch: PatchBookmarkBody }),
   trashBookmark: z.object({ id: Id }),
+  removeCover: z.object({ id: Id }),
 
   listTags: cached,
   listCollections: cached,

@@ -144,10 +144,22 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** node:http on 127.0.0.1 answering each path with a page of that title. */
-export async function startSite(titles: Record<string, string>): Promise<Site> {
+/** A file a Site serves as it is: an image, or a page with its own markup. */
+export interface SiteFile {
+  type: string;
+  body: string | Uint8Array;
+}
+
+/** node:http on 127.0.0.1 answering each path with a page of that title, or with one of `files`. */
+export async function startSite(titles: Record<string, string>, files: Record<string, SiteFile> = {}): Promise<Site> {
   const server: Server = createServer((req, res) => {
-    const title = titles[new URL(req.url ?? '/', 'http://x').pathname];
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const file = files[path];
+    if (file) {
+      res.writeHead(200, { 'Content-Type': file.type, 'Content-Length': String(Buffer.byteLength(file.body)) }).end(file.body);
+      return;
+    }
+    const title = titles[path];
     if (title === undefined) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
@@ -270,3 +282,48 @@ export async function signInThroughOptions(browser: ExtensionBrowser, serverUrl:
 
 /** An extension event fired from inside the worker: Chromium's bindings let the extension dispatch its own events. */
 export type Dispatchable = { dispatch(...args: unknown[]): void };
+
+// ---------------------------------------------------------------- notifications and the image context menu
+
+/** A notification the extension created, with the worker's performance.now() at that moment. */
+export interface Note {
+  title: string;
+  message: string;
+  at: number;
+}
+type Recorded = { __shelfNotes?: Note[] };
+
+/** Makes the worker record every notification it creates: Chromium keeps no text it would show back. */
+export async function recordNotifications(browser: ExtensionBrowser): Promise<void> {
+  await (await browser.worker()).evaluate(() => {
+    const notes: Note[] = [];
+    (globalThis as Recorded).__shelfNotes = notes;
+    const create = chrome.notifications.create.bind(chrome.notifications) as (options: Browser.notifications.NotificationCreateOptions) => Promise<string>;
+    (chrome.notifications as { create: unknown }).create = (options: Browser.notifications.NotificationCreateOptions) => {
+      notes.push({ title: options.title ?? '', message: options.message ?? '', at: performance.now() });
+      return create(options);
+    };
+  });
+}
+
+export async function notifications(browser: ExtensionBrowser): Promise<Note[]> {
+  return (await browser.worker()).evaluate(() => (globalThis as Recorded).__shelfNotes ?? []);
+}
+
+/**
+ * What Chromium passes to contextMenus.onClicked for "Set as cover image" on an
+ * image of the tab, fired in the worker (headless Chromium opens no menus).
+ * Answers the worker's performance.now() at the click.
+ */
+export async function clickSetAsCover(browser: ExtensionBrowser, tabId: number, srcUrl: string): Promise<number> {
+  return (await browser.worker()).evaluate(
+    async ([id, src]) => {
+      const tab = await chrome.tabs.get(id);
+      const info = { menuItemId: 'shelf-set-cover', mediaType: 'image', srcUrl: src, pageUrl: tab.url, frameId: 0, editable: false };
+      const at = performance.now();
+      (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch(info, tab);
+      return at;
+    },
+    [tabId, srcUrl] as const,
+  );
+}

@@ -9,8 +9,8 @@ import { Collection } from '../../lib/api/collections.ts';
 import { type EndpointName, endpoints } from '../../lib/api/endpoints.ts';
 import type { Scope } from '../../lib/api/scopes.ts';
 import { type ApiClient, type CallInput, createApiClient } from '../../lib/client/api-client.ts';
-import { ClientError } from '../../lib/client/errors.ts';
 import { type TestServer, nextIp, startTestServer } from '../support/server.ts';
+import { failure } from './support/failure.ts';
 import { type FakeServer, closedPort, startFakeServer } from './support/network.ts';
 
 const MINUTE = 60_000;
@@ -54,15 +54,6 @@ function clientFor(
       return response;
     },
   });
-}
-
-async function failure(call: Promise<unknown>): Promise<ClientError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ClientError);
-  return err as ClientError;
 }
 
 const page = (n: number) => ({ url: `https://example.com/article-${n}`, title: `Article ${n}`, description: '' });

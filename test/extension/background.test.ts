@@ -3,13 +3,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../entrypoints/background/index.ts';
-import { ClientError } from '../../lib/client/errors.ts';
 import type { MessageInput, MessageName, MessageOutput } from '../../lib/messaging/protocol.ts';
 import { libraryReplies } from '../../lib/messaging/library-replies.ts';
 import { replies } from '../../lib/messaging/replies.ts';
 import { type Runtime, sendMessage } from '../../lib/messaging/transport.ts';
 import { collectionsCacheItem, grantItem, savedIndexItem, settingsItem, tagsCacheItem, tokenItem, userItem } from '../../lib/storage/items.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { failure } from './support/failure.ts';
 import { closedPort } from './support/network.ts';
 
 const MINUTE = 60_000;
@@ -86,15 +86,6 @@ async function tab(url: string): Promise<number> {
   const created = await fakeBrowser.tabs.create({ url });
   if (created.id === undefined) throw new Error('fakeBrowser gave no tab id');
   return created.id;
-}
-
-async function failure(call: Promise<unknown>): Promise<ClientError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ClientError);
-  return err as ClientError;
 }
 
 describe('signing in', () => {

@@ -23,8 +23,9 @@ import type { Runtime } from '../../lib/messaging/transport.ts';
 import { type Draft, draftsItem, lastCollectionItem } from '../../lib/storage/items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import { dataOf } from '../support/expect.ts';
+import { png } from '../support/images.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { type TestBackground, createTestBackground } from './support/background.ts';
+import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
 
 const MINUTE = 60_000;
 const PAGE = { url: 'https://example.com/articles/shelf?utm_source=feed', title: 'How Shelf works' };
@@ -53,16 +54,7 @@ beforeEach(async () => {
   // The background's requests all come from 127.0.0.1: each test starts in a fresh gateway minute.
   await t.advance(2 * MINUTE);
   // The server fetches the page for what the popup leaves out (the description); no network here.
-  vi.spyOn(t.server.deps, 'fetchMetadata').mockResolvedValue({
-    title: 'Title from the page',
-    description: 'Description from the page',
-    excerpt: '',
-    favicon: '',
-    type: 'article',
-    httpStatus: 200,
-    linkStatus: 'ok',
-    fetched: true,
-  });
+  stubPageFetch(t);
 });
 afterEach(async () => {
   messages.release();
@@ -772,5 +764,56 @@ describe('the pre-rendered popup, before and as React takes it over', () => {
     await screen.findByRole('heading', { name: 'This page can’t be saved' });
     await bg.idle();
     expect(messages.sent.map((m) => m.name)).not.toContain('saveBookmark');
+  });
+});
+
+describe('the cover of a saved page', () => {
+  const COVERED = { url: 'https://example.com/with-a-cover', title: 'A page with a cover' };
+  const PNG_DATA_URL = `data:image/png;base64,${Buffer.from(png(32, 20)).toString('base64')}`;
+
+  /** Saved by setting its cover, as the image context menu does (a data: image, as a page may have one). */
+  async function coveredPage(): Promise<{ bookmark: Bookmark; url: string }> {
+    await signIn();
+    const set = await bg.services.covers.set({ srcUrl: PNG_DATA_URL, pageUrl: COVERED.url });
+    await openPopup(COVERED);
+    await screen.findByRole('heading', { name: 'Saved in Shelf' });
+    return set;
+  }
+
+  const bookmarkOnServer = async (id: string) => dataOf(await u.api('GET', `/bookmarks/${id}`), Bookmark);
+
+  it('shows the cover with Remove cover, which removes it on the server', async () => {
+    const { bookmark, url } = await coveredPage();
+
+    const image = await screen.findByRole<HTMLImageElement>('img', { name: 'Cover' });
+    expect(image.src).toBe(url);
+    await user.click(screen.getByRole('button', { name: 'Remove cover' }));
+
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('✓ Cover removed'));
+    expect(screen.queryByRole('img', { name: 'Cover' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove cover' })).toBeNull();
+    expect((await bookmarkOnServer(bookmark.id)).coverImage).toBeNull();
+  });
+
+  it('says why a removal failed and keeps showing the cover', async () => {
+    const { bookmark } = await coveredPage();
+    await screen.findByRole('img', { name: 'Cover' });
+    // Trashed elsewhere meanwhile: the server no longer changes its cover.
+    expect((await u.api('DELETE', `/bookmarks/${bookmark.id}`)).status).toBe(200);
+
+    await user.click(screen.getByRole('button', { name: 'Remove cover' }));
+
+    expect((await screen.findByRole('alert')).textContent).toContain('That item no longer exists.');
+    expect(screen.getByRole('img', { name: 'Cover' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove cover' })).toHaveProperty('disabled', false);
+  });
+
+  it('shows no cover controls for a saved page without a cover', async () => {
+    await signIn();
+    await saveOnServer({ url: COVERED.url });
+    await openPopup(COVERED);
+    await screen.findByRole('heading', { name: 'Saved in Shelf' });
+    expect(screen.queryByRole('img', { name: 'Cover' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove cover' })).toBeNull();
   });
 });

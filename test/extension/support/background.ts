@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import type { Handlers } from '../../../lib/messaging/protocol.ts';
 import { handleMessages } from '../../../lib/messaging/receive.ts';
@@ -5,6 +6,7 @@ import type { Runtime } from '../../../lib/messaging/transport.ts';
 import { Account } from '../../../entrypoints/background/account.ts';
 import { createHandlers, type Services } from '../../../entrypoints/background/handlers.ts';
 import { createServices } from '../../../entrypoints/background/services.ts';
+import type { TestServer } from '../../support/server.ts';
 import { createLoopbackRuntime } from './loopback-runtime.ts';
 
 export interface SentRequest {
@@ -47,9 +49,23 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
     for (let quiet = 0; quiet < 3; quiet = pending === 0 ? quiet + 1 : 0) await new Promise((resolve) => setTimeout(resolve, 5));
   };
   const account = new Account({ fetch: countingFetch, hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)) });
-  const services = createServices(account, browser);
+  const services = createServices(account, browser, countingFetch);
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers);
   return { services, handlers, runtime, requests, idle };
+}
+
+/** The server fetches a saved page for what a save leaves out; tests have no network, so this answers for every page. */
+export function stubPageFetch(t: TestServer): void {
+  vi.spyOn(t.server.deps, 'fetchMetadata').mockResolvedValue({
+    title: 'Title from the page',
+    description: 'Description from the page',
+    excerpt: '',
+    favicon: '',
+    type: 'article',
+    httpStatus: 200,
+    linkStatus: 'ok',
+    fetched: true,
+  });
 }
