@@ -34,4 +34,9 @@ export default defineConfig({
     }),
   }),
   vite: () => ({ plugins: [tailwindcss()] }),
+  zip: {
+    // The sources zip (for store review) is the project's sources: never a server's data directory
+    // (its database holds the user's bookmarks and tokens' hashes), the server bundle or test output.
+    excludeSources: ['data/**', '**/shelf.db*', 'dist/**', 'coverage/**', 'test-results/**', 'tmp/**', '**/*.log'],
+  },
 });

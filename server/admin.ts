@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { Plan } from '../lib/api/auth.ts';
@@ -15,9 +16,46 @@ class UsageError extends Error {}
 const USAGE = `usage: npm run --silent admin -- --data DIR <command>
   user create --name NAME --email EMAIL --plan pro|free
   user plan --user USER_ID --plan pro|free
+  user list
   token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
   token revoke --id TOKEN_ID
-  token list --user USER_ID`;
+  token list --user USER_ID
+  (--help says what each command and flag does)`;
+
+const HELP = `Shelf admin: manages the accounts and API tokens of a Shelf server's data directory,
+also while the server runs (changes apply to its very next request).
+
+usage: npm run --silent admin -- --data DIR <command> [flags]
+       npm run --silent serve:admin -- --data DIR <command> [flags]   (the production build)
+
+Each command prints one JSON object on stdout and exits 0; on a problem it prints
+the reason on stderr and exits 2 (bad arguments) or 1 (the database refused).
+
+  --data DIR     the server's data directory (the one it was started with: --data or
+                 DATA_DIR, ./data by default). It must exist; the admin command never
+                 creates one.
+
+commands:
+  user create --name NAME --email EMAIL --plan pro|free
+                 creates a user; prints {"userId"}. Only Pro users may use the API.
+  user plan --user USER_ID --plan pro|free
+                 moves a user to another plan; prints {"userId", "plan"}.
+  user list      every user, oldest first, with the number of tokens that still work;
+                 prints {"users": [{"userId", "name", "email", "plan", "status",
+                 "createdAt", "activeTokens"}]}.
+  token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
+                 makes an API token for a Pro user and prints it, once: {"tokenId", "token"}.
+                 --name labels it; --scopes lists what it may do (${ALL_SCOPES.join(', ')},
+                 or all); --expires is when it stops working (default never). A user has
+                 at most 10 working tokens.
+  token revoke --id TOKEN_ID
+                 stops a token at once; prints {"tokenId", "revoked": true}.
+  token list --user USER_ID
+                 a user's tokens (never the token itself, which is not kept):
+                 {"tokens": [{"tokenId", "name", "scopes", "createdAt", "expiresAt",
+                 "revokedAt", "lastUsedAt"}]}.
+
+  -h, --help     prints this help and exits 0.`;
 
 const { values, positionals } = (() => {
   try {
@@ -32,6 +70,7 @@ const { values, positionals } = (() => {
         scopes: { type: 'string' },
         expires: { type: 'string' },
         id: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
       strict: true,
@@ -42,7 +81,7 @@ const { values, positionals } = (() => {
   }
 })();
 
-function need(name: keyof typeof values): string {
+function need(name: Exclude<keyof typeof values, 'help'>): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -116,6 +155,23 @@ async function run(accounts: SqliteAccounts, command: string): Promise<object> {
       if (!record) throw new UsageError(`no token ${values.id}`);
       return { tokenId: record.id, revoked: true };
     }
+    case 'user list': {
+      const users = await accounts.listUsers();
+      const working = (t: TokenRecord) => t.revokedAt === null && (t.expiresAt === null || t.expiresAt > now);
+      return {
+        users: await Promise.all(
+          users.map(async (u) => ({
+            userId: u.id,
+            name: u.name,
+            email: u.email,
+            plan: u.plan,
+            status: u.status,
+            createdAt: iso(u.createdAt),
+            activeTokens: (await accounts.listTokens(u.id)).filter(working).length,
+          })),
+        ),
+      };
+    }
     case 'token list': {
       const user = await existingUser();
       return { tokens: (await accounts.listTokens(user.id)).map(tokenJson) };
@@ -125,9 +181,24 @@ async function run(accounts: SqliteAccounts, command: string): Promise<object> {
   }
 }
 
+/** An existing directory: a mistyped --data must not quietly become a new, empty database. */
+function dataDir(): string {
+  const dir = resolve(need('data'));
+  if (!existsSync(dir)) {
+    throw new UsageError(`--data ${dir} does not exist; give the directory the server uses (it is created by the server's first start)`);
+  }
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--data ${dir} is not a directory`);
+  return dir;
+}
+
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
 try {
   const command = positionals.join(' ');
-  const db = openDatabase(resolve(need('data')));
+  const db = openDatabase(dataDir());
   try {
     console.log(JSON.stringify(await run(new SqliteAccounts(db), command)));
   } finally {

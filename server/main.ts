@@ -1,19 +1,31 @@
 import { bootstrapFirstUser } from './bootstrap.ts';
 import { parseServerConfig } from './config.ts';
+import { SERVER_HELP, SERVER_USAGE, startFailure } from './cli-help.ts';
 import { startServer } from './server.ts';
 
 const argv = process.argv.slice(2).filter((arg) => arg !== '--');
+
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log(SERVER_HELP);
+  process.exit(0);
+}
 
 let config;
 try {
   config = parseServerConfig(argv, process.env);
 } catch (err) {
   console.error(`shelf server: ${(err as Error).message}`);
-  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy]');
+  console.error(SERVER_USAGE);
   process.exit(2);
 }
 
-const server = await startServer(config);
+let server;
+try {
+  server = await startServer(config);
+} catch (err) {
+  console.error(`shelf server: ${startFailure(err, config)}`);
+  process.exit(1);
+}
 const first = await bootstrapFirstUser(server.deps);
 if (first) {
   console.log(`First start: created a local Pro user (${first.userId}) and this API token with every scope.`);
