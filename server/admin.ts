@@ -9,7 +9,7 @@ import { openDatabase } from './db/database.ts';
 import type { TokenRecord } from './store/accounts.ts';
 import { SqliteAccounts } from './store/sqlite/accounts.ts';
 
-/** The "dashboard" of local-server.md: each command prints one JSON object on stdout. */
+/** The accounts "dashboard" of a self-hosted server: each command prints one JSON object on stdout. */
 
 class UsageError extends Error {}
 

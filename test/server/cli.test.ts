@@ -8,7 +8,7 @@ import { type Started, jsonLine as json, npmRun, startServerProcess as startServ
 import { dataOf, expectError } from '../support/expect.ts';
 import { apiFor } from '../support/server.ts';
 
-/** The local-server.md contract, driven exactly as outside tools drive it: through npm run. */
+/** The command-line contract of the server and the admin command, driven exactly as outside tools drive it: through npm run. */
 
 const dataDir = mkdtempSync(join(tmpdir(), 'shelf-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
