@@ -133,7 +133,8 @@ describe('npm run zip', () => {
     // The Firefox half of npm run zip: the one that makes the sources zip (the Chrome zip holds only the build).
     await run('npx', ['wxt', 'zip', '-b', 'firefox', '--mv3'], { cwd: root });
     const output = join(root, '.output');
-    const sources = readdirSync(output).find((f) => f.endsWith('-sources.zip'))!;
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const sources = `shelf-${version}-sources.zip`;
     const names = zipEntries(readFileSync(join(output, sources)));
     expect(names).toEqual(expect.arrayContaining(['package.json', 'wxt.config.ts', 'entrypoints/popup/App.tsx']));
     expect(names.filter((n) => /^(data|dist)\/|shelf\.db/.test(n))).toEqual([]);
