@@ -286,7 +286,8 @@ export const publicRoutes = {
   sharedPage: {
     method: 'GET',
     path: '/shared/:slug',
-    summary: "A shared collection's public, read-only HTML page (the publicUrl of its share state)",
+    summary:
+      "A shared collection's public, read-only HTML page (the publicUrl of its share state); an unknown or unshared slug answers a 404 page, too many requests from one address a 429 page",
     response: 'text/html',
     errors: [],
   },

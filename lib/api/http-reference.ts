@@ -91,7 +91,11 @@ function typeOf(s: Schema): string {
   if (union) return union.map(typeOf).join(' or ');
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   if (types.includes('array')) return `${s.items ? typeOf(s.items) : 'any'}[]`;
-  if (types.length === 0) return s.properties ? 'object' : 'any';
+  if (s.properties) {
+    const fields = Object.entries(s.properties).map(([name, field]) => `${name}${(s.required ?? []).includes(name) ? '' : '?'}: ${typeOf(field)}`);
+    return `{ ${fields.join(', ')} }`;
+  }
+  if (types.length === 0) return 'any';
   return types.join(' or ');
 }
 
@@ -117,7 +121,7 @@ function fieldTable(s: Schema): string[] {
     ([name, field]) => `| \`${name}\` | ${cell(typeOf(field))} | ${(s.required ?? []).includes(name) ? 'yes' : 'no'} | ${cell(constraints(field))} |`,
   );
   if (rows.length === 0) return [`${typeOf(s)}${constraints(s) ? `, ${constraints(s)}` : ''}`];
-  const closed = s.additionalProperties === false ? [] : ['', 'Other fields are ignored.'];
+  const closed = ['', s.additionalProperties === false ? 'Other fields are refused by name.' : 'In a request, other fields are ignored.'];
   return ['| field | type | required | constraints |', '|---|---|---|---|', ...rows, ...closed];
 }
 
@@ -149,7 +153,8 @@ function operation(method: string, path: string, op: Operation): string[] {
       errors.push(`\`${status}\` ${response.description}`);
     }
   }
-  out.push(`Answers: ${answers.join('; ')}.`, '', `Errors: ${errors.join('; ')}.`, '');
+  out.push(`Answers: ${answers.join('; ')}.`, '');
+  if (errors.length > 0) out.push(`Errors: ${errors.join('; ')}.`, '');
   return out;
 }
 
