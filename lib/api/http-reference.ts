@@ -32,7 +32,7 @@ interface Parameter {
 }
 interface Response {
   description: string;
-  content?: Record<string, { schema: Schema }>;
+  content?: Record<string, { schema?: Schema }>;
 }
 interface Operation {
   operationId: string;
@@ -144,10 +144,11 @@ function operation(method: string, path: string, op: Operation): string[] {
   const answers: string[] = [];
   const errors: string[] = [];
   for (const [status, response] of Object.entries(op.responses)) {
-    const [type, media] = Object.entries(response.content ?? {})[0] ?? [];
+    const schema = Object.values(response.content ?? {})[0]?.schema;
     if (Number(status) < 400) {
-      const data = media?.schema.properties?.data;
-      const what = data ? `\`data\`: ${typeOf(data)}` : media?.schema.$ref ? `${typeOf(media.schema)} (no envelope)` : `\`${type}\``;
+      const types = Object.keys(response.content ?? {}).map((type) => `\`${type}\``);
+      const data = schema?.properties?.data;
+      const what = data ? `\`data\`: ${typeOf(data)}` : schema?.$ref ? `${typeOf(schema)} (no envelope)` : types.join(', ');
       answers.push(`\`${status}\` ${what}${response.description === 'success' ? '' : ` (${response.description})`}`);
     } else {
       errors.push(`\`${status}\` ${response.description}`);

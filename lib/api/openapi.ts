@@ -90,15 +90,11 @@ function errorResponses(codes: readonly ErrorCode[], ipBlock: boolean): Record<s
   for (const code of new Set(codes)) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   const responses: Record<string, Json> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const json = { schema: refTo('ErrorEnvelope') };
     const description = list.map((code) => `\`${code}\``).join(', ');
     responses[String(status)] =
       status === 403 && ipBlock
         ? { description: `${description} or the IP block`, content: { 'application/json': { schema: { oneOf: [refTo('ErrorEnvelope'), refTo('IpBlockEnvelope')] } } } }
-        : { description, content: { 'application/json': json } };
-  }
-  if (ipBlock && !byStatus.has(403)) {
-    responses['403'] = { description: 'the IP block', content: { 'application/json': { schema: refTo('IpBlockEnvelope') } } };
+        : { description, content: { 'application/json': { schema: refTo('ErrorEnvelope') } } };
   }
   return responses;
 }
@@ -111,11 +107,12 @@ function apiOperation(name: string, e: Endpoint, components: Components): Json {
     required: ['data', 'meta'],
     properties: { data: components.ref(schema, `${capitalised(name)}Data`), meta: refTo('Meta') },
   });
+  // The one streamed answer is an export's file, in the Content-Type of its format.
   const content =
     e.response === null
-      ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
+      ? { 'application/json': {}, 'text/csv': {}, 'text/html': {} }
       : { 'application/json': { schema: envelope(e.response) } };
-  success[String(e.status ?? 200)] = { description: e.response === null ? 'the file' : 'success', content };
+  success[String(e.status ?? 200)] = { description: e.response === null ? 'the file, not enveloped' : 'success', content };
   if (e.existingStatus) success[String(e.existingStatus)] = { description: 'the resource already existed', content };
 
   const operation: Json = {
