@@ -9,19 +9,19 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,smart-folder,export,import,extension,startup]`:
+ * `npm run bench [-- --quick] [-- --only http,smart-folder,export,import,extension]`:
  * the server's HTTP figures; import, export and smart-folder figures; and the
- * extension's popup start-up, size and request counts; the server's own start-up, as one Markdown table on
+ * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
  * fails or a measurement errs; an endpoint not built yet is "not available", not a failure.
  */
 const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[]>> = {
   http: throughputSection,
+  startup: startupSection,
   'smart-folder': smartFolderSection,
   export: exportSection,
   import: importSection,
   extension: extensionSection,
-  startup: startupSection,
 };
 
 const { values } = parseArgs({

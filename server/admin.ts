@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { ADMIN_HELP } from './cli-help.ts';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { Plan } from '../lib/api/auth.ts';
@@ -19,49 +20,14 @@ const USAGE = `usage: npm run --silent admin -- --data DIR <command>
   user list
   token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
   token revoke --id TOKEN_ID
-  token list --user USER_ID
-  (--help says what each command and flag does)`;
-
-const HELP = `Shelf admin: manages the accounts and API tokens of a Shelf server's data directory,
-also while the server runs (changes apply to its very next request).
-
-usage: npm run --silent admin -- --data DIR <command> [flags]
-       npm run --silent serve:admin -- --data DIR <command> [flags]   (the production build)
-
-Each command prints one JSON object on stdout and exits 0; on a problem it prints
-the reason on stderr and exits 2 (bad arguments) or 1 (the database refused).
-
-  --data DIR     the server's data directory (the one it was started with: --data or
-                 DATA_DIR, ./data by default). It must exist; the admin command never
-                 creates one.
-
-commands:
-  user create --name NAME --email EMAIL --plan pro|free
-                 creates a user; prints {"userId"}. Only Pro users may use the API.
-  user plan --user USER_ID --plan pro|free
-                 moves a user to another plan; prints {"userId", "plan"}.
-  user list      every user, oldest first, with the number of tokens that still work;
-                 prints {"users": [{"userId", "name", "email", "plan", "status",
-                 "createdAt", "activeTokens"}]}.
-  token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
-                 makes an API token for a Pro user and prints it, once: {"tokenId", "token"}.
-                 --name labels it; --scopes lists what it may do (${ALL_SCOPES.join(', ')},
-                 or all); --expires is when it stops working (default never). A user has
-                 at most 10 working tokens.
-  token revoke --id TOKEN_ID
-                 stops a token at once; prints {"tokenId", "revoked": true}.
-  token list --user USER_ID
-                 a user's tokens (never the token itself, which is not kept):
-                 {"tokens": [{"tokenId", "name", "scopes", "createdAt", "expiresAt",
-                 "revokedAt", "lastUsedAt"}]}.
-
-  -h, --help     prints this help and exits 0.`;
+  token list --user USER_ID`;
 
 const { values, positionals } = (() => {
   try {
     return parseArgs({
       args: process.argv.slice(2).filter((arg) => arg !== '--'),
       options: {
+        help: { type: 'boolean', short: 'h' },
         data: { type: 'string' },
         name: { type: 'string' },
         email: { type: 'string' },
@@ -70,7 +36,6 @@ const { values, positionals } = (() => {
         scopes: { type: 'string' },
         expires: { type: 'string' },
         id: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
       strict: true,
@@ -181,24 +146,28 @@ async function run(accounts: SqliteAccounts, command: string): Promise<object> {
   }
 }
 
-/** An existing directory: a mistyped --data must not quietly become a new, empty database. */
-function dataDir(): string {
-  const dir = resolve(need('data'));
-  if (!existsSync(dir)) {
-    throw new UsageError(`--data ${dir} does not exist; give the directory the server uses (it is created by the server's first start)`);
-  }
-  if (!statSync(dir).isDirectory()) throw new UsageError(`--data ${dir} is not a directory`);
-  return dir;
+if (values.help) {
+  console.log(ADMIN_HELP);
+  process.exit(0);
 }
 
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
+// A mistyped --data must not quietly become a new, empty database.
+if (values.data !== undefined && values.data.trim() !== '') {
+  const dir = resolve(values.data.trim());
+  const problem = !existsSync(dir)
+    ? "does not exist; give the directory the server uses (it is created by the server's first start)"
+    : statSync(dir).isDirectory()
+      ? null
+      : 'is not a directory';
+  if (problem !== null) {
+    console.error(`admin: --data ${dir} ${problem}\n${USAGE}`);
+    process.exit(2);
+  }
 }
 
 try {
   const command = positionals.join(' ');
-  const db = openDatabase(dataDir());
+  const db = openDatabase(resolve(need('data')));
   try {
     console.log(JSON.stringify(await run(new SqliteAccounts(db), command)));
   } finally {

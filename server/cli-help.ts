@@ -1,9 +1,7 @@
+import { ALL_SCOPES } from '../lib/api/scopes.ts';
 import type { ServerConfig } from './config.ts';
 
-/** What `npm run server -- --help` prints, and the words for a start that fails. */
-
-export const SERVER_USAGE =
-  'usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy] (--help says what each does)';
+/** What `--help` prints for the server and the admin command, and the words for a start that fails. */
 
 export const SERVER_HELP = `Shelf server: the Bookmark Library API under /v1, its storage service under
 /storage, shared collection pages under /shared, and the API reference at
@@ -23,9 +21,11 @@ flags (each flag wins over its environment variable):
   --allow-private-fetch  lets the page fetcher (the title and description of a new bookmark)
                          reach loopback and private network addresses; without it such URLs
                          are never fetched.
-  --trust-proxy          takes the client address from the X-Forwarded-For header, for a
-                         server behind a reverse proxy; without it the per-address limits
-                         and the IP block key on the TCP peer address.
+  --trust-proxy          for a server behind one reverse proxy: the client's address is the
+                         one the proxy added to X-Forwarded-For (its rightmost entry); without
+                         it the per-address limits and the IP block key on the TCP peer.
+  --trust-proxy-hops N   the same behind N proxies in a chain (1 to 10): the client's address
+                         is the Nth X-Forwarded-For entry from the right.
   --test-clock           enables POST /__test__/clock {"advanceMs": N}, which moves the
                          server's clock forward (for tests only).
   --raise-limits         lifts the request-count limits out of a load generator's reach (for
@@ -53,3 +53,43 @@ export function startFailure(err: unknown, config: Pick<ServerConfig, 'host' | '
       return `could not start with the data directory ${config.dataDir}: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
+
+export const ADMIN_HELP = `Shelf admin: manages the accounts, API tokens and IP blocks of a Shelf server's data
+directory, also while the server runs (changes apply to its very next request).
+
+usage: npm run --silent admin -- --data DIR <command> [flags]
+       npm run --silent serve:admin -- --data DIR <command> [flags]   (the production build)
+
+Each command prints one JSON object on stdout and exits 0; on a problem it prints
+the reason on stderr and exits 2 (bad arguments) or 1 (the database refused).
+
+  --data DIR     the server's data directory (the one it was started with: --data or
+                 DATA_DIR, ./data by default). It must exist; the admin command never
+                 creates one.
+
+commands:
+  user create --name NAME --email EMAIL --plan pro|free
+                 creates a user; prints {"userId"}. Only Pro users may use the API.
+  user plan --user USER_ID --plan pro|free
+                 moves a user to another plan; prints {"userId", "plan"}.
+  user list      every user, oldest first, with the number of tokens that still work;
+                 prints {"users": [{"userId", "name", "email", "plan", "status",
+                 "createdAt", "activeTokens"}]}.
+  token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
+                 makes an API token for a Pro user and prints it, once: {"tokenId", "token"}.
+                 --name labels it; --scopes lists what it may do (${ALL_SCOPES.join(', ')},
+                 or all); --expires is when it stops working (default never). A user has
+                 at most 10 working tokens.
+  token revoke --id TOKEN_ID
+                 stops a token at once; prints {"tokenId", "revoked": true}.
+  token list --user USER_ID
+                 a user's tokens (never the token itself, which is not kept):
+                 {"tokens": [{"tokenId", "name", "scopes", "createdAt", "expiresAt",
+                 "revokedAt", "lastUsedAt"}]}.
+  block list     the addresses blocked after repeated failed authentication, and when
+                 each block ends: {"blocks": [{"ip", "until"}]}.
+  block lift --ip ADDRESS
+                 lifts the block on an IPv4 or IPv6 address at once; prints
+                 {"ip", "lifted": true}.
+
+  -h, --help     prints this help and exits 0.`;

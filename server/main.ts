@@ -1,6 +1,6 @@
 import { bootstrapFirstUser } from './bootstrap.ts';
 import { parseServerConfig } from './config.ts';
-import { SERVER_HELP, SERVER_USAGE, startFailure } from './cli-help.ts';
+import { SERVER_HELP, startFailure } from './cli-help.ts';
 import { startServer } from './server.ts';
 
 const argv = process.argv.slice(2).filter((arg) => arg !== '--');
@@ -15,7 +15,7 @@ try {
   config = parseServerConfig(argv, process.env);
 } catch (err) {
   console.error(`shelf server: ${(err as Error).message}`);
-  console.error(SERVER_USAGE);
+  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy]');
   process.exit(2);
 }
 
