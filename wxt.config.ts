@@ -35,6 +35,11 @@ export default defineConfig({
   // Explicit imports everywhere: a reader sees where each name comes from.
   imports: false,
   manifestVersion: 3,
+  zip: {
+    // The sources zip (for store review) is the project's sources: never a server's data directory
+    // (its database holds the user's bookmarks and tokens' hashes), the server bundle or test output.
+    excludeSources: ['data/**', '**/shelf.db*', 'dist/**', 'coverage/**', 'test-results/**', 'tmp/**', '**/*.log'],
+  },
   manifest: ({ browser }) => ({
     name: 'Shelf',
     description: 'Save the page you are on to your Bookmark Library in one click, with tags, a collection and a note.',

@@ -5,6 +5,7 @@ import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
 import { sidePanelSection } from './side-panel.ts';
 import { smartFolderSection } from './smart-folder.ts';
+import { startupSection } from './startup.ts';
 import { type Row, failureRow, fmtCount, fmtMs, renderTable } from './table.ts';
 import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
@@ -18,6 +19,7 @@ import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWork
  */
 const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[]>> = {
   http: throughputSection,
+  startup: startupSection,
   'smart-folder': smartFolderSection,
   export: exportSection,
   import: importSection,

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { ADMIN_HELP } from './cli-help.ts';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { Plan } from '../lib/api/auth.ts';
@@ -15,11 +17,12 @@ import { RedisLimitStore } from './limits/redis-limit-store.ts';
 import { openRedis } from './redis/connect.ts';
 import type { LimitStore } from './limits/limit-store.ts';
 
-/** The "dashboard" of local-server.md: each command prints one JSON object on stdout. */
+/** The accounts "dashboard" of a self-hosted server: each command prints one JSON object on stdout. */
 
 const USAGE = `usage: npm run --silent admin -- --data DIR [--redis redis://HOST:PORT] <command>
   user create --name NAME --email EMAIL --plan pro|free
   user plan --user USER_ID --plan pro|free
+  user list
   token create --user USER_ID --name NAME --scopes SCOPE[,SCOPE...]|all [--expires ISO_8601]
   token revoke --id TOKEN_ID
   token list --user USER_ID
@@ -30,6 +33,7 @@ const { values, positionals } = (() => {
     return parseArgs({
       args: process.argv.slice(2).filter((arg) => arg !== '--'),
       options: {
+        help: { type: 'boolean', short: 'h' },
         data: { type: 'string' },
         name: { type: 'string' },
         email: { type: 'string' },
@@ -50,7 +54,7 @@ const { values, positionals } = (() => {
   }
 })();
 
-function need(name: keyof typeof values): string {
+function need(name: Exclude<keyof typeof values, 'help'>): string {
   const value = values[name];
   if (value === undefined || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
@@ -125,6 +129,23 @@ async function run(db: Db, command: string): Promise<object> {
       if (!record) throw new UsageError(`no token ${values.id}`);
       return { tokenId: record.id, revoked: true };
     }
+    case 'user list': {
+      const users = await accounts.listUsers();
+      const working = (t: TokenRecord) => t.revokedAt === null && (t.expiresAt === null || t.expiresAt > now);
+      return {
+        users: await Promise.all(
+          users.map(async (u) => ({
+            userId: u.id,
+            name: u.name,
+            email: u.email,
+            plan: u.plan,
+            status: u.status,
+            createdAt: iso(u.createdAt),
+            activeTokens: (await accounts.listTokens(u.id)).filter(working).length,
+          })),
+        ),
+      };
+    }
     case 'token list': {
       const user = await existingUser();
       return { tokens: (await accounts.listTokens(user.id)).map(tokenJson) };
@@ -146,6 +167,25 @@ async function withLimits<T>(db: Db, use: (limits: LimitStore) => Promise<T>): P
     return await use(new RedisLimitStore(redis));
   } finally {
     redis.disconnect();
+  }
+}
+
+if (values.help) {
+  console.log(ADMIN_HELP);
+  process.exit(0);
+}
+
+// A mistyped --data must not quietly become a new, empty database.
+if (values.data !== undefined && values.data.trim() !== '') {
+  const dir = resolve(values.data.trim());
+  const problem = !existsSync(dir)
+    ? "does not exist; give the directory the server uses (it is created by the server's first start)"
+    : statSync(dir).isDirectory()
+      ? null
+      : 'is not a directory';
+  if (problem !== null) {
+    console.error(`admin: --data ${dir} ${problem}\n${USAGE}`);
+    process.exit(2);
   }
 }
 

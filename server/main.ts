@@ -1,8 +1,14 @@
 import { bootstrapFirstUser } from './bootstrap.ts';
 import { parseServerConfig } from './config.ts';
+import { SERVER_HELP, startFailure } from './cli-help.ts';
 import { startServer } from './server.ts';
 
 const argv = process.argv.slice(2).filter((arg) => arg !== '--');
+
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log(SERVER_HELP);
+  process.exit(0);
+}
 
 let config;
 try {
@@ -13,10 +19,13 @@ try {
   process.exit(2);
 }
 
-const server = await startServer(config).catch((err: unknown) => {
-  console.error(`shelf server: ${(err as Error).message}`);
+let server;
+try {
+  server = await startServer(config);
+} catch (err) {
+  console.error(`shelf server: ${startFailure(err, config)}`);
   process.exit(1);
-});
+}
 const first = await bootstrapFirstUser(server.deps);
 if (first) {
   console.log(`First start: created a local Pro user (${first.userId}) and this API token with every scope.`);

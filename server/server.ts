@@ -31,9 +31,19 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   await resumeInterruptedJobs(deps);
   const stopWatchingJobs = watchForInterruptedJobs(deps);
 
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (err) {
+    // Not listening (say, the port is taken): stop what started and let the caller say why.
+    await deps.maintenance.stop();
+    await deps.jobRunner.stop();
+    store.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const origin = `http://${host}:${port}`;

@@ -143,7 +143,7 @@ export const endpoints = {
   bulkTag: endpoint({ summary: 'Adds a tag, created when new, to up to 50 bookmarks', errors: ['NOT_FOUND', 'CONFLICT'], method: 'POST', path: '/bookmarks/bulk/tag', scope: 'tags:write', body: BulkTagBody, response: BulkTagResult }),
   bulkUntag: endpoint({ summary: 'Removes a tag from up to 50 bookmarks', errors: ['NOT_FOUND', 'CONFLICT'], method: 'DELETE', path: '/bookmarks/bulk/tag', scope: 'tags:write', body: BulkUntagBody, response: BulkResult }),
   getBookmark: endpoint({ summary: 'One bookmark, active or trashed', errors: ['NOT_FOUND'], method: 'GET', path: '/bookmarks/:id', scope: 'bookmarks:read', response: Bookmark }),
-  createBookmark: endpoint({ summary: 'Saves a URL: creates a bookmark (201), or updates the one with that exact URL, restoring it from the trash if needed (200)', errors: ['NOT_FOUND'], method: 'POST', path: '/bookmarks', scope: 'bookmarks:write', body: CreateBookmarkBody, response: Bookmark, status: 201, existingStatus: 200 }),
+  createBookmark: endpoint({ summary: 'Saves a URL: creates a bookmark (201), or updates the one with that exact URL, restoring it from the trash if needed (200)', errors: ['NOT_FOUND', 'CONFLICT'], method: 'POST', path: '/bookmarks', scope: 'bookmarks:write', body: CreateBookmarkBody, response: Bookmark, status: 201, existingStatus: 200 }),
   updateBookmark: endpoint({ summary: "Changes any of the bookmark's writable fields", errors: ['NOT_FOUND', 'CONFLICT'], method: 'PATCH', path: '/bookmarks/:id', scope: 'bookmarks:write', body: PatchBookmarkBody, response: Bookmark }),
   trashBookmark: endpoint({ summary: 'Moves the bookmark to the trash (restorable for 30 days)', errors: ['NOT_FOUND'], method: 'DELETE', path: '/bookmarks/:id', scope: 'bookmarks:write', response: Bookmark }),
   restoreBookmark: endpoint({ summary: 'Brings the bookmark back from the trash', errors: ['NOT_FOUND'], method: 'POST', path: '/bookmarks/:id/restore', scope: 'bookmarks:write', response: Bookmark }),
@@ -224,7 +224,7 @@ export const endpoints = {
   startExport: endpoint({ summary: 'Starts an export job of the whole library in the given format', errors: [], method: 'POST', path: '/export/:format', scope: 'export', heavy: true, params: ExportParams, response: JobCreated, status: 201 }),
   getJob: endpoint({ summary: 'An import or export job: status, progress and, when done, its result', errors: ['NOT_FOUND'], method: 'GET', path: '/jobs/:id', scope: 'token', response: Job }),
   downloadExport: endpoint({ summary: "Streams the completed export's file (not JSON-enveloped)", errors: ['NOT_FOUND', 'CONFLICT', 'JOB_NOT_READY'], method: 'POST', path: '/jobs/:id/download', scope: 'export', response: null }),
-  reserveImport: endpoint({ summary: 'Creates a pending import job and a single-use upload URL for its file', errors: [], method: 'POST', path: '/import/reserve', scope: 'import', heavy: true, response: ImportReserved, status: 201 }),
+  reserveImport: endpoint({ summary: 'Creates a pending import job and a single-use upload URL for its file', errors: ['TOO_MANY_PENDING_UPLOADS'], method: 'POST', path: '/import/reserve', scope: 'import', heavy: true, response: ImportReserved, status: 201 }),
   startImport: endpoint({ summary: 'Starts the import of the uploaded file', errors: ['NOT_FOUND', 'CONFLICT', 'RESERVATION_INVALID'], method: 'POST', path: '/import/start', scope: 'import', heavy: true, body: StartImportBody, response: Job }),
 } as const;
 
@@ -274,19 +274,20 @@ export const publicRoutes = {
     summary: 'Receives the bytes of a cover or an import file at the upload URL a reservation handed out',
     response: StoredFile,
     status: 201,
-    errors: ['RESERVATION_INVALID', 'VALIDATION_ERROR', 'FILE_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
+    errors: ['RESERVATION_INVALID', 'VALIDATION_ERROR', 'FILE_TOO_LARGE', 'STORAGE_LIMIT_REACHED', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED'],
   },
   coverFile: {
     method: 'GET',
     path: '/storage/files/:id',
     summary: "A bookmark's cover image (the coverImage URL)",
     response: 'image/*',
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'RATE_LIMITED'],
   },
   sharedPage: {
     method: 'GET',
     path: '/shared/:slug',
-    summary: "A shared collection's public, read-only HTML page (the publicUrl of its share state)",
+    summary:
+      "A shared collection's public, read-only HTML page (the publicUrl of its share state); an unknown or unshared slug answers a 404 page, too many requests from one address a 429 page",
     response: 'text/html',
     errors: [],
   },

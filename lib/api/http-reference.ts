@@ -32,7 +32,7 @@ interface Parameter {
 }
 interface Response {
   description: string;
-  content?: Record<string, { schema: Schema }>;
+  content?: Record<string, { schema?: Schema }>;
 }
 interface Operation {
   operationId: string;
@@ -91,7 +91,11 @@ function typeOf(s: Schema): string {
   if (union) return union.map(typeOf).join(' or ');
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   if (types.includes('array')) return `${s.items ? typeOf(s.items) : 'any'}[]`;
-  if (types.length === 0) return s.properties ? 'object' : 'any';
+  if (s.properties) {
+    const fields = Object.entries(s.properties).map(([name, field]) => `${name}${(s.required ?? []).includes(name) ? '' : '?'}: ${typeOf(field)}`);
+    return `{ ${fields.join(', ')} }`;
+  }
+  if (types.length === 0) return 'any';
   return types.join(' or ');
 }
 
@@ -117,7 +121,7 @@ function fieldTable(s: Schema): string[] {
     ([name, field]) => `| \`${name}\` | ${cell(typeOf(field))} | ${(s.required ?? []).includes(name) ? 'yes' : 'no'} | ${cell(constraints(field))} |`,
   );
   if (rows.length === 0) return [`${typeOf(s)}${constraints(s) ? `, ${constraints(s)}` : ''}`];
-  const closed = s.additionalProperties === false ? [] : ['', 'Other fields are ignored.'];
+  const closed = ['', s.additionalProperties === false ? 'Other fields are refused by name.' : 'In a request, other fields are ignored.'];
   return ['| field | type | required | constraints |', '|---|---|---|---|', ...rows, ...closed];
 }
 
@@ -140,16 +144,18 @@ function operation(method: string, path: string, op: Operation): string[] {
   const answers: string[] = [];
   const errors: string[] = [];
   for (const [status, response] of Object.entries(op.responses)) {
-    const [type, media] = Object.entries(response.content ?? {})[0] ?? [];
+    const schema = Object.values(response.content ?? {})[0]?.schema;
     if (Number(status) < 400) {
-      const data = media?.schema.properties?.data;
-      const what = data ? `\`data\`: ${typeOf(data)}` : media?.schema.$ref ? `${typeOf(media.schema)} (no envelope)` : `\`${type}\``;
+      const types = Object.keys(response.content ?? {}).map((type) => `\`${type}\``);
+      const data = schema?.properties?.data;
+      const what = data ? `\`data\`: ${typeOf(data)}` : schema?.$ref ? `${typeOf(schema)} (no envelope)` : types.join(', ');
       answers.push(`\`${status}\` ${what}${response.description === 'success' ? '' : ` (${response.description})`}`);
     } else {
       errors.push(`\`${status}\` ${response.description}`);
     }
   }
-  out.push(`Answers: ${answers.join('; ')}.`, '', `Errors: ${errors.join('; ')}.`, '');
+  out.push(`Answers: ${answers.join('; ')}.`, '');
+  if (errors.length > 0) out.push(`Errors: ${errors.join('; ')}.`, '');
   return out;
 }
 

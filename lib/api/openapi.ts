@@ -16,7 +16,9 @@ export const API_DESCRIPTION = `Shelf's Bookmark Library API. Every path under \
 
 Success answers are \`{ "data": ..., "meta": { "requestId": "req_..." } }\`; errors are \`{ "error": { "code", "message" }, "meta": { "requestId" } }\`, except the IP block: \`403 { "error": "<text>", "meta": { "requestId" } }\`. Every answer carries \`X-Request-Id\`.
 
-Limits: 120 requests a minute and 10,000 a day per user (\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` on every authenticated answer); heavy endpoints 2 a minute per user; 60 requests a minute per client address; failed authentication empties a per-address bucket (10, refilling 30 a minute), and 5 failed attempts in 5 minutes block the address for 15 minutes. A 429 carries \`Retry-After\`. Bodies are JSON, at most 1 MB (5 MB under \`/v1/import/\`). A POST that answers JSON may carry \`Idempotency-Key\` (1 to 255 visible ASCII characters): the same key and request within 24 hours gets the first answer back with \`Idempotent-Replayed: true\`.`;
+Limits: 120 requests a minute and 10,000 a day per user (\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` on every authenticated answer); heavy endpoints 2 a minute per user; 60 requests a minute per client address; failed authentication empties a per-address bucket (10, refilling 30 a minute), and 5 failed attempts in 5 minutes block the address for 15 minutes. A 429 carries \`Retry-After\`. Bodies are JSON, at most 1 MB (5 MB under \`/v1/import/\`). A POST that answers JSON may carry \`Idempotency-Key\` (1 to 255 visible ASCII characters): the same key and request within 24 hours gets the first answer back with \`Idempotent-Replayed: true\`.
+
+Query parameters: \`limit\` is a whole number of at least 1, 50 when absent; a larger value than the endpoint's maximum counts as that maximum (200 for bookmark lists, search, trash and bookmarks by tag, 100 for a collection's bookmarks). Booleans are the words \`true\` and \`false\`. A \`cursor\` is opaque: pass back the one the previous page answered (\`cursor\` or \`continueCursor\`; \`null\` means there is no next page). Timestamps are ISO 8601 strings in UTC; ids are opaque strings of at most 64 characters.`;
 
 const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const capitalised = (s: string) => s[0]!.toUpperCase() + s.slice(1);
@@ -29,16 +31,19 @@ for (const [name, value] of Object.entries(api).sort(([a], [b]) => a.localeCompa
 
 /** The resources, so that they appear once in components and every answer refers to them. */
 const RESOURCES = { Bookmark: api.Bookmark, Collection: api.Collection, Tag: api.Tag, SmartFolder: api.SmartFolder, Job: api.Job };
+/** Parts of requests and answers, named so that both refer to one description. */
+const PARTS = { Rules: api.Rules, Condition: api.Condition };
 
-/** One zod registry per direction: a request is described as it may be sent, an answer as it is sent. */
+/**
+ * The named schemas, each described as it is sent (zod's input side): for a request that is the
+ * form the server accepts, and for an answer the same as its output but for transforms (a
+ * smart-folder domain is normalised, still a string) and open objects (a client ignores fields it
+ * does not know, so answers may grow).
+ */
 class Components {
   private registry = z.registry<{ id: string }>();
   private ids = new Map<unknown, string>();
-
-  constructor(
-    private io: 'input' | 'output',
-    private taken: Set<string>,
-  ) {}
+  private taken = new Set<string>();
 
   ref(schema: z.ZodMiniType, fallback: string): Json {
     // A list of a named schema made on the spot (z.array(Tag)) is described where it is used.
@@ -48,7 +53,7 @@ class Components {
     let id = this.ids.get(schema);
     if (id === undefined) {
       id = exportNames.get(schema) ?? fallback;
-      if (this.taken.has(id)) id = `${id}${capitalised(this.io)}`;
+      if (this.taken.has(id)) throw new Error(`two schemas are named ${id}`);
       this.taken.add(id);
       this.ids.set(schema, id);
       this.registry.add(schema, { id });
@@ -58,7 +63,7 @@ class Components {
 
   schemas(): Record<string, Json> {
     const uri = (id: string) => `#/components/schemas/${id}`;
-    const { schemas } = z.toJSONSchema(this.registry, { io: this.io, unrepresentable: 'any', uri });
+    const { schemas } = z.toJSONSchema(this.registry, { io: 'input', unrepresentable: 'any', uri });
     return schemas as Record<string, Json>;
   }
 }
@@ -85,32 +90,29 @@ function errorResponses(codes: readonly ErrorCode[], ipBlock: boolean): Record<s
   for (const code of new Set(codes)) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   const responses: Record<string, Json> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const json = { schema: refTo('ErrorEnvelope') };
     const description = list.map((code) => `\`${code}\``).join(', ');
     responses[String(status)] =
       status === 403 && ipBlock
         ? { description: `${description} or the IP block`, content: { 'application/json': { schema: { oneOf: [refTo('ErrorEnvelope'), refTo('IpBlockEnvelope')] } } } }
-        : { description, content: { 'application/json': json } };
-  }
-  if (ipBlock && !byStatus.has(403)) {
-    responses['403'] = { description: 'the IP block', content: { 'application/json': { schema: refTo('IpBlockEnvelope') } } };
+        : { description, content: { 'application/json': { schema: refTo('ErrorEnvelope') } } };
   }
   return responses;
 }
 
-function apiOperation(name: string, e: Endpoint, requests: Components, answers: Components): Json {
+function apiOperation(name: string, e: Endpoint, components: Components): Json {
   const codes = [...pipelineErrors(e), ...e.errors];
   const success: Record<string, Json> = {};
   const envelope = (schema: z.ZodMiniType) => ({
     type: 'object',
     required: ['data', 'meta'],
-    properties: { data: answers.ref(schema, `${capitalised(name)}Data`), meta: refTo('Meta') },
+    properties: { data: components.ref(schema, `${capitalised(name)}Data`), meta: refTo('Meta') },
   });
+  // The one streamed answer is an export's file, in the Content-Type of its format.
   const content =
     e.response === null
-      ? { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }
+      ? { 'application/json': {}, 'text/csv': {}, 'text/html': {} }
       : { 'application/json': { schema: envelope(e.response) } };
-  success[String(e.status ?? 200)] = { description: e.response === null ? 'the file' : 'success', content };
+  success[String(e.status ?? 200)] = { description: e.response === null ? 'the file, not enveloped' : 'success', content };
   if (e.existingStatus) success[String(e.existingStatus)] = { description: 'the resource already existed', content };
 
   const operation: Json = {
@@ -126,17 +128,17 @@ function apiOperation(name: string, e: Endpoint, requests: Components, answers: 
   if (e.method !== 'GET' && !(e.body instanceof z.ZodMiniOptional)) {
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: requests.ref(e.body, `${capitalised(name)}Body`) } },
+      content: { 'application/json': { schema: components.ref(e.body, `${capitalised(name)}Body`) } },
     };
   }
   return operation;
 }
 
-function publicOperation(name: string, route: PublicRoute, answers: Components): Json {
+function publicOperation(name: string, route: PublicRoute, components: Components): Json {
   const content =
     typeof route.response === 'string'
       ? { [route.response]: { schema: { type: 'string' } } }
-      : { 'application/json': { schema: answers.ref(route.response, `${capitalised(name)}Data`) } };
+      : { 'application/json': { schema: components.ref(route.response, `${capitalised(name)}Data`) } };
   const pathNames = [...route.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
   return {
     operationId: name,
@@ -149,27 +151,17 @@ function publicOperation(name: string, route: PublicRoute, answers: Components):
 }
 
 export function openApiDocument(): Json {
-  const taken = new Set<string>(['Meta', 'ErrorEnvelope', 'IpBlockEnvelope']);
-  const requests = new Components('input', taken);
-  const answers = new Components('output', taken);
-  for (const [name, schema] of Object.entries(RESOURCES)) answers.ref(schema, name);
+  const components = new Components();
+  for (const [name, schema] of Object.entries({ Meta, ErrorEnvelope, IpBlockEnvelope, ...RESOURCES, ...PARTS })) components.ref(schema, name);
 
   const paths: Record<string, Record<string, Json>> = {};
   const add = (path: string, method: string, operation: Json) => {
     (paths[openApiPath(path)] ??= {})[method.toLowerCase()] = operation;
   };
-  for (const [name, e] of Object.entries(endpoints) as [string, Endpoint][]) add(`/v1${e.path}`, e.method, apiOperation(name, e, requests, answers));
-  for (const [name, route] of Object.entries(publicRoutes) as [string, PublicRoute][]) add(route.path, route.method, publicOperation(name, route, answers));
+  for (const [name, e] of Object.entries(endpoints) as [string, Endpoint][]) add(`/v1${e.path}`, e.method, apiOperation(name, e, components));
+  for (const [name, route] of Object.entries(publicRoutes) as [string, PublicRoute][]) add(route.path, route.method, publicOperation(name, route, components));
 
-  const fixed = z.toJSONSchema(
-    (() => {
-      const registry = z.registry<{ id: string }>();
-      registry.add(Meta, { id: 'Meta' }).add(ErrorEnvelope, { id: 'ErrorEnvelope' }).add(IpBlockEnvelope, { id: 'IpBlockEnvelope' });
-      return registry;
-    })(),
-    { uri: (id) => `#/components/schemas/${id}` },
-  ).schemas;
-  const schemas: Record<string, Json> = { ...fixed, ...answers.schemas(), ...requests.schemas() };
+  const schemas = components.schemas();
   // Each says which document it came from; inside components they are only noise.
   for (const schema of Object.values(schemas)) {
     delete schema.$schema;

@@ -33,6 +33,8 @@ export interface NewToken {
 export interface AccountsStore {
   createUser(input: { name: string; email: string; plan: Plan }, now: number): Promise<UserRecord>;
   getUser(id: string): Promise<UserRecord | null>;
+  /** Every user, oldest first. */
+  listUsers(): Promise<UserRecord[]>;
   setPlan(userId: string, plan: Plan): Promise<UserRecord | null>;
   countUsers(): Promise<number>;
   /** Refuses (CONFLICT) when the user already has maxActive unrevoked, unexpired tokens. */

@@ -1,57 +1,19 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VerifiedUser } from '../../lib/api/auth.ts';
-import { type AdminResult, runAdmin } from '../support/admin-command.ts';
+import { type Started, jsonLine as json, npmRun, startServerProcess as startServer, stop } from '../support/cli.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { apiFor } from '../support/server.ts';
 
-/** The local-server.md contract, driven exactly as outside tools drive it: through npm run. */
+/** The command-line contract of the server and the admin command, driven exactly as outside tools drive it: through npm run. */
 
-const root = new URL('../../', import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), 'shelf-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  baseUrl: string;
-  stdout: string;
-}
-
-async function startServer(args: string[] = [], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn('npm', ['run', '--silent', 'server', '--', ...args], { cwd: root, env: { ...process.env, ...env } });
-  let stdout = '';
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line; stdout: ${stdout}`)), 15_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = stdout.match(/listening (http:\/\/\S+\/v1)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stdout}`)));
-  });
-  return { child, baseUrl, stdout };
-}
-
-function stop(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.on('exit', (code) => resolve(code));
-    child.kill(signal);
-  });
-}
-
-const admin = (...args: string[]): Promise<AdminResult> => runAdmin(dataDir, ...args);
-
-const json = <S extends z.ZodType>(schema: S, stdout: string): z.output<S> => {
-  expect(stdout.trim().split('\n')).toHaveLength(1);
-  return schema.parse(JSON.parse(stdout));
-};
+const admin = (...args: string[]) => npmRun('admin', ['--data', dataDir, ...args]);
 
 describe('server and admin commands', () => {
   let server: Started;

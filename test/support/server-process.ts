@@ -34,8 +34,9 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export function startServerProcess(script: string, args: string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+/** A TypeScript script runs through tsx; `nodeArgs: []` runs a built JavaScript file with plain node. */
+export function startServerProcess(script: string, args: string[], nodeArgs: string[] = ['--import', 'tsx']): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -79,6 +79,10 @@ export class SqliteAccounts implements AccountsStore {
     return row ? toUser(row) : null;
   }
 
+  async listUsers(): Promise<UserRecord[]> {
+    return this.db.prepare<[], UserRow>('SELECT * FROM users ORDER BY created_at, id').all().map(toUser);
+  }
+
   async setPlan(userId: string, plan: Plan): Promise<UserRecord | null> {
     this.db.prepare('UPDATE users SET plan = ? WHERE id = ?').run(plan, userId);
     return this.getUser(userId);

@@ -1,0 +1,155 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { VerifiedUser } from '../../lib/api/auth.ts';
+import { type Started, jsonLine, npmRun, root, startServerProcess, stop } from '../support/cli.ts';
+import { dataOf } from '../support/expect.ts';
+import { apiFor } from '../support/server.ts';
+
+/** Self-hosting: --help, start-up failures, the admin command's guards, the production build and the store zip. */
+
+const dataDir = mkdtempSync(join(tmpdir(), 'shelf-selfhost-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** The flags a parseArgs options block in this source file declares. */
+function declaredFlags(file: string): string[] {
+  const source = readFileSync(join(root, file), 'utf8');
+  const block = source.slice(source.indexOf('options: {'));
+  return [...block.matchAll(/^\s+'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/gm)].map((m) => `--${m[1]}`);
+}
+
+describe('npm run server', () => {
+  it('--help says what every flag and environment variable does, and exits 0', async () => {
+    const flags = declaredFlags('server/config.ts');
+    expect(flags).toEqual(expect.arrayContaining(['--port', '--host', '--data', '--trust-proxy']));
+    const help = await npmRun('server', ['--help']);
+    expect(help.code).toBe(0);
+    for (const flag of [...flags, '--help', 'PORT', 'HOST', 'DATA_DIR']) expect(help.stdout, flag).toMatch(new RegExp(`(^|\\s)${flag}\\b`, 'm'));
+    expect(help.stdout, 'it did not start').not.toMatch(/^listening /m);
+  }, 30_000);
+
+  it('says in one line that the port is taken and exits 1, without a stack trace or a listening line', async () => {
+    const first = await startServerProcess(['--port', '0', '--data', dataDir]);
+    try {
+      const port = new URL(first.baseUrl).port;
+      const second = await npmRun('server', ['--port', port, '--data', join(dataDir, 'other')]);
+      expect(second.code).toBe(1);
+      expect(second.stdout).not.toMatch(/listening/);
+      expect(second.stderr.trim().split('\n')).toEqual([
+        `shelf server: 127.0.0.1 port ${port} is already in use, probably by another Shelf server. Stop that one, or start this one on another port: --port N (or PORT=N).`,
+      ]);
+    } finally {
+      expect(await stop(first.child)).toBe(0);
+    }
+  }, 30_000);
+});
+
+describe('npm run admin', () => {
+  const admin = (...args: string[]) => npmRun('admin', ['--data', dataDir, ...args]);
+
+  it('--help names every command and flag, and exits 0', async () => {
+    const source = readFileSync(join(root, 'server/admin.ts'), 'utf8');
+    const commands = [...source.matchAll(/case '([a-z]+ [a-z]+)':/g)].map((m) => m[1]!);
+    expect(commands).toEqual(expect.arrayContaining(['user create', 'user list', 'token create']));
+    const help = await npmRun('admin', ['--help']);
+    expect(help.code).toBe(0);
+    for (const word of [...commands, ...declaredFlags('server/admin.ts')]) expect(help.stdout, word).toContain(word);
+  }, 30_000);
+
+  it('refuses a --data directory that does not exist, and creates nothing', async () => {
+    const missing = join(dataDir, 'typo', 'data');
+    const result = await npmRun('admin', ['--data', missing, 'user', 'list']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`--data ${missing} does not exist`);
+    expect(existsSync(join(dataDir, 'typo'))).toBe(false);
+  }, 30_000);
+
+  it('user list: every user, oldest first, with the tokens that still work', async () => {
+    const listed = z.object({
+      users: z.array(
+        z.object({ userId: z.string(), name: z.string(), email: z.string(), plan: z.enum(['pro', 'free']), status: z.string(), createdAt: z.string(), activeTokens: z.number() }),
+      ),
+    });
+    const before = jsonLine(listed, (await admin('user', 'list')).stdout).users;
+    expect(before).toHaveLength(1); // the user the server's first start on dataDir made (the port test above)
+    expect(before[0]).toMatchObject({ plan: 'pro', activeTokens: 1 });
+
+    const { userId } = jsonLine(z.object({ userId: z.string() }), (await admin('user', 'create', '--name', 'Grace', '--email', 'grace@example.com', '--plan', 'free')).stdout);
+    const after = jsonLine(listed, (await admin('user', 'list')).stdout).users;
+    expect(after.map((u) => u.userId)).toEqual([before[0]!.userId, userId]);
+    expect(after[1]).toMatchObject({ name: 'Grace', email: 'grace@example.com', plan: 'free', status: 'active', activeTokens: 0 });
+  }, 30_000);
+});
+
+describe('the production build', () => {
+  beforeAll(async () => {
+    const built = await npmRun('build:server', []);
+    expect(built.code, built.stderr).toBe(0);
+  }, 60_000);
+
+  it('imports nothing but Node built-ins and better-sqlite3: no TypeScript at run time', () => {
+    const dir = join(root, 'dist/server');
+    expect(readdirSync(dir)).toEqual(expect.arrayContaining(['main.js', 'admin.js']));
+    const allowed = new Set([...builtinModules, 'better-sqlite3']);
+    const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
+    };
+    const external = Object.values(meta.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+    expect(external).toContain('better-sqlite3');
+    expect(external.filter((path) => !allowed.has(path.replace(/^node:/, '')))).toEqual([]);
+    expect(readdirSync(join(dir, 'migrations'))).toEqual(readdirSync(join(root, 'server/db/migrations')));
+  });
+
+  it('npm run serve: plain node answers the API, and npm run serve:admin manages its accounts', async () => {
+    const served = join(dataDir, 'served');
+    const server: Started = await startServerProcess(['--port', '0', '--data', served], {}, 'serve');
+    try {
+      const token = server.stdout.match(/tok_[0-9a-f]{64}/)![0];
+      expect(dataOf(await apiFor(server.baseUrl, { token })('POST', '/auth/verify'), VerifiedUser).plan).toBe('pro');
+      expect((await fetch(`${server.baseUrl}/openapi.json`)).status).toBe(200);
+      const users = await npmRun('serve:admin', ['--data', served, 'user', 'list']);
+      expect(jsonLine(z.object({ users: z.array(z.object({ activeTokens: z.literal(1) })).length(1) }), users.stdout)).toBeTruthy();
+    } finally {
+      expect(await stop(server.child)).toBe(0);
+    }
+  }, 60_000);
+});
+
+describe('npm run zip', () => {
+  const run = promisify(execFile);
+  const probe = join(root, 'data', `zip-probe-${process.pid}.db`);
+  const madeDataDir = !existsSync(join(root, 'data'));
+  afterAll(() => (madeDataDir ? rmSync(join(root, 'data'), { recursive: true, force: true }) : rmSync(probe, { force: true })));
+
+  it("never packs a server's data directory into the sources zip", async () => {
+    mkdirSync(join(root, 'data'), { recursive: true });
+    writeFileSync(probe, 'a user database');
+    // The Firefox half of npm run zip: the one that makes the sources zip (the Chrome zip holds only the build).
+    await run('npx', ['wxt', 'zip', '-b', 'firefox', '--mv3'], { cwd: root });
+    const output = join(root, '.output');
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const sources = `shelf-${version}-sources.zip`;
+    const names = zipEntries(readFileSync(join(output, sources)));
+    expect(names).toEqual(expect.arrayContaining(['package.json', 'wxt.config.ts', 'entrypoints/popup/App.tsx']));
+    expect(names.filter((n) => /^(data|dist)\/|shelf\.db/.test(n))).toEqual([]);
+  }, 180_000);
+});
+
+/** The file names in a zip, from its central directory (located by the end-of-central-directory record). */
+function zipEntries(zip: Buffer): string[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  const names: string[] = [];
+  for (let i = 0, at = zip.readUInt32LE(end + 16); i < count; i++) {
+    const [nameLength, extraLength, commentLength] = [zip.readUInt16LE(at + 28), zip.readUInt16LE(at + 30), zip.readUInt16LE(at + 32)];
+    names.push(zip.toString('utf8', at + 46, at + 46 + nameLength));
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return names;
+}
