@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 
@@ -10,6 +10,8 @@ export interface LoadSettings {
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
+  /** Measured runs per target, taken in turns across the targets so that a busy spell on the machine hits all of them. */
+  rounds: number;
 }
 
 export interface LoadTarget {
@@ -29,22 +31,44 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   ok: number;
+  /** The server process's CPU time (user + system) per answered request: what a busy machine disturbs least. */
+  cpuUsPerRequest: number;
   /** Responses that were not 2xx or 3xx and socket errors: any of them spoils the figure. */
   failures: string[];
 }
 
 /**
- * One target under load from wrk (one thread, so that on a small machine the
- * server keeps a core to itself): a warm-up run that is thrown away, then the
- * measured run, both with the same settings. wrk is a separate native process, so
- * the load generator costs the server nothing of its own event loop and is not
- * itself the bottleneck (an in-process autocannon saturates near 6,000 req/s on
- * 39 KB answers). `scriptPath` is where the run's Lua script is written.
+ * A target under load from wrk (one thread, so that on a small machine the server
+ * keeps a core to itself). wrk is a separate native process, so the load generator
+ * costs the server nothing of its own event loop and is not itself the bottleneck
+ * (an in-process autocannon saturates near 6,000 req/s on 39 KB answers).
+ * `scriptPath` is where the target's Lua script is written; `serverPid` the process
+ * whose CPU time is counted.
  */
-export async function measureLoad(target: LoadTarget, settings: LoadSettings, scriptPath: string): Promise<LoadResult> {
-  writeFileSync(scriptPath, luaScript(target));
-  if (settings.warmupSeconds > 0) await wrk(target.url, scriptPath, settings.connections, settings.warmupSeconds);
-  const summary = await wrk(target.url, scriptPath, settings.connections, settings.durationSeconds);
+export class Load {
+  constructor(
+    private target: LoadTarget,
+    private settings: LoadSettings,
+    private scriptPath: string,
+    private serverPid: number,
+  ) {
+    writeFileSync(scriptPath, luaScript(target));
+  }
+
+  /** A run that is thrown away: the server's code paths compiled and its caches filled. */
+  async warmUp(): Promise<void> {
+    if (this.settings.warmupSeconds > 0) await wrk(this.target.url, this.scriptPath, this.settings.connections, this.settings.warmupSeconds);
+  }
+
+  async measure(): Promise<LoadResult> {
+    const cpuBefore = cpuTicks(this.serverPid);
+    const summary = await wrk(this.target.url, this.scriptPath, this.settings.connections, this.settings.durationSeconds);
+    const cpu = cpuTicks(this.serverPid) - cpuBefore;
+    return result(summary, cpu);
+  }
+}
+
+function result(summary: WrkSummary, cpuTicksUsed: number): LoadResult {
   const { connect, read, write, status, timeout } = summary.errors;
   const failures: string[] = [];
   if (status > 0) failures.push(`${status} answers not 2xx or 3xx`);
@@ -56,8 +80,19 @@ export async function measureLoad(target: LoadTarget, settings: LoadSettings, sc
     p50Ms: summary.p50Us / 1000,
     p99Ms: summary.p99Us / 1000,
     ok,
+    cpuUsPerRequest: ok === 0 ? NaN : (cpuTicksUsed * (1e6 / CLOCK_TICKS_PER_SECOND)) / summary.requests,
     failures,
   };
+}
+
+/** Linux's USER_HZ, in which /proc/<pid>/stat counts CPU time. */
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** utime + stime of a process (fields 14 and 15 of /proc/<pid>/stat, counted after the command name's closing parenthesis). */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 /**
@@ -87,7 +122,9 @@ const WrkSummary = z.object({
   p99Us: z.number(),
 });
 
-async function wrk(url: string, script: string, connections: number, seconds: number): Promise<z.infer<typeof WrkSummary>> {
+type WrkSummary = z.infer<typeof WrkSummary>;
+
+async function wrk(url: string, script: string, connections: number, seconds: number): Promise<WrkSummary> {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script, url];
   const { stdout } = await run(WRK, args, { maxBuffer: 1024 * 1024 }).catch((err: NodeJS.ErrnoException) => {
     throw new Error(err.code === 'ENOENT' ? `${WRK} is not installed (apt-get install wrk)` : `wrk failed: ${err.message}`);
