@@ -176,6 +176,7 @@ function enveloped(c: Context<AppEnv>, data: Buffer, status: ContentfulStatusCod
   outgoing.write(DATA_OPEN);
   outgoing.write(data);
   outgoing.end(close);
+  // @hono/node-server's documented marker: it then writes nothing more (it is built when this module loads, before serve()).
   return RESPONSE_ALREADY_SENT;
 }
 
