@@ -14,5 +14,6 @@ export async function startShelfServer(dataDir: string): Promise<ShelfServer> {
   return { ...server, firstToken };
 }
 
-/** The baseline: node:http answering a constant JSON. */
-export const startBareServer = (): Promise<ServerProcess> => startServerProcess('bench/bare-server.ts', []);
+/** A baseline server (bench/http-baseline-server.ts) answering every GET with the bytes of `answerFile`. */
+export const startBaselineServer = (kind: 'bare' | 'hono', answerFile: string): Promise<ServerProcess> =>
+  startServerProcess('bench/http-baseline-server.ts', [kind, answerFile]);

@@ -70,8 +70,8 @@ console.log(
     `Shelf benchmarks: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`, ${new Date().toISOString().slice(0, 10)}`,
     `Node ${process.version}, ${cores} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, load average ${loadBefore.toFixed(1)} before / ` +
       `${loadAfter.toFixed(1)} after.${Math.max(loadBefore, loadAfter) > cores ? ' **The machine was busy with other work: figures are pessimistic.**' : ''}`,
-    `Load: autocannon in the bench process, ${load.connections} connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s ` +
-      `measured per target, loopback; each server in its own process (Shelf with --raise-limits). Library: ${fmtCount(LIBRARY_SIZE)} ` +
+    `Load: wrk (1 thread), ${load.connections} connections, ${load.rounds} rounds per target in turns, each ${load.warmupSeconds} s warm-up + ` +
+      `${load.durationSeconds} s measured (the median round reported), loopback; each server in its own process (Shelf with --raise-limits). Library: ${fmtCount(LIBRARY_SIZE)} ` +
       `bookmarks, ${fmtCount(ws.library.tags.length)} tags, ${ws.library.collections.length} collections, seeded by SQL.`,
     '',
     renderTable(rows),

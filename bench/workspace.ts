@@ -17,8 +17,8 @@ export interface BenchSettings {
 }
 
 export const SETTINGS: Record<'full' | 'quick', BenchSettings> = {
-  full: { load: { connections: 10, warmupSeconds: 2, durationSeconds: 8 }, evaluations: 50, exportRuns: 3 },
-  quick: { load: { connections: 10, warmupSeconds: 1, durationSeconds: 3 }, evaluations: 20, exportRuns: 1 },
+  full: { load: { connections: 10, warmupSeconds: 2, durationSeconds: 5, rounds: 3 }, evaluations: 50, exportRuns: 3 },
+  quick: { load: { connections: 10, warmupSeconds: 1, durationSeconds: 3, rounds: 1 }, evaluations: 20, exportRuns: 1 },
 };
 
 /**

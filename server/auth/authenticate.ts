@@ -29,24 +29,23 @@ export class Authenticator {
     const token = match[1]!;
     if (!TOKEN_PATTERN.test(token)) return failed('INVALID_TOKEN', 'The API token is not valid');
 
-    const found = await this.lookup(token, dataVersion);
+    // Hashed on every request rather than memoised, so that no token is kept in clear in memory.
+    const hash = hashToken(token);
+    const cached = this.found.get(hash);
+    const found = cached?.version === dataVersion ? cached.found : await this.lookup(hash, dataVersion);
     if (!found) return failed('INVALID_TOKEN', 'The API token is not valid');
     const { token: record, user } = found;
     if (record.revokedAt !== null) return failed('TOKEN_REVOKED', 'The API token has been revoked');
     if (record.expiresAt !== null && record.expiresAt <= now) return failed('TOKEN_EXPIRED', 'The API token has expired');
 
-    await this.touch(record.id, now);
+    if (this.dueForTouch(record.id, now)) await this.accounts.touchToken(record.id, now);
     return {
       ok: true,
       auth: { userId: user.id, tokenId: record.id, scopes: record.scopes, plan: user.plan, expiresAt: record.expiresAt },
     };
   }
 
-  private async lookup(token: string, version: string): Promise<Found> {
-    // Hashed on every request rather than memoised, so that no token is kept in clear in memory.
-    const hash = hashToken(token);
-    const cached = this.found.get(hash);
-    if (cached?.version === version) return cached.found;
+  private async lookup(hash: string, version: string): Promise<Found> {
     const found = await this.accounts.findTokenByHash(hash);
     if (this.found.size >= CACHE_LIMIT) this.found.clear();
     this.found.set(hash, { version, found });
@@ -54,10 +53,10 @@ export class Authenticator {
   }
 
   /** lastUsedAt is kept to the minute: a write on every request would cost more than it tells. */
-  private async touch(tokenId: string, now: number): Promise<void> {
+  private dueForTouch(tokenId: string, now: number): boolean {
     const last = this.lastTouched.get(tokenId);
-    if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
+    if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return false;
     this.lastTouched.set(tokenId, now);
-    await this.accounts.touchToken(tokenId, now);
+    return true;
   }
 }

@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { Scope } from '../../lib/api/scopes.ts';
 
 export interface AuthContext {
@@ -8,8 +9,9 @@ export interface AuthContext {
   expiresAt: number | null;
 }
 
-/** Hono's per-request variables for the whole app. */
+/** Hono's per-request variables for the whole app, and what @hono/node-server passes (node's request and response). */
 export interface AppEnv {
+  Bindings: HttpBindings;
   Variables: {
     requestId: string;
     clientIp: string;

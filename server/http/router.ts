@@ -1,4 +1,6 @@
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createHash } from 'node:crypto';
+import { ServerResponse } from 'node:http';
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
@@ -53,60 +55,57 @@ export class Router {
 
   add<E extends Endpoint>(endpoint: E, handler: Handler<E>): void {
     const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    this.app[method](endpoint.path, async (c) => {
-      const auth = c.get('auth');
-      if (endpoint.scope !== 'token' && !hasScope(auth.scopes, endpoint.scope)) {
-        throw new ApiError('SCOPE_REQUIRED', `This request needs a token with the ${endpoint.scope} scope`);
-      }
-      const params = validate(endpoint.params, c.req.param(), 'path');
-      const query = validate(endpoint.query, c.req.query(), 'query');
-      const { raw, value } = await readJsonBody(c);
-      const body = validate(endpoint.body, value, 'body');
-      const heavyLimit = async () => {
-        if (endpoint.heavy) await this.heavyLimit(c, auth.userId, `${endpoint.method} ${endpoint.path}`);
-      };
+    const route: Route<E> = { endpoint, handler, name: `${endpoint.method} ${endpoint.path}` };
+    // Methods rather than closures made per request: a read served from the cache makes as few objects as it can.
+    this.app[method](endpoint.path, (c) => this.handle(route, c));
+  }
 
-      const produce = async (): Promise<Serialized | Response> => {
-        const reply = await handler({ params, query, body, auth, c } as RouteInput<E>);
-        if (reply instanceof Response) return reply;
-        const [status, data]: [ContentfulStatusCode, unknown] = isWithStatus(reply)
-          ? [reply[STATUS], reply.data]
-          : [endpoint.status ?? 200, reply];
-        return { status, json: JSON.stringify(data) };
-      };
-      // Counted only for work that runs: an idempotent replay of a heavy POST is not another request's work.
-      const run = async (): Promise<Response> => {
-        await heavyLimit();
-        return respond(c, await produce());
-      };
-      // A read's answer depends only on the data, the user (not on the token, whose scopes differ) and the validated
-      // input, so it can be cached; keyed on that input, not the raw URL, junk in a query string cannot make new entries.
-      if (endpoint.method === 'GET' && endpoint.scope !== 'token' && endpoint.response !== null) {
-        await heavyLimit(); // a cached answer to a heavy read is still a heavy request
-        return this.cached(c, `${auth.userId} ${endpoint.path} ${JSON.stringify(params)} ${JSON.stringify(query)}`, produce);
-      }
-      const key = c.req.header('Idempotency-Key');
-      if (endpoint.method === 'POST' && endpoint.response !== null && key !== undefined) {
-        return this.idempotent(c, auth.userId, key, `${c.req.method} ${c.req.path}\n${raw}`, run);
-      }
-      return run();
-    });
+  private async handle<E extends Endpoint>(route: Route<E>, c: Context<AppEnv>): Promise<Response> {
+    const { endpoint } = route;
+    const auth = c.get('auth');
+    if (endpoint.scope !== 'token' && !hasScope(auth.scopes, endpoint.scope)) {
+      throw new ApiError('SCOPE_REQUIRED', `This request needs a token with the ${endpoint.scope} scope`);
+    }
+    const params = validate(endpoint.params, c.req.param(), 'path');
+    const query = validate(endpoint.query, c.req.query(), 'query');
+    const { raw, value } = endpoint.method === 'GET' ? NO_BODY : await readJsonBody(c);
+    const body = validate(endpoint.body, value, 'body');
+    const input = { params, query, body, auth, c } as RouteInput<E>;
+
+    // A read's answer depends only on the data, the user (not on the token, whose scopes differ) and the validated
+    // input, so it can be cached; keyed on that input, not the raw URL, junk in a query string cannot make new entries.
+    if (endpoint.method === 'GET' && endpoint.scope !== 'token' && endpoint.response !== null) {
+      if (endpoint.heavy) await this.heavyLimit(route, c); // a cached answer to a heavy read is still a heavy request
+      return this.cached(route, input, `${auth.userId} ${endpoint.path} ${JSON.stringify(params)} ${JSON.stringify(query)}`);
+    }
+    const key = c.req.header('Idempotency-Key');
+    if (endpoint.method === 'POST' && endpoint.response !== null && key !== undefined) {
+      return this.idempotent(c, auth.userId, key, `${c.req.method} ${c.req.path}\n${raw}`, () => this.run(route, input));
+    }
+    return this.run(route, input);
+  }
+
+  /** Counted only for work that runs: an idempotent replay of a heavy POST is not another request's work. */
+  private async run<E extends Endpoint>(route: Route<E>, input: RouteInput<E>): Promise<Response> {
+    if (route.endpoint.heavy) await this.heavyLimit(route, input.c);
+    return respond(input.c, await produce(route, input));
   }
 
   /** The version was read when the request came in, so an entry is never newer than the version it is filed under. */
-  private async cached(c: Context<AppEnv>, key: string, produce: () => Promise<Serialized | Response>): Promise<Response> {
+  private async cached<E extends Endpoint>(route: Route<E>, input: RouteInput<E>, key: string): Promise<Response> {
+    const { c } = input;
     const version = c.get('dataVersion');
     const hit = this.deps.cache.get(key, version);
     if (hit !== undefined) return enveloped(c, hit, 200);
-    const reply = await produce();
+    const reply = await produce(route, input);
     if (reply instanceof Response || reply.status !== 200) return respond(c, reply);
     const data = Buffer.from(reply.json);
     this.deps.cache.set(key, version, data);
     return enveloped(c, data, 200);
   }
 
-  private async heavyLimit(c: Context<AppEnv>, userId: string, route: string): Promise<void> {
-    const verdict = await this.deps.guards.heavy(userId, route);
+  private async heavyLimit(route: Route<Endpoint>, c: Context<AppEnv>): Promise<void> {
+    const verdict = await this.deps.guards.heavy(c.get('auth').userId, route.name);
     if (!verdict.allowed) {
       throw new ApiError('RATE_LIMITED', 'Rate limit exceeded', {
         ...verdict.headers,
@@ -160,16 +159,46 @@ const DATA_OPEN = Buffer.from('{"data":');
 
 /**
  * The envelope around already-serialized data, as bytes: a cached page is sent
- * without being parsed or encoded again.
+ * without being parsed or encoded again. To a GET on node's server it is written
+ * straight to node's response in three pieces that go out in one system call, so
+ * that the page is not even copied (joining them would copy the whole page for a
+ * few bytes of envelope: a tenth of the server's time on a 40 kB page).
  */
 function enveloped(c: Context<AppEnv>, data: Buffer, status: ContentfulStatusCode): Response {
   const close = Buffer.from(`,"meta":{"requestId":"${c.get('requestId')}"}}`);
-  return reply(c, Buffer.concat([DATA_OPEN, data, close], DATA_OPEN.length + data.length + close.length), status);
+  const length = DATA_OPEN.length + data.length + close.length;
+  const outgoing = c.env.outgoing as unknown;
+  if (c.req.method !== 'GET' || !(outgoing instanceof ServerResponse)) {
+    return reply(c, Buffer.concat([DATA_OPEN, data, close], length), status);
+  }
+  outgoing.writeHead(status, { ...c.get('headers'), 'Content-Type': 'application/json', 'Content-Length': length });
+  outgoing.cork(); // end() uncorks: the head and the three pieces leave in one writev
+  outgoing.write(DATA_OPEN);
+  outgoing.write(data);
+  outgoing.end(close);
+  // @hono/node-server's documented marker: it then writes nothing more (it is built when this module loads, before serve()).
+  return RESPONSE_ALREADY_SENT;
 }
 
 interface Serialized {
   status: ContentfulStatusCode;
   json: string;
+}
+
+interface Route<E extends Endpoint> {
+  endpoint: E;
+  handler: Handler<E>;
+  /** "GET /bookmarks/duplicates": what the heavy-endpoint limit counts per. */
+  name: string;
+}
+
+const NO_BODY = { raw: '', value: undefined };
+
+async function produce<E extends Endpoint>({ endpoint, handler }: Route<E>, input: RouteInput<E>): Promise<Serialized | Response> {
+  const reply = await handler(input);
+  if (reply instanceof Response) return reply;
+  const [status, data]: [ContentfulStatusCode, unknown] = isWithStatus(reply) ? [reply[STATUS], reply.data] : [endpoint.status ?? 200, reply];
+  return { status, json: JSON.stringify(data) };
 }
 
 const respond = (c: Context<AppEnv>, answer: Serialized | Response): Response =>

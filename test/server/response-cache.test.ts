@@ -58,6 +58,34 @@ describe('the read cache under junk queries', () => {
   });
 });
 
+describe('an answer from the cache', () => {
+  it('carries the same headers and envelope as a computed one, with its own request id and rate-limit count', async () => {
+    const url = `${t.baseUrl}/bookmarks?limit=5`;
+    const headers = { Authorization: `Bearer ${u.token}` };
+    const first = await fetch(url, { headers });
+    const second = await fetch(url, { headers }); // the same version: served from the cache
+    const [a, b] = [await first.text(), await second.text()];
+    for (const [res, text] of [[first, a], [second, b]] as const) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+      expect(res.headers.get('x-request-id')).toBe((JSON.parse(text) as { meta: { requestId: string } }).meta.requestId);
+    }
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    expect((JSON.parse(b) as { data: unknown }).data).toEqual((JSON.parse(a) as { data: unknown }).data);
+  });
+
+  it('answers a HEAD with the headers and no body', async () => {
+    const res = await fetch(`${t.baseUrl}/bookmarks?limit=5`, { method: 'HEAD', headers: { Authorization: `Bearer ${u.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(await res.text()).toBe('');
+  });
+});
+
 describe('the read cache accounting', () => {
   it('counts keys in its byte budget, so long keys with tiny answers are bounded too', () => {
     const cache = new ResponseCache({ maxBytes: 64 * 1024, maxEntries: 1_000 });

@@ -9,11 +9,11 @@ import { SqliteJobs } from './jobs.ts';
 import { SqliteSmartFolders } from './smart-folders.ts';
 import { SqliteTags } from './tags.ts';
 import { SqliteUploads } from './uploads.ts';
+import { trackVersion } from './version.ts';
 
 export function openSqliteStore(dataDir: string): Store {
   const db = openDatabase(dataDir);
-  // total_changes counts this connection's writes; data_version moves when another connection commits.
-  const version = db.prepare<[], string>("SELECT data_version || '.' || total_changes() FROM pragma_data_version").pluck();
+  const version = trackVersion(db); // before the stores prepare their statements
   return {
     accounts: new SqliteAccounts(db),
     bookmarks: new SqliteBookmarks(db),
@@ -24,7 +24,7 @@ export function openSqliteStore(dataDir: string): Store {
     smartFolders: new SqliteSmartFolders(db),
     uploads: new SqliteUploads(db),
     blocks: new SqliteBlocks(db),
-    version: () => version.get()!,
+    version,
     close: () => db.close(),
   };
 }
