@@ -146,7 +146,7 @@ describe('failed authentication', () => {
     const ip = nextIp();
     const anon = apiFor(t.baseUrl, { ip });
     // The fifth failure blocks the address before the bucket runs dry, so each block is lifted (as the admin command does).
-    const lift = () => t.server.deps.store.blocks.unblock(`block:${ip}`);
+    const lift = () => t.server.deps.limits.unblock(`block:${ip}`);
     for (let i = 0; i < 10; i++) {
       expectError(await anon('GET', '/auth/verify'), 401, 'MISSING_TOKEN');
       await lift();
