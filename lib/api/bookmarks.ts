@@ -66,7 +66,7 @@ function dedupeCaseInsensitive(names: string[]): string[] {
   });
 }
 
-export const CreateBookmarkBody = z.object({
+export const CreateBookmarkBody = z.strictObject({
   url: httpUrl,
   title: z.optional(text(2000)),
   description: z.optional(text(10_000)),
@@ -119,8 +119,8 @@ export const PatchBookmarkBody = z.pipe(
 );
 export type PatchBookmarkBody = z.infer<typeof PatchBookmarkBody>;
 
-export const FavoriteBody = z.object({ isFavorite: z.boolean() });
-export const MoveBody = z.object({ collectionId: z.nullable(Id) });
+export const FavoriteBody = z.strictObject({ isFavorite: z.boolean() });
+export const MoveBody = z.strictObject({ collectionId: z.nullable(Id) });
 
 export const BookmarkSort = z.enum(['newest', 'oldest', 'title', 'domain']);
 export type BookmarkSort = z.infer<typeof BookmarkSort>;
