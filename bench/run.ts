@@ -3,13 +3,14 @@ import { parseArgs } from 'node:util';
 import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
 import { smartFolderSection } from './smart-folder.ts';
+import { tagsSection } from './tags.ts';
 import { type Row, failureRow, fmtCount, fmtMs, renderTable } from './table.ts';
 import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,smart-folder,export,import,extension]`:
- * the server's HTTP figures; import, export and smart-folder figures; and the
+ * `npm run bench [-- --quick] [-- --only http,smart-folder,tags,export,import,extension]`:
+ * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
  * fails or a measurement errs; an endpoint not built yet is "not available", not a failure.
@@ -17,6 +18,7 @@ import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWork
 const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[]>> = {
   http: throughputSection,
   'smart-folder': smartFolderSection,
+  tags: tagsSection,
   export: exportSection,
   import: importSection,
   extension: extensionSection,
