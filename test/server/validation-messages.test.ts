@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type Endpoint, endpoints } from '../../lib/api/endpoints.ts';
 import { expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import type { TestUser } from '../support/server.ts';
+import { withServerAndUser } from '../support/server-per-file.ts';
 
 /**
  * Every route that takes a body or query parameters, told something wrong, answers in the
@@ -49,13 +50,8 @@ const LENIENT = new Set(['saveCover']);
 
 const pathOf = (e: Endpoint): string => e.path.replace(':format', 'json').replace(':name{.+}', 'some-tag').replace(/:[a-zA-Z]+/g, 'x_1');
 
-let t: TestServer;
 let u: TestUser;
-beforeAll(async () => {
-  t = await startTestServer({ raiseLimits: true });
-  u = await t.user();
-});
-afterAll(() => t.close());
+withServerAndUser((started) => ({ u } = started), { raiseLimits: true });
 
 const refusal = async (e: Endpoint, path: string, body?: unknown): Promise<string> => {
   const message = expectError(await u.api(e.method, path, body === undefined ? {} : { body }), 400, 'VALIDATION_ERROR');
