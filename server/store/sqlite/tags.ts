@@ -22,6 +22,7 @@ const MAX_TAG_NAME = 200;
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
 
 const bookmarkIdsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) => l.bookmark_id));
+const seqsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) => l.seq));
 
 /**
  * Moves updatedAt of the bookmarks of each slice of links, each bookmark once per operation:
@@ -36,7 +37,6 @@ function toucher(statement: Statement<[number, string]>, now: number): (links: r
     statement.run(now, JSON.stringify(fresh));
   };
 }
-const seqsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) => l.seq));
 
 const parentName = (name: string): string | null => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
 
