@@ -42,17 +42,16 @@ export const MAX_TAG_DEPTH = 8;
 export const MAX_TAGS_PER_USER = 5000;
 
 export const tagDepth = (name: string): number => name.split('/').length;
-export const TOO_DEEP = `must have at most ${MAX_TAG_DEPTH} levels (a/b/c has 3)`;
 
 export const TagName = z
   .pipe(z.string().check(z.maxLength(MAX_TAG_NAME_LENGTH)), z.transform(normaliseTagName))
   .check(
     ...TAG_NAME_CHECKS.map((check) => z.refine<string>(check.ok, check.message)),
-    z.refine<string>((name) => tagDepth(name) <= MAX_TAG_DEPTH, TOO_DEEP),
+    z.refine<string>((name) => tagDepth(name) <= MAX_TAG_DEPTH, `must have at most ${MAX_TAG_DEPTH} levels`),
   );
 
 const tagList = z.pipe(
-  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK, `must hold at most ${MAX_TAGS_PER_BOOKMARK} tags`)),
+  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
   z.transform((names: string[]) => dedupeCaseInsensitive(names)),
 );
 
