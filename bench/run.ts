@@ -6,13 +6,14 @@ import { exportSection, importSection } from './jobs.ts';
 import { sidePanelSection } from './side-panel.ts';
 import { smartFolderSection } from './smart-folder.ts';
 import { startupSection } from './startup.ts';
+import { tagsSection } from './tags.ts';
 import { type Row, failureRow, fmtCount, fmtMs, renderTable } from './table.ts';
 import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,smart-folder,export,import,extension,side-panel,cover]`:
- * the server's HTTP figures; import, export and smart-folder figures; and the
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,cover]`:
+ * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
  * fails or a measurement errs; an endpoint not built yet is "not available", not a failure.
@@ -21,6 +22,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   http: throughputSection,
   startup: startupSection,
   'smart-folder': smartFolderSection,
+  tags: tagsSection,
   export: exportSection,
   import: importSection,
   extension: extensionSection,

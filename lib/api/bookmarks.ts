@@ -42,17 +42,16 @@ export const MAX_TAG_DEPTH = 8;
 export const MAX_TAGS_PER_USER = 5000;
 
 export const tagDepth = (name: string): number => name.split('/').length;
-export const TOO_DEEP = `must have at most ${MAX_TAG_DEPTH} levels (a/b/c has 3)`;
 
 export const TagName = z
   .pipe(z.string().check(z.maxLength(MAX_TAG_NAME_LENGTH)), z.transform(normaliseTagName))
   .check(
     ...TAG_NAME_CHECKS.map((check) => z.refine<string>(check.ok, check.message)),
-    z.refine<string>((name) => tagDepth(name) <= MAX_TAG_DEPTH, TOO_DEEP),
+    z.refine<string>((name) => tagDepth(name) <= MAX_TAG_DEPTH, `must have at most ${MAX_TAG_DEPTH} levels`),
   );
 
 const tagList = z.pipe(
-  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK, `must hold at most ${MAX_TAGS_PER_BOOKMARK} tags`)),
+  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
   z.transform((names: string[]) => dedupeCaseInsensitive(names)),
 );
 
@@ -66,7 +65,7 @@ function dedupeCaseInsensitive(names: string[]): string[] {
   });
 }
 
-export const CreateBookmarkBody = z.object({
+export const CreateBookmarkBody = z.strictObject({
   url: httpUrl,
   title: z.optional(text(2000)),
   description: z.optional(text(10_000)),
@@ -119,8 +118,8 @@ export const PatchBookmarkBody = z.pipe(
 );
 export type PatchBookmarkBody = z.infer<typeof PatchBookmarkBody>;
 
-export const FavoriteBody = z.object({ isFavorite: z.boolean() });
-export const MoveBody = z.object({ collectionId: z.nullable(Id) });
+export const FavoriteBody = z.strictObject({ isFavorite: z.boolean() });
+export const MoveBody = z.strictObject({ collectionId: z.nullable(Id) });
 
 export const BookmarkSort = z.enum(['newest', 'oldest', 'title', 'domain']);
 export type BookmarkSort = z.infer<typeof BookmarkSort>;

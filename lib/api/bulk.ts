@@ -10,11 +10,11 @@ const ids = z.pipe(
   z.transform((list: string[]) => [...new Set(list)]),
 );
 
-export const BulkIdsBody = z.object({ ids });
-export const BulkFavoriteBody = z.object({ ids, isFavorite: z.boolean() });
-export const BulkMoveBody = z.object({ ids, collectionId: z.nullable(Id) });
-export const BulkTagBody = z.object({ ids, name: TagName });
-export const BulkUntagBody = z.object({ ids, tagId: Id });
+export const BulkIdsBody = z.strictObject({ ids });
+export const BulkFavoriteBody = z.strictObject({ ids, isFavorite: z.boolean() });
+export const BulkMoveBody = z.strictObject({ ids, collectionId: z.nullable(Id) });
+export const BulkTagBody = z.strictObject({ ids, name: TagName });
+export const BulkUntagBody = z.strictObject({ ids, tagId: Id });
 
 /** ids: the bookmarks the operation applied to; changed: how many of them it actually changed. */
 export const BulkResult = z.object({ ids: z.array(Id), changed: z.number() });

@@ -28,7 +28,7 @@ const name = text(200).check(z.refine((s) => s.length > 0, 'must not be empty'))
 const icon = z.string().check(z.maxLength(64));
 const color = z.string().check(z.maxLength(32));
 
-export const CreateCollectionBody = z.object({
+export const CreateCollectionBody = z.strictObject({
   name,
   icon: z.optional(icon),
   color: z.optional(color),
@@ -56,7 +56,7 @@ export const CollectionBookmarksPage = z.object({
 });
 
 export const ShareState = z.object({ shared: z.boolean(), publicUrl: z.string() });
-export const ShareBody = z.object({ shared: z.boolean() });
+export const ShareBody = z.strictObject({ shared: z.boolean() });
 
 export const CollectionTrashResult = z.object({
   id: Id,

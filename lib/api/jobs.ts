@@ -33,5 +33,5 @@ export type Job = z.infer<typeof Job>;
 
 export const JobCreated = z.object({ jobId: Id });
 export const ImportReserved = z.object({ jobId: Id, uploadUrl: z.string() });
-export const StartImportBody = z.object({ jobId: Id, storageId: Id });
+export const StartImportBody = z.strictObject({ jobId: Id, storageId: Id });
 export const ExportParams = z.object({ format: ExportFormat });

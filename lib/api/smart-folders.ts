@@ -75,7 +75,7 @@ export type SmartFolder = z.infer<typeof SmartFolder>;
 
 const name = text(200).check(z.refine((s) => s.length > 0, 'must not be empty'));
 
-export const CreateSmartFolderBody = z.object({
+export const CreateSmartFolderBody = z.strictObject({
   name,
   icon: z.optional(z.string().check(z.maxLength(64))),
   color: z.optional(z.string().check(z.maxLength(32))),

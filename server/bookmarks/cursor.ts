@@ -32,10 +32,10 @@ export function decodeCursor(raw: string, order: CursorOrder): CursorKey {
   const bytes = BASE64URL.test(raw) ? Buffer.from(raw, 'base64url') : null;
   // Buffer skips characters it cannot read; a cursor that does not round-trip was not made here.
   const match = bytes !== null && bytes.toString('base64url') === raw ? SHAPE.exec(bytes.toString('utf8')) : null;
-  if (match === null) throw invalid('cursor', 'is not a cursor from this list; start again without one');
+  if (match === null) throw invalid('query', 'cursor', 'is not a cursor from this list; start again without one');
   const [, made, seq, time, text] = match as unknown as [string, CursorOrder, string, string, string];
   if (made !== order) {
-    throw invalid('cursor', `was made for ${describe(made)}, not ${describe(order)}; start again without one`);
+    throw invalid('query', 'cursor', `was made for ${describe(made)}, not ${describe(order)}; start again without one`);
   }
   return { order, seq: Number(seq), time: Number(time), text };
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ApiError } from './api-error.ts';
+import { ApiError, invalidInput } from './api-error.ts';
 import type { AppEnv } from './env.ts';
 
 /** The request's JSON body (undefined when there is none); raw text kept for idempotency fingerprints. */
@@ -14,6 +14,6 @@ export async function readJsonBody(c: Context<AppEnv>): Promise<{ raw: string; v
   try {
     return { raw, value: JSON.parse(raw) };
   } catch {
-    throw new ApiError('VALIDATION_ERROR', 'Invalid body: not valid JSON');
+    throw invalidInput('body', ['not valid JSON']);
   }
 }

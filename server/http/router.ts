@@ -10,7 +10,7 @@ import type { Clock } from '../clock.ts';
 import { DAY } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';
 import type { IdempotencyStore } from '../store/idempotency.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError, invalid } from './api-error.ts';
 import { addHeaders, reply, withCollectedHeaders } from './respond.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { AppEnv, AuthContext } from './env.ts';
@@ -116,7 +116,7 @@ export class Router {
 
   private async idempotent(c: Context<AppEnv>, userId: string, key: string, request: string, run: () => Promise<Response>) {
     if (!IDEMPOTENCY_KEY.test(key)) {
-      throw new ApiError('VALIDATION_ERROR', 'Idempotency-Key: must be 1 to 255 visible ASCII characters');
+      throw invalid('header', 'Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     }
     const fingerprint = createHash('sha256').update(request).digest('hex');
     const slot = `${userId}\n${key}`;

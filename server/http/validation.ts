@@ -1,22 +1,18 @@
 import * as z from 'zod/mini';
-import { ApiError } from './api-error.ts';
+import { type InputPlace, invalidInput } from './api-error.ts';
+import { issueMessage } from './issue-messages.ts';
 
-// zod/mini loads no locale (the popup's bundle stays small); the API answers with zod's English messages.
-z.config(z.locales.en());
+// Every parse in the server speaks the API's own wording (and no zod locale is loaded).
+z.config({ customError: issueMessage });
 
-/** Parses with a shared schema; a failure becomes VALIDATION_ERROR naming each field and its problem. */
-export function validate<S extends z.core.$ZodType>(schema: S, value: unknown, where: 'body' | 'query' | 'path'): z.output<S> {
-  const result = z.safeParse(schema, value);
+/**
+ * Parses with a shared schema; a failure becomes VALIDATION_ERROR naming each field and its
+ * problem. No body reads as an empty object, so that a route that needs one names the
+ * fields it misses.
+ */
+export function validate<S extends z.core.$ZodType>(schema: S, value: unknown, where: Exclude<InputPlace, 'header'>): z.output<S> {
+  const result = z.safeParse(schema, where === 'body' && value === undefined ? {} : value);
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 5).map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join('.') : where;
-    return `${field}: ${describe(issue)}`;
-  });
-  throw new ApiError('VALIDATION_ERROR', `Invalid ${where === 'path' ? 'path parameter' : where}: ${problems.join('; ')}`);
-}
-
-function describe(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
-  if (issue.code === 'unrecognized_keys') return `unknown field(s) ${issue.keys.join(', ')}`;
-  return issue.message;
+  const problems = result.error.issues.slice(0, 5).map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+  throw invalidInput(where, problems);
 }

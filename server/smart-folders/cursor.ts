@@ -61,7 +61,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-const notACursor = (): ApiError => invalid('cursor', 'is not a cursor of this smart folder; start again without a cursor');
+const notACursor = (): ApiError => invalid('query', 'cursor', 'is not a cursor of this smart folder; start again without a cursor');
 
 export const rulesChanged = (): ApiError =>
   new ApiError(

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Endpoint, endpoints } from '../../lib/api/endpoints.ts';
-import { startTestServer, type TestServer, type TestUser } from '../support/server.ts';
+import type { TestUser } from '../support/server.ts';
+import { withServerAndUser } from '../support/server-per-file.ts';
 
 /**
  * No input may produce a 5xx: every route gets malformed ids, queries and
@@ -12,13 +13,8 @@ const weirdSegments = ['%00', 'x'.repeat(300), '..%2F..%2Fetc', '%F0%9F%92%A9', 
 const weirdQueries = ['limit=-5', 'limit=abc', 'limit=99999999999999999999', 'cursor=%FF%FE', 'cursor=' + 'A'.repeat(5000), 'sortBy=sideways', 'isFavorite=maybe', 'type=podcast', 'q=%25%5F', 'limit=1&limit=2'];
 const weirdBodies: unknown[] = [null, [], 42, 'text', { name: { nested: true } }, { ids: Array.from({ length: 51 }, (_, i) => `bm_${i}`) }, { url: 'javascript:alert(1)' }, { rules: { match: 'some', conditions: 'all' } }, { tags: [''.padEnd(300, 'x')] }, { jobId: ['x'], storageId: {} }];
 
-let t: TestServer;
 let u: TestUser;
-beforeAll(async () => {
-  t = await startTestServer({ raiseLimits: true });
-  u = await t.user();
-});
-afterAll(() => t.close());
+withServerAndUser((started) => ({ u } = started), { raiseLimits: true });
 
 function pathWith(e: Endpoint, segment: string): string {
   return e.path.replace(':format', 'json').replace(':name{.+}', segment).replace(/:[a-zA-Z]+/g, segment);

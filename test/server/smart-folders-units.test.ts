@@ -58,7 +58,7 @@ describe('cursor codec', () => {
     for (const [bad, withKey] of [[token, 'x'.repeat(64)], [altered, key], ['', key], ['a.b.c', key], [`${token}=`, key]] as const) {
       const err = refusal(bad, withKey);
       expect(err).toBeInstanceOf(ApiError);
-      expect(err).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, message: expect.stringMatching(/^cursor: /) });
+      expect(err).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, message: expect.stringMatching(/^Invalid query: cursor: /) });
     }
   });
 

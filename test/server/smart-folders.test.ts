@@ -117,7 +117,7 @@ describe('smart folder validation', () => {
     const folder = await createFolder(u, tagRule('x'));
     const patches: [unknown, RegExp][] = [
       [{ rules: { match: 'all', conditions: [condition('domain', 'gte', 'a.com')] } }, /rules\.conditions\.0\.operator:/],
-      [{ owner: 'someone' }, /unknown field\(s\) owner/],
+      [{ owner: 'someone' }, /unknown field "owner"/],
       [{ name: '' }, /name: must not be empty/],
       [{ rules: null }, /rules:/],
     ];

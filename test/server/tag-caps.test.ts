@@ -84,10 +84,10 @@ describe('tags per bookmark: at most 100', () => {
     const u = await t.user();
     const hundred = Array.from({ length: 100 }, (_, i) => `t${i}`);
     const message = expectError(await save(u, { url: 'https://many.example/1', tags: [...hundred, 'one-more'] }), 400, 'VALIDATION_ERROR');
-    expect(message).toBe('Invalid body: tags: must hold at most 100 tags');
+    expect(message).toBe('Invalid body: tags: must hold at most 100 items');
     const full = dataOf(await save(u, { url: 'https://many.example/2', tags: hundred }), Bookmark, 201);
     expect(expectError(await u.api('PATCH', `/bookmarks/${full.id}`, { body: { tags: [...hundred, 'x'] } }), 400, 'VALIDATION_ERROR')).toBe(
-      'Invalid body: tags: must hold at most 100 tags',
+      'Invalid body: tags: must hold at most 100 items',
     );
     expect(expectError(await u.api('POST', `/bookmarks/${full.id}/tags`, { body: { name: 'x' } }), 409, 'CONFLICT')).toContain('already at 100 tags');
   });

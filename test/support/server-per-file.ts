@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import type { ServerConfig } from '../../server/config.ts';
-import { type TestServer, openDb, startTestServer } from './server.ts';
+import { type TestServer, type TestUser, openDb, startTestServer } from './server.ts';
 
 export interface ServerWithDb {
   t: TestServer;
@@ -21,4 +21,14 @@ export function withServerAndDb(receive: (started: ServerWithDb) => void, overri
     started?.db.close();
     await started?.t.close();
   });
+}
+
+/** The test file's real server and one user of it, started before its tests, the server closed after them. */
+export function withServerAndUser(receive: (started: { t: TestServer; u: TestUser }) => void, overrides: Partial<ServerConfig> = {}): void {
+  let t: TestServer | undefined;
+  beforeAll(async () => {
+    t = await startTestServer(overrides);
+    receive({ t, u: await t.user() });
+  });
+  afterAll(() => t?.close());
 }

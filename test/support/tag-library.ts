@@ -5,10 +5,10 @@ import { MAX_TAG_DEPTH, MAX_TAGS_PER_BOOKMARK, MAX_TAGS_PER_USER } from '../../l
  * The costliest tags a user can have within the caps, for the latency test and the bench:
  * MAX_TAGS_PER_USER tags under one root `r`, MAX_TAG_DEPTH levels deep with long names,
  * and `bookmarks` bookmarks each carrying the same MAX_TAGS_PER_BOOKMARK of them, written
- * straight into the database (the API would take minutes). Answers the root's id and the
- * ids of the tags the bookmarks carry.
+ * straight into the database (the API would take minutes). Answers the root's id, the ids
+ * of the tags the bookmarks carry, and the bookmarks' ids.
  */
-export function seedTagsAtCaps(db: Database.Database, userId: string, bookmarks: number): { rootId: string; carried: string[] } {
+export function seedTagsAtCaps(db: Database.Database, userId: string, bookmarks: number): { rootId: string; carried: string[]; bookmarkIds: string[] } {
   const names = tagNames();
   const ids = new Map<string, string>();
   const tag = db.prepare('INSERT INTO tags (id, user_id, name, name_key, parent_id, created_at) VALUES (?, ?, ?, ?, ?, 0)');
@@ -19,6 +19,7 @@ export function seedTagsAtCaps(db: Database.Database, userId: string, bookmarks:
   // Tag after tag, so that seeding is quick: a tag's links lie together.
   const links = db.prepare('INSERT INTO bookmark_tags (bookmark_id, tag_id) SELECT id, ? FROM bookmarks WHERE user_id = ? ORDER BY seq');
   const carried = names.slice(-MAX_TAGS_PER_BOOKMARK);
+  const bookmarkIds = Array.from({ length: bookmarks }, (_, i) => `bm_${userId}_${i}`);
   db.transaction(() => {
     for (const name of names) {
       const id = `tag_${userId}_${ids.size}`;
@@ -26,13 +27,13 @@ export function seedTagsAtCaps(db: Database.Database, userId: string, bookmarks:
       tag.run(id, userId, name, name.toLowerCase(), parent);
       ids.set(name, id);
     }
-    for (let i = 0; i < bookmarks; i++) {
+    for (const [i, id] of bookmarkIds.entries()) {
       const url = `https://tags.example/${userId}/${i}`;
-      bookmark.run(`bm_${userId}_${i}`, userId, url, url, `Tagged ${i}`, 1_700_000_000_000 + i, 1_700_000_000_000 + i);
+      bookmark.run(id, userId, url, url, `Tagged ${i}`, 1_700_000_000_000 + i, 1_700_000_000_000 + i);
     }
     for (const name of carried) links.run(ids.get(name), userId);
   })();
-  return { rootId: ids.get('r')!, carried: carried.map((name) => ids.get(name)!) };
+  return { rootId: ids.get('r')!, carried: carried.map((name) => ids.get(name)!), bookmarkIds };
 }
 
 /** MAX_TAGS_PER_USER names, every ancestor included, the deepest MAX_TAG_DEPTH levels and about 120 characters long. */

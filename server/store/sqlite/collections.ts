@@ -78,7 +78,7 @@ function decodeCursor(cursor: string): z.infer<typeof CursorKey> {
   try {
     return CursorKey.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
   } catch {
-    throw invalid('cursor', 'is not a cursor from a previous page; start again without it');
+    throw invalid('query', 'cursor', 'is not a cursor from a previous page; start again without it');
   }
 }
 
@@ -329,7 +329,7 @@ export class SqliteCollections implements CollectionsStore {
 
   private checkDepth(depth: number): void {
     if (depth > MAX_COLLECTION_DEPTH) {
-      throw invalid('parentId', `collections nest at most ${MAX_COLLECTION_DEPTH + 1} levels deep (depth 0 to ${MAX_COLLECTION_DEPTH})`);
+      throw invalid('body', 'parentId', `collections nest at most ${MAX_COLLECTION_DEPTH + 1} levels deep (depth 0 to ${MAX_COLLECTION_DEPTH})`);
     }
   }
 
@@ -338,7 +338,7 @@ export class SqliteCollections implements CollectionsStore {
     const subtree = tree.subtree(id, (c) => c.deleted_at === null);
     if (parentId === null) return;
     this.activeParent(tree, parentId);
-    if (subtree.some((s) => s.id === parentId)) throw invalid('parentId', 'a collection cannot move under itself or one of its descendants');
+    if (subtree.some((s) => s.id === parentId)) throw invalid('body', 'parentId', 'a collection cannot move under itself or one of its descendants');
     this.checkDepth(tree.depth(parentId) + 1 + Math.max(...subtree.map((s) => s.level)));
   }
 

@@ -8,8 +8,8 @@ import type { Db } from '../../db/database.ts';
  * (docs/api-decisions.md, "Tag caps"). By time rather than by count: removing a link costs
  * 5 µs when the links lie together and 80 µs when they are scattered over the table.
  */
-export const SLICE_MS = 8;
-const CHUNK = 100;
+export const SLICE_MS = 5;
+const CHUNK = 50;
 
 /**
  * Runs `step` (a small piece of work; false once nothing is left) over and over, in

@@ -22,6 +22,7 @@ const MAX_TAG_NAME = 200;
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
 
 const bookmarkIdsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) => l.bookmark_id));
+const seqsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) => l.seq));
 
 /**
  * Moves updatedAt of the bookmarks of each slice of links, each bookmark once per operation:
@@ -36,7 +37,6 @@ function toucher(statement: Statement<[number, string]>, now: number): (links: r
     statement.run(now, JSON.stringify(fresh));
   };
 }
-const seqsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) => l.seq));
 
 const parentName = (name: string): string | null => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
 
@@ -108,15 +108,15 @@ export class SqliteTags implements TagsStore {
     const members = this.db.transaction((): string[] => {
       const tag = this.tag(userId, id);
       if (tagKey(newName).startsWith(`${tag.name_key}/`)) {
-        throw invalid('newName', 'a tag cannot move under itself; choose a name outside its own subtree');
+        throw invalid('body', 'newName', 'a tag cannot move under itself; choose a name outside its own subtree');
       }
       const members = this.withDescendants(userId, tag);
       const levels = tagDepth(tag.name);
       const renamed = members.map((m) => ({ id: m.id, name: renamedName(m.name, levels, newName) }));
       for (const { name } of renamed) {
-        if (name.length > MAX_TAG_NAME) throw invalid('newName', `would make the tag name "${name}" longer than ${MAX_TAG_NAME} characters`);
+        if (name.length > MAX_TAG_NAME) throw invalid('body', 'newName', `would make the tag name "${name}" longer than ${MAX_TAG_NAME} characters`);
         if (tagDepth(name) > MAX_TAG_DEPTH) {
-          throw invalid('newName', `would make the tag "${name}" deeper than ${MAX_TAG_DEPTH} levels, the most a tag may have`);
+          throw invalid('body', 'newName', `would make the tag "${name}" deeper than ${MAX_TAG_DEPTH} levels, the most a tag may have`);
         }
       }
       const parent = parentName(newName);
@@ -172,7 +172,7 @@ export class SqliteTags implements TagsStore {
    * the merge can be sent again and moves the rest (`moved` then counts the rest).
    */
   async merge(userId: string, sourceId: string, targetId: string, now: number): Promise<MergeResult> {
-    if (sourceId === targetId) throw invalid('targetTagId', 'must be another tag than sourceTagId');
+    if (sourceId === targetId) throw invalid('body', 'targetTagId', 'must be another tag than sourceTagId');
     const check = () => {
       const source = this.tag(userId, sourceId);
       this.tag(userId, targetId);
