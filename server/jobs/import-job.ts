@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { importDateRange } from '../interchange/dates.ts';
 import { UnsupportedFormatError, parseImport } from '../interchange/parse.ts';
 import type { ParsedImport } from '../interchange/types.ts';
-import type { ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../store/jobs.ts';
+import type { ImportEntry, ImportWriter, JobRecord, SkippedReason, SkippedSummary } from '../store/jobs.ts';
 import type { JobDeps } from './deps.ts';
 import { importCollection, importEntry } from './import-entries.ts';
 
@@ -12,7 +13,8 @@ export const IMPORT_BATCH = 50;
 const MAX_REASONS = 20;
 
 const EXPECTED =
-  'expected Netscape HTML (a browser\'s "Export bookmarks" file), a Shelf JSON or CSV export, or a Pocket, Instapaper or Raindrop.io CSV export';
+  'expected Netscape HTML (a browser\'s "Export bookmarks" file), a Chromium profile Bookmarks file, a Firefox bookmarks backup (JSON), ' +
+  'a Shelf JSON or CSV export, a Pocket HTML or CSV export, or an Instapaper or Raindrop.io CSV export';
 
 export const IMPORT_MESSAGES = {
   interrupted: 'The import was interrupted by a server restart and its file is no longer there; start the import again',
@@ -37,7 +39,8 @@ export async function runImport(deps: JobDeps, job: JobRecord, signal: AbortSign
 
   let parsed: ParsedImport;
   try {
-    parsed = parseImport(content);
+    // The range is fixed by the job, not by the run: a run resumed after a crash must read the same entries.
+    parsed = parseImport(content, importDateRange(job.startedAt ?? job.createdAt));
   } catch (err) {
     if (!(err instanceof UnsupportedFormatError)) console.error(`import job ${job.id}: the parser failed:`, err);
     return finish(deps, job, IMPORT_MESSAGES.unreadable(unsupportedDetail(err)));
@@ -73,7 +76,7 @@ async function writeAll(
     position = end;
     await nextTurn();
   }
-  await store.jobs.completeImport(job.id, { skipped: parsed.skipped.length, reasons: firstReasons(parsed, entries) }, clock.now());
+  await store.jobs.completeImport(job.id, { skipped: parsed.skipped.length, summary: skippedSummary(parsed, entries) }, clock.now());
   return true;
 }
 
@@ -94,11 +97,12 @@ function unsupportedDetail(err: unknown): string | null {
   return err.message.startsWith('Unrecognised') ? null : err.message;
 }
 
-function firstReasons(parsed: ParsedImport, entries: readonly ImportEntry[]): SkippedReason[] {
-  const reasons: SkippedReason[] = parsed.skipped.slice(0, MAX_REASONS);
-  for (const entry of entries) {
-    if (reasons.length >= MAX_REASONS) break;
-    if (!entry.ok) reasons.push({ reason: entry.reason });
-  }
-  return reasons;
+/** The first skipped entries in file order (the parser's, then the importer's), and all of them counted by kind. */
+function skippedSummary(parsed: ParsedImport, entries: readonly ImportEntry[]): SkippedSummary {
+  const refused = entries.filter((entry) => !entry.ok);
+  const reasons: SkippedReason[] = [...parsed.skipped.slice(0, MAX_REASONS).map(({ line, reason }) => (line === undefined ? { reason } : { line, reason }))];
+  for (const entry of refused.slice(0, MAX_REASONS - reasons.length)) reasons.push({ reason: entry.reason });
+  const counts = new Map<string, number>();
+  for (const { reason, group } of [...parsed.skipped, ...refused]) counts.set(group ?? reason, (counts.get(group ?? reason) ?? 0) + 1);
+  return { reasons, counts: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count) };
 }

@@ -7,6 +7,15 @@ export type JobType = api.Job['type'];
 export type JobStatus = api.Job['status'];
 export type ImportResult = z.infer<typeof api.ImportResult>;
 export type SkippedReason = z.infer<typeof api.SkippedReason>;
+export type SkippedCount = z.infer<typeof api.SkippedCount>;
+
+/** What a completed import tells about its skipped entries. */
+export interface SkippedSummary {
+  /** The first few, in file order. */
+  reasons: SkippedReason[];
+  /** All of them by kind. */
+  counts: SkippedCount[];
+}
 
 /** A job as stored, with what the runner needs beyond the API's view of it. */
 export interface JobRecord {
@@ -21,7 +30,8 @@ export interface JobRecord {
   /** Import: entries of the parsed file handled by committed batches. */
   position: number;
   counts: ImportResult;
-  skippedReasons: SkippedReason[] | null;
+  /** A completed import's; null for other jobs. */
+  skipped: SkippedSummary | null;
   errorMessage: string | null;
   createdAt: number;
   startedAt: number | null;
@@ -44,7 +54,7 @@ export type ImportEntry =
       collectionPath: string[];
       createdAt: number | null;
     }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; group: string };
 
 export interface BatchPosition {
   /** Entries handled once this batch commits. */
@@ -90,7 +100,7 @@ export interface JobsStore {
   setFormat(id: string, format: string): Promise<void>;
   completeExport(id: string, now: number, expiresAt: number): Promise<void>;
   /** Adds the entries skipped before the batches (unreadable ones) to the counts, and completes. */
-  completeImport(id: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<void>;
+  completeImport(id: string, extra: { skipped: number; summary: SkippedSummary }, now: number): Promise<void>;
   fail(id: string, message: string, now: number): Promise<void>;
 
   /** Jobs a stopped server left unfinished: running ones, and exports still waiting to run. */

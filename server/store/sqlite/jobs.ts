@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
-import type { ImportWriter, JobRecord, JobStatus, JobType, JobsStore, Library, SkippedReason } from '../jobs.ts';
+import type { ImportWriter, JobRecord, JobStatus, JobType, JobsStore, Library, SkippedReason, SkippedSummary } from '../jobs.ts';
 import { SqliteImportWriter } from './jobs-import.ts';
 import { readLibrary } from './jobs-library.ts';
 
@@ -25,6 +25,12 @@ interface JobRow {
   files_removed: number;
 }
 
+/** skipped_reasons holds the summary; jobs completed before there were counts hold only the reasons' array. */
+function readSummary(json: string): SkippedSummary {
+  const stored = JSON.parse(json) as SkippedSummary | SkippedReason[];
+  return Array.isArray(stored) ? { reasons: stored, counts: [] } : stored;
+}
+
 const toRecord = (r: JobRow): JobRecord => ({
   id: r.id,
   userId: r.user_id,
@@ -35,7 +41,7 @@ const toRecord = (r: JobRow): JobRecord => ({
   storageId: r.storage_id,
   position: r.position,
   counts: { imported: r.imported, skipped: r.skipped, duplicates: r.duplicates },
-  skippedReasons: r.skipped_reasons === null ? null : (JSON.parse(r.skipped_reasons) as SkippedReason[]),
+  skipped: r.skipped_reasons === null ? null : readSummary(r.skipped_reasons),
   errorMessage: r.error_message,
   createdAt: r.created_at,
   startedAt: r.started_at,
@@ -107,13 +113,13 @@ export class SqliteJobs implements JobsStore {
       .run(now, expiresAt, id);
   }
 
-  async completeImport(id: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<void> {
+  async completeImport(id: string, extra: { skipped: number; summary: SkippedSummary }, now: number): Promise<void> {
     this.db
       .prepare(
         `UPDATE jobs SET status = 'completed', progress = 100, completed_at = ?, skipped = skipped + ?, skipped_reasons = ?
          WHERE id = ? AND status = 'running'`,
       )
-      .run(now, extra.skipped, JSON.stringify(extra.reasons), id);
+      .run(now, extra.skipped, JSON.stringify(extra.summary), id);
   }
 
   async fail(id: string, message: string, now: number): Promise<void> {
