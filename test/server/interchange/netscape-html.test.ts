@@ -1,82 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseNetscapeHtml } from '../../../server/interchange/formats/netscape-html.ts';
-import { importFixture } from '../../support/fixtures.ts';
 import { importRangeNow, readImport } from '../../support/import-files.ts';
 
 const readNetscape = (text: string) => parseNetscapeHtml(text, importRangeNow());
 
-const fixture = importFixture;
-
 const seconds = (s: number): number => s * 1000;
-
-describe('Chromium export fixture', () => {
-  const parsed = readImport(fixture('chrome-netscape-nested.html'));
-
-  it('reads all 18 bookmarks in 7 folders, nested two deep', () => {
-    expect(parsed.format).toBe('netscape-html');
-    expect(parsed.skipped).toEqual([]);
-    expect(parsed.bookmarks).toHaveLength(18);
-    expect(parsed.collections.map((c) => c.path)).toEqual([
-      ['Personal toolbar'],
-      ['Dev'],
-      ['Dev', 'PHP'],
-      ['Dev', 'Python'],
-      ['MOOC'],
-      ['Linux, Unix OS,Other   stuff'],
-      ['Self-hosting'],
-    ]);
-  });
-
-  it('puts each bookmark in its folder with its date and title', () => {
-    const byUrl = new Map(parsed.bookmarks.map((b) => [b.url, b]));
-    expect(byUrl.get('http://www.jabber.org/')).toMatchObject({
-      title: 'jabber.org - the original XMPP instant messaging service',
-      collectionPath: ['Personal toolbar'],
-      createdAt: seconds(1466010266),
-    });
-    expect(byUrl.get('https://regexcrossword.com/')?.collectionPath).toEqual([]);
-    expect(byUrl.get('https://checkio.org/')?.collectionPath).toEqual(['Dev', 'Python']);
-    expect(byUrl.get('https://github.com/lhartikk/ArnoldC')?.collectionPath).toEqual(['Dev']);
-    expect(byUrl.get('https://framasoft.org/')?.title).toBe('Framasoft ~ Page portail du réseau');
-  });
-});
-
-describe('Firefox export fixture', () => {
-  const parsed = readImport(fixture('firefox-netscape-nested-2016.html'));
-
-  it('skips the three place: queries with their line and reads the other 21', () => {
-    expect(parsed.bookmarks).toHaveLength(21);
-    expect(parsed.skipped).toEqual([
-      { line: 10, reason: 'unsupported URL scheme "place:"' },
-      { line: 11, reason: 'unsupported URL scheme "place:"' },
-      { line: 72, reason: 'unsupported URL scheme "place:"' },
-    ]);
-  });
-
-  it('reads TAGS, <DD> descriptions with entities, and folder descriptions as notes', () => {
-    const hg = parsed.bookmarks.find((b) => b.url === 'http://hginit.com/');
-    expect(hg).toMatchObject({
-      tags: ['hg', 'mercurial', 'version', 'control', 'scm', 'python', 'tutorial'],
-      description: 'A friendly introduction to the Mercurial DVCS by Joel Spolsky',
-      collectionPath: ['Dev'],
-      createdAt: seconds(1463686747),
-    });
-    const meetup = parsed.bookmarks.find((b) => b.url.includes('whistlestudios'));
-    expect(meetup?.description).toMatch(/^If running a Meetup feels like a full-time job, you're probably doing it wrong\./);
-    const comics = parsed.collections.find((c) => c.path[0] === 'Comics');
-    expect(comics?.notes).toBe('Comics, webcomics, fun stuff!');
-    expect(parsed.collections.find((c) => c.path[0] === 'Dev')?.notes).toBe('Development & programming');
-    expect(parsed.collections.map((c) => c.path)).toContainEqual(['Dev', 'PHP']);
-  });
-
-  it('keeps the empty <DD> after a bookmark from becoming a description', () => {
-    expect(parsed.bookmarks.find((b) => b.url === 'http://xkcd.com/1332/')?.description).toBe('');
-  });
-
-  it('keeps the toolbar folder as a collection', () => {
-    expect(parsed.bookmarks.find((b) => b.url.includes('mozilla.org'))?.collectionPath).toEqual(['Personal toolbar']);
-  });
-});
 
 describe('sloppy Netscape files', () => {
   it('needs no doctype, no closing tags and no quotes; tag case does not matter', () => {

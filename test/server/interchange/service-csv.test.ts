@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { importFixture } from '../../support/fixtures.ts';
 import { readImport } from '../../support/import-files.ts';
 
-
 describe('Pocket CSV', () => {
-  it('reads the real export, including the title spanning three lines and no final newline', () => {
-    const parsed = readImport(importFixture('pocket-export-multiline.csv'));
-    expect(parsed.format).toBe('pocket-csv');
-    expect(parsed.skipped).toEqual([]);
-    expect(parsed.bookmarks).toHaveLength(7);
-    expect(parsed.bookmarks[0]).toEqual({
-      url: 'http://youmightnotneedjquery.com/',
-      title: 'You Might Not Need jQuery',
-      description: '',
-      note: '',
-      type: 'link',
-      isFavorite: false,
-      tags: [],
-      collectionPath: [],
-      createdAt: 1600322788000,
-    });
-    expect(parsed.bookmarks[6]?.title).toBe('Des abeilles pour résoudre les « conflits » entre les humains\n\net les élépha');
-    expect(parsed.bookmarks[6]?.url).toBe('https://reporterre.net/Des-abeilles-pour-resoudre-les-conflits-entre-les-humains-et-les-elephants');
-  });
-
   it('splits tags on |, accepts columns in any order, CRLF, and an empty title; status archive becomes a tag', () => {
     const parsed = readImport(
       'status,tags,url,time_added,title\r\nunread,dev/js|news| |news,https://a.example/,1600000000,\r\narchive,,https://b.example/,,B\r\n',
