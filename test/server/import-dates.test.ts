@@ -61,6 +61,16 @@ describe('a hostile date in an import file', () => {
   });
 });
 
+describe('dates through the API', () => {
+  it('PATCH takes the date fields of a bookmark sent back as it was read and ignores them, whatever they hold', async () => {
+    const u = await t.user();
+    const saved = dataOf(await u.api('POST', '/bookmarks', { body: { url: 'https://patched.example/' } }), Bookmark, 201);
+    const hostile = { createdAt: 9999999999999999, updatedAt: 'soon', lastCheckedAt: -1e300, deletedAt: '+275760-09-14T00:00:00.000Z' };
+    const patched = dataOf(await u.api('PATCH', `/bookmarks/${saved.id}`, { body: { ...hostile, title: 'Patched' } }), Bookmark);
+    expect(patched).toMatchObject({ title: 'Patched', createdAt: saved.createdAt, lastCheckedAt: saved.lastCheckedAt, deletedAt: null });
+  });
+});
+
 /** What an import wrote before dates were checked: still in old databases. */
 const STORED = [1e16, -1e16, 8.64e15 + 1, Date.UTC(1960, 0, 1), 1.5, 1600000000000, 1600000000000];
 
