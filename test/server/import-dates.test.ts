@@ -65,7 +65,7 @@ describe('dates through the API', () => {
   it('PATCH takes the date fields of a bookmark sent back as it was read and ignores them, whatever they hold', async () => {
     const u = await t.user();
     const saved = dataOf(await u.api('POST', '/bookmarks', { body: { url: 'https://patched.example/' } }), Bookmark, 201);
-    const hostile = { createdAt: 9999999999999999, updatedAt: 'soon', lastCheckedAt: -1e300, deletedAt: '+275760-09-14T00:00:00.000Z' };
+    const hostile = { createdAt: 1e16, updatedAt: 'soon', lastCheckedAt: -1e300, deletedAt: '+275760-09-14T00:00:00.000Z' };
     const patched = dataOf(await u.api('PATCH', `/bookmarks/${saved.id}`, { body: { ...hostile, title: 'Patched' } }), Bookmark);
     expect(patched).toMatchObject({ title: 'Patched', createdAt: saved.createdAt, lastCheckedAt: saved.lastCheckedAt, deletedAt: null });
   });

@@ -27,22 +27,10 @@ interface Expected {
 
 const FILES: Record<string, Expected> = {
   'chrome-netscape-nested.html': { format: 'netscape-html', entries: 18, skipped: {}, collections: 7, tags: 0 },
-  'firefox-netscape-nested-2016.html': {
-    format: 'netscape-html',
-    entries: 24,
-    skipped: { 'unsupported URL scheme "place:"': 3 },
-    collections: 6,
-    tags: 90,
-  },
+  'firefox-netscape-nested-2016.html': { format: 'netscape-html', entries: 24, skipped: { 'unsupported URL scheme "place:"': 3 }, collections: 6, tags: 90 },
   'firefox-netscape-cyrillic-2026.html': { format: 'netscape-html', entries: 9, skipped: {}, collections: 5, tags: 2 },
   'ie11-netscape-nested-bom.html': { format: 'netscape-html', entries: 27, skipped: {}, collections: 9, tags: 0 },
-  'safari-netscape-readinglist.html': {
-    format: 'netscape-html',
-    entries: 5,
-    skipped: { 'unsupported URL scheme "javascript:"': 1 },
-    collections: 3,
-    tags: 0,
-  },
+  'safari-netscape-readinglist.html': { format: 'netscape-html', entries: 5, skipped: { 'unsupported URL scheme "javascript:"': 1 }, collections: 3, tags: 0 },
   'google-bookmarks-no-doctype.html': { format: 'netscape-html', entries: 6, skipped: {}, collections: 1, tags: 0 },
   'raindrop-netscape-2021.html': { format: 'netscape-html', entries: 21, skipped: {}, collections: 2, tags: 4 },
   'raindrop-netscape-2026.html': { format: 'netscape-html', entries: 5, skipped: {}, collections: 1, tags: 7 },
@@ -55,13 +43,7 @@ const FILES: Record<string, Expected> = {
   // Starred, Unread and Archive are Instapaper's reading states: a favorite, nothing, the tag archived.
   'instapaper-export.csv': { format: 'instapaper-csv', entries: 536, skipped: {}, duplicates: 1, collections: 0, tags: 19 },
   // 8 folders: "Other bookmarks" and "Mobile bookmarks" are empty roots, the bookmark bar and 5 user folders are collections.
-  'chrome-Bookmarks.json': {
-    format: 'chromium-json',
-    entries: 43,
-    skipped: { 'unsupported URL scheme "file:"': 28, 'unsupported URL scheme "apt:"': 1 },
-    collections: 6,
-    tags: 0,
-  },
+  'chrome-Bookmarks.json': { format: 'chromium-json', entries: 43, skipped: { 'unsupported URL scheme "file:"': 28, 'unsupported URL scheme "apt:"': 1 }, collections: 6, tags: 0 },
   // 12 containers: placesRoot is none, the menu's content is the top level; toolbar, unfiled, mobile and 7 user folders.
   'firefox-bookmarks-backup.json': { format: 'firefox-json', entries: 32, skipped: {}, collections: 10, tags: 0 },
 };
