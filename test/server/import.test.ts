@@ -8,7 +8,7 @@ import { ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { HOUR, MINUTE } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
 import { allBookmarks, collectionPaths, importFile, settledJob, startImportOf, upload } from './jobs-fixtures.ts';
 import { GENERATED_FILES } from '../support/import-files.ts';
 
@@ -185,6 +185,20 @@ describe('importing', () => {
       expect(bookmarks.size).toBe(unique.size);
     },
   );
+
+  it('reads the summary of a job completed before skipped entries were counted', async () => {
+    const u = await t.user();
+    const job = await importFile(t, u, '<DL><DT><A HREF="javascript:void(0)">x</A><DT><A HREF="https://kept.example/">k</A></DL>');
+    expect(job.skippedCounts).toEqual([{ reason: 'unsupported URL scheme "javascript:"', count: 1 }]);
+    const db = openDb(t);
+    try {
+      db.prepare('UPDATE jobs SET skipped_reasons = ? WHERE id = ?').run(JSON.stringify([{ line: 1, reason: 'as stored before' }]), job.id);
+    } finally {
+      db.close();
+    }
+    const read = dataOf(await u.api('GET', `/jobs/${job.id}`), Job);
+    expect(read).toMatchObject({ skippedReasons: [{ line: 1, reason: 'as stored before' }], skippedCounts: [] });
+  });
 
   it('fails an unrecognised file with a clear message, and removes it', async () => {
     const u = await t.user();
