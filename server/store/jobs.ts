@@ -54,7 +54,8 @@ export type ImportEntry =
       collectionPath: string[];
       createdAt: number | null;
     }
-  | { ok: false; reason: string; group: string };
+  /** group: the reason without what is particular to the entry, for the summary's counts (the reason when absent). */
+  | { ok: false; reason: string; group?: string };
 
 export interface BatchPosition {
   /** Entries handled once this batch commits. */
