@@ -1,3 +1,4 @@
+import { MAX_COLLECTION_DEPTH } from '../../lib/api/collections.ts';
 import type { BookmarkType, InterchangeBookmark, SkipReason, SkippedEntry } from './types.ts';
 
 export const BOOKMARK_TYPES = ['link', 'article', 'image', 'video', 'document'] as const satisfies readonly BookmarkType[];
@@ -79,11 +80,26 @@ export function cleanTags(tags: Iterable<string>): string[] {
 /** A folder whose name is empty (after trimming) still holds its bookmarks, under this name. */
 export const UNTITLED_FOLDER = 'Untitled folder';
 
+/**
+ * The folder levels a file may give: as many as collections nest. A deeper folder is its
+ * ancestor at the last level, where the import puts its bookmarks anyway. Reading every
+ * level cost time and memory growing with the square of the depth or worse: 46 KB of
+ * nested folders blocked the server for two minutes, and 5 MB would have for days.
+ */
+export const MAX_FOLDER_LEVELS = MAX_COLLECTION_DEPTH + 1;
+
+/** The path of a folder in `parent`, or null when `parent` is at the last level (the folder is then `parent` itself). */
+export function childPath(parent: readonly string[], name: string): string[] | null {
+  return parent.length >= MAX_FOLDER_LEVELS ? null : [...parent, name.trim() || UNTITLED_FOLDER];
+}
+
+/** Trimmed segments, empty ones dropped, at most MAX_FOLDER_LEVELS of them. */
 export function cleanPath(segments: Iterable<string>): string[] {
   const path: string[] = [];
   for (const segment of segments) {
     const name = segment.trim();
     if (name !== '') path.push(name);
+    if (path.length === MAX_FOLDER_LEVELS) break;
   }
   return path;
 }

@@ -1,7 +1,7 @@
 import { CollectionSet } from '../collections.ts';
 import { type DateRange, readDate } from '../dates.ts';
 import type { InterchangeBookmark, ParsedImport, SkippedEntry } from '../types.ts';
-import { UNTITLED_FOLDER, aboutUrl, checkUrl, cleanTags, newBookmark, skippedEntry } from '../values.ts';
+import { aboutUrl, checkUrl, childPath, cleanTags, newBookmark, skippedEntry } from '../values.ts';
 
 /** One node of a browser's bookmark tree, as its format's reader understood it. */
 export type TreeNode =
@@ -28,7 +28,8 @@ export interface TreeRoot {
 /**
  * Walks a browser's bookmark tree (Chromium's profile file, Firefox's backup) in file order:
  * folders become collections (kept when empty: they are the user's), bookmarks are checked
- * as in every format. The walk keeps its own stack, so a hostile depth cannot overflow it.
+ * as in every format. The walk keeps its own stack, so a hostile depth cannot overflow it,
+ * and folders deeper than MAX_FOLDER_LEVELS are their ancestor at that level.
  */
 export function readBookmarkTree(
   format: ParsedImport['format'],
@@ -49,7 +50,7 @@ export function readBookmarkTree(
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const node = readNode(item.raw);
     if (node.kind === 'folder') {
-      const path = [...item.path, node.name.trim() || UNTITLED_FOLDER];
+      const path = childPath(item.path, node.name) ?? item.path;
       collections.add(path);
       pushChildren(path, node.children);
     } else if (node.kind === 'unreadable') {

@@ -1,8 +1,8 @@
-import { Parser } from 'htmlparser2';
 import { CollectionSet } from '../collections.ts';
 import type { InterchangeBookmark, ParsedImport, SkippedEntry } from '../types.ts';
 import { type DateRange, type DateRead, epochToMs, exactMs, readDate } from '../dates.ts';
-import { UNTITLED_FOLDER, aboutUrl, checkUrl, cleanTags, isBookmarkType, newBookmark, skippedEntry } from '../values.ts';
+import { aboutUrl, checkUrl, childPath, cleanTags, isBookmarkType, newBookmark, skippedEntry } from '../values.ts';
+import { type HtmlEvents, readHtmlEvents } from './html-events.ts';
 import { LineCounter } from './line-counter.ts';
 import { normaliseText } from './netscape-html-text.ts';
 
@@ -11,9 +11,9 @@ export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts'
 /**
  * Reads the Netscape bookmark file every browser and bookmark service exports.
  *
- * htmlparser2 does the tokenising and entity decoding; the structure is tracked here from
- * the tag events alone, never from the element tree, because real files leave <DT>, <p>
- * and even <A> unclosed and some (Safari) have no outer <DL> at all:
+ * htmlparser2's tokenizer does the tokenising and entity decoding (html-events.ts); the
+ * structure is tracked here from the tag events alone, never from an element tree, because
+ * real files leave <DT>, <p> and even <A> unclosed and some (Safari) have no outer <DL> at all:
  * - <H3> names a folder; the next <DL> holds its content, each </DL> leaves one level.
  * - <A HREF> is a bookmark in the current folder; its text (up to </A> or the next
  *   structural tag) is the title.
@@ -39,16 +39,7 @@ export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts'
  */
 export function parseNetscapeHtml(text: string, range: DateRange): ParsedImport {
   const reader = new NetscapeReader(text, range);
-  const parser = new Parser(
-    {
-      onopentag: (name, attributes) => reader.open(name, attributes, parser.startIndex),
-      onclosetag: (name) => reader.close(name),
-      ontext: (data) => reader.text(data),
-    },
-    { decodeEntities: true },
-  );
-  parser.write(text);
-  parser.end();
+  readHtmlEvents(text, reader);
   return reader.result();
 }
 
@@ -61,7 +52,7 @@ type Capture =
 
 type DdTarget = { kind: 'bookmark'; bookmark: InterchangeBookmark } | { kind: 'folder'; path: string[] };
 
-class NetscapeReader {
+class NetscapeReader implements HtmlEvents {
   private readonly bookmarks: InterchangeBookmark[] = [];
   private readonly collections = new CollectionSet();
   private readonly skipped: SkippedEntry[] = [];
@@ -176,9 +167,11 @@ class NetscapeReader {
       this.bookmarks.push(capture.bookmark);
       this.ddTarget = { kind: 'bookmark', bookmark: capture.bookmark };
     } else if (capture.kind === 'folder') {
-      const path = [...this.currentPath(), value.trim() || UNTITLED_FOLDER];
+      const path = childPath(this.currentPath(), value);
+      // Too deep: its content goes to the folder it is in, whose attributes and notes stay its own.
+      this.pendingFolder = path ?? this.currentPath();
+      if (path === null) return;
       this.collections.add(path, { icon: capture.attributes['data-icon'], color: capture.attributes['data-color'] });
-      this.pendingFolder = path;
       this.ddTarget = { kind: 'folder', path };
     } else if (capture.target.kind === 'bookmark') {
       capture.target.bookmark.description = value;

@@ -1,7 +1,7 @@
-import { Parser } from 'htmlparser2';
 import { type DateRange, epochToMs, readDate } from '../dates.ts';
 import type { InterchangeBookmark, ParsedImport, SkippedEntry } from '../types.ts';
 import { ARCHIVED_TAG, aboutUrl, checkUrl, cleanTags, newBookmark, skippedEntry } from '../values.ts';
+import { readHtmlEvents } from './html-events.ts';
 import { LineCounter } from './line-counter.ts';
 import { normaliseText } from './netscape-html-text.ts';
 
@@ -34,34 +34,29 @@ export function parsePocketHtml(text: string, range: DateRange): ParsedImport {
     return newBookmark(url.url, { tags: cleanTags(archived ? [...tags, ARCHIVED_TAG] : tags), createdAt: created.ms });
   };
 
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (name === 'h1') heading = '';
-        if (name === 'a') link = { bookmark: readLink(attributes, lines.lineAt(parser.startIndex)), title: '' };
-      },
-      ontext(data) {
-        if (heading !== null) heading += data;
-        if (link !== null) link.title += data;
-      },
-      onclosetag(name) {
-        if (name === 'h1' && heading !== null) {
-          archived = /archive/i.test(heading);
-          heading = null;
-        }
-        if (name === 'a' && link !== null) {
-          if (link.bookmark !== null) {
-            link.bookmark.title = normaliseText(link.title).trim();
-            bookmarks.push(link.bookmark);
-          }
-          link = null;
-        }
-      },
+  readHtmlEvents(text, {
+    open(name, attributes, index) {
+      if (name === 'h1') heading = '';
+      if (name === 'a') link = { bookmark: readLink(attributes, lines.lineAt(index)), title: '' };
     },
-    { decodeEntities: true },
-  );
-  parser.write(text);
-  parser.end();
+    text(data) {
+      if (heading !== null) heading += data;
+      if (link !== null) link.title += data;
+    },
+    close(name) {
+      if (name === 'h1' && heading !== null) {
+        archived = /archive/i.test(heading);
+        heading = null;
+      }
+      if (name === 'a' && link !== null) {
+        if (link.bookmark !== null) {
+          link.bookmark.title = normaliseText(link.title).trim();
+          bookmarks.push(link.bookmark);
+        }
+        link = null;
+      }
+    },
+  });
   return { format: 'pocket-html', bookmarks, collections: [], skipped };
 }
 

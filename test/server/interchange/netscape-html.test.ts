@@ -132,7 +132,7 @@ describe('sloppy Netscape files', () => {
     expect(parsed.bookmarks.map((b) => b.createdAt)).toEqual([1466010266000, 1466010267000]);
   });
 
-  it('follows folders ten levels deep and records empty ones', () => {
+  it('follows folders ten levels deep and records empty ones; a deeper folder is its ancestor at the tenth level', () => {
     const depth = 10;
     let html = '<DL><p>\n';
     for (let level = 1; level <= depth; level += 1) html += `<DT><H3>L${level}</H3>\n<DL><p>\n<DT><H3>Empty ${level}</H3>\n<DL><p>\n</DL><p>\n`;
@@ -142,8 +142,19 @@ describe('sloppy Netscape files', () => {
     const parsed = readNetscape(html);
     const deepest = Array.from({ length: depth }, (_, i) => `L${i + 1}`);
     expect(parsed.bookmarks.map((b) => b.collectionPath)).toEqual([deepest, []]);
-    expect(parsed.collections).toHaveLength(depth * 2);
+    expect(parsed.collections).toHaveLength(depth * 2 - 1);
     expect(parsed.collections.map((c) => c.path)).toContainEqual([...deepest.slice(0, 5), 'Empty 5']);
+    expect(parsed.collections.map((c) => c.path)).not.toContainEqual([...deepest, 'Empty 10']);
+  });
+
+  it('reads 20,000 nested folders as ten levels, and what follows them in the right folder', () => {
+    const depth = 20_000;
+    const html = `<DL>${'<DT><H3 DATA-ICON="x">a</H3><DD>notes<DL>'.repeat(depth)}<DT><A HREF="https://deep.example/">deep</A>${'</DL>'.repeat(depth)}<DT><A HREF="https://top.example/">top</A></DL>`;
+    const parsed = readNetscape(html);
+    const ten = Array<string>(10).fill('a');
+    expect(parsed.bookmarks.map((b) => [b.url, b.collectionPath])).toEqual([['https://deep.example/', ten], ['https://top.example/', []]]);
+    expect(parsed.collections.map((c) => c.path)).toEqual(Array.from({ length: 10 }, (_, i) => ten.slice(0, i + 1)));
+    expect(parsed.collections.every((c) => c.notes === 'notes' && c.icon === 'x')).toBe(true);
   });
 
   it('copes with a missing </DL> by closing at the parent', () => {
