@@ -9,6 +9,8 @@ import { importCollection, importEntry } from './import-entries.ts';
 
 /** The spec's "processes bookmarks in batches of 50". */
 export const IMPORT_BATCH = 50;
+/** Collections written per transaction (parents always come before their children). */
+const COLLECTION_SLICE = 5000;
 /** How many skipped entries a completed job lists. */
 const MAX_REASONS = 20;
 
@@ -66,7 +68,14 @@ async function writeAll(
   entries: readonly ImportEntry[],
   signal: AbortSignal,
 ): Promise<boolean> {
-  await writer.ensureCollections(parsed.collections.map(importCollection), clock.now());
+  // In slices, each its own transaction, so that a file of many folders never holds the event
+  // loop for long; a resumed run finds the slices already written (collections match by name).
+  const collections = parsed.collections.map(importCollection);
+  for (let start = 0; start < collections.length; start += COLLECTION_SLICE) {
+    if (signal.aborted) return false;
+    await writer.ensureCollections(collections.slice(start, start + COLLECTION_SLICE), clock.now());
+    await nextTurn();
+  }
   for (let position = job.position; position < entries.length; ) {
     // Left running: the next start resumes from the recorded position.
     if (signal.aborted) return false;

@@ -186,6 +186,19 @@ describe('importing', () => {
     },
   );
 
+  it('writes thousands of sibling folders in slices, and a second import of them, in another case, adds none', async () => {
+    const u = await t.user();
+    const file = (name: (i: number) => string): string =>
+      `<DL>${Array.from({ length: 5_001 }, (_, i) => `<DT><H3>${name(i)}</H3><DL>${i === 5_000 ? '<DT><H3>Child</H3><DL><DT><A HREF="https://child.example/">c</A></DL>' : ''}</DL>`).join('')}</DL>`;
+    expect(await importFile(t, u, file((i) => `Folder ${i}`))).toMatchObject({ status: 'completed', result: { imported: 1 } });
+    const first = await collectionPaths(u.api);
+    expect(first.collections).toHaveLength(5_002);
+    const child = first.collections.find((c) => c.name === 'Child')!;
+    expect(first.paths.get(child.id)).toEqual(['Folder 5000', 'Child']);
+    expect(await importFile(t, u, file((i) => `FOLDER ${i}`))).toMatchObject({ status: 'completed', result: { imported: 0, duplicates: 1 } });
+    expect((await collectionPaths(u.api)).collections).toHaveLength(5_002);
+  });
+
   it('reads the summary of a job completed before skipped entries were counted', async () => {
     const u = await t.user();
     const job = await importFile(t, u, '<DL><DT><A HREF="javascript:void(0)">x</A><DT><A HREF="https://kept.example/">k</A></DL>');
