@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { importDateRange } from '../interchange/dates.ts';
 import { UnsupportedFormatError, parseImport } from '../interchange/parse.ts';
-import type { ParsedImport } from '../interchange/types.ts';
+import type { ParsedImport, SkippedEntry } from '../interchange/types.ts';
 import type { ImportEntry, ImportWriter, JobRecord, SkippedReason, SkippedSummary } from '../store/jobs.ts';
 import type { JobDeps } from './deps.ts';
 import { importCollection, importEntry } from './import-entries.ts';
@@ -85,7 +85,9 @@ async function writeAll(
     position = end;
     await nextTurn();
   }
-  await store.jobs.completeImport(job.id, { skipped: parsed.skipped.length, summary: skippedSummary(parsed, entries) }, clock.now());
+  // The parser's skips in file order, then the entries the importer refused.
+  const summary = skippedSummary([...parsed.skipped, ...entries.filter((entry) => !entry.ok)]);
+  await store.jobs.completeImport(job.id, { skipped: parsed.skipped.length, summary }, clock.now());
   return true;
 }
 
@@ -106,12 +108,10 @@ function unsupportedDetail(err: unknown): string | null {
   return err.message.startsWith('Unrecognised') ? null : err.message;
 }
 
-/** The first skipped entries in file order (the parser's, then the importer's), and all of them counted by kind. */
-function skippedSummary(parsed: ParsedImport, entries: readonly ImportEntry[]): SkippedSummary {
-  const refused = entries.filter((entry) => !entry.ok);
-  const reasons: SkippedReason[] = [...parsed.skipped.slice(0, MAX_REASONS).map(({ line, reason }) => (line === undefined ? { reason } : { line, reason }))];
-  for (const entry of refused.slice(0, MAX_REASONS - reasons.length)) reasons.push({ reason: entry.reason });
+/** The first skipped entries, in the order given, and all of them counted by kind. */
+function skippedSummary(skipped: readonly SkippedEntry[]): SkippedSummary {
+  const reasons = skipped.slice(0, MAX_REASONS).map(({ line, reason }): SkippedReason => (line === undefined ? { reason } : { line, reason }));
   const counts = new Map<string, number>();
-  for (const { reason, group } of [...parsed.skipped, ...refused]) counts.set(group ?? reason, (counts.get(group ?? reason) ?? 0) + 1);
+  for (const { reason, group } of skipped) counts.set(group ?? reason, (counts.get(group ?? reason) ?? 0) + 1);
   return { reasons, counts: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count) };
 }
