@@ -14,6 +14,8 @@ export const ImportResult = z.object({
 
 /** An entry of an import file that was not imported, and why; line when the format has lines. */
 export const SkippedReason = z.object({ line: z.optional(z.number()), reason: z.string() });
+/** Skipped entries of one kind (the reason without what is particular to an entry) and how many. */
+export const SkippedCount = z.object({ reason: z.string(), count: z.number() });
 
 export const Job = z.object({
   id: Id,
@@ -28,6 +30,8 @@ export const Job = z.object({
   result: z.optional(ImportResult),
   /** A completed import: the first few skipped entries. */
   skippedReasons: z.optional(z.array(SkippedReason)),
+  /** A completed import: every skipped entry counted by kind, most first; the counts add up to result.skipped. */
+  skippedCounts: z.optional(z.array(SkippedCount)),
 });
 export type Job = z.infer<typeof Job>;
 

@@ -15,8 +15,9 @@ export interface CursorKey {
   text: string;
 }
 
-// Times may be negative: imported bookmarks can be older than 1970.
-const SHAPE = /^(newest|oldest|title|domain|trash):(\d{1,16}):(-?\d{1,16}):([\s\S]*)$/;
+// The time is whatever the row holds, written as String(number) writes it: stored values
+// from before imports checked dates can be negative, above 2^53 (1e16) or fractional.
+const SHAPE = /^(newest|oldest|title|domain|trash):(\d{1,16}):(-?(?:\d{1,400}(?:\.\d{1,400})?(?:e[+-]\d{1,3})?|Infinity)):([\s\S]*)$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**

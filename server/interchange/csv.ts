@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
+import { type DateRange, readDate } from './dates.ts';
 import type { SkippedEntry } from './types.ts';
-import { checkUrl } from './values.ts';
+import { aboutUrl, checkUrl, skippedEntry } from './values.ts';
 
 export interface CsvRow {
   /** 1-based line where the record starts (records may span lines inside quotes). */
@@ -87,14 +88,34 @@ export function hasColumns(header: readonly string[], required: readonly string[
   return required.every((name) => header.includes(name));
 }
 
-/** The rows whose url column holds a URL we keep, each with that URL; every other row is skipped with its reason. */
-export function readBookmarkRows(text: string): { rows: { row: CsvRow; url: string }[]; skipped: SkippedEntry[] } {
+/** Where a CSV flavour keeps a bookmark's date, and in what unit. */
+export interface DateColumn {
+  column: string;
+  toMs: (text: string) => number;
+}
+
+export interface BookmarkRow {
+  row: CsvRow;
+  url: string;
+  createdAt: number | null;
+}
+
+/**
+ * The rows whose url column holds a URL we keep and whose date column a date in the range,
+ * each with both; every other row is skipped with its reason.
+ */
+export function readBookmarkRows(text: string, date: DateColumn, range: DateRange): { rows: BookmarkRow[]; skipped: SkippedEntry[] } {
   const { rows, skipped } = readCsv(text);
-  const kept: { row: CsvRow; url: string }[] = [];
+  const kept: BookmarkRow[] = [];
   for (const row of rows) {
     const url = checkUrl(row.cell('url'));
-    if (url.ok) kept.push({ row, url: url.url });
-    else skipped.push({ line: row.line, reason: url.reason });
+    if (!url.ok) {
+      skipped.push(skippedEntry(url, row.line));
+      continue;
+    }
+    const created = readDate(date.column, row.cell(date.column), date.toMs, range);
+    if (created.ok) kept.push({ row, url: url.url, createdAt: created.ms });
+    else skipped.push(skippedEntry(aboutUrl(url.url, created), row.line));
   }
   return { rows: kept, skipped };
 }

@@ -1,9 +1,13 @@
+import type { DateRange } from './dates.ts';
 import { decodeInput } from './decode.ts';
 import { detectFormat } from './detect.ts';
 import { UnsupportedFormatError } from './errors.ts';
+import { parseChromiumJson } from './formats/chromium-json.ts';
+import { parseFirefoxJson } from './formats/firefox-json.ts';
 import { parseInstapaperCsv } from './formats/instapaper-csv.ts';
 import { parseNetscapeHtml } from './formats/netscape-html.ts';
 import { parsePocketCsv } from './formats/pocket-csv.ts';
+import { parsePocketHtml } from './formats/pocket-html.ts';
 import { parseRaindropCsv } from './formats/raindrop-csv.ts';
 import { parseShelfCsv } from './formats/shelf-csv.ts';
 import { parseShelfJson } from './formats/shelf-json.ts';
@@ -11,33 +15,39 @@ import type { ImportFormat, ParsedImport } from './types.ts';
 
 export { UnsupportedFormatError } from './errors.ts';
 
-const PARSERS: Record<ImportFormat, (text: string) => ParsedImport> = {
+const PARSERS: Record<ImportFormat, (text: string, range: DateRange) => ParsedImport> = {
   'shelf-json': parseShelfJson,
   'shelf-csv': parseShelfCsv,
   'netscape-html': parseNetscapeHtml,
   'pocket-csv': parsePocketCsv,
+  'pocket-html': parsePocketHtml,
+  'chromium-json': parseChromiumJson,
+  'firefox-json': parseFirefoxJson,
   'instapaper-csv': parseInstapaperCsv,
   'raindrop-csv': parseRaindropCsv,
 };
 
 /**
  * Reads an import file of any supported format. Throws UnsupportedFormatError only when
- * the format is not recognised; unreadable entries are reported in `skipped`.
+ * the format is not recognised; unreadable entries, and entries dated outside `range`,
+ * are reported in `skipped`.
  */
-export function parseImport(input: Buffer | string): ParsedImport {
+export function parseImport(input: Buffer | string, range: DateRange): ParsedImport {
   const text = decodeInput(input);
   const format = detectFormat(text);
   if (format === null) {
     // A damaged (typically truncated) JSON export deserves a better hint than "unknown".
     if (text.trimStart().startsWith('{')) {
-      throw new UnsupportedFormatError('Unreadable JSON: not a complete Shelf JSON export (is the file truncated?)');
+      throw new UnsupportedFormatError(
+        "Unreadable JSON: not a complete Shelf JSON export, Chromium profile Bookmarks file or Firefox bookmarks backup (is the file truncated?)",
+      );
     }
     throw new UnsupportedFormatError(
-      'Unrecognised import file: expected a Shelf JSON or CSV export, a browser bookmarks HTML file, ' +
-        'or a Pocket, Instapaper or Raindrop.io CSV export',
+      'Unrecognised import file: expected a Shelf JSON or CSV export, a browser bookmarks HTML or JSON file, ' +
+        'a Pocket HTML or CSV export, or an Instapaper or Raindrop.io CSV export',
     );
   }
-  const parsed = PARSERS[format](text);
+  const parsed = PARSERS[format](text, range);
   // CSV-level errors are found before row-level ones; report them in file order.
   parsed.skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return parsed;

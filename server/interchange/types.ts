@@ -22,18 +22,32 @@ export interface InterchangeCollection {
 }
 
 export interface ParsedImport {
-  format: 'shelf-json' | 'shelf-csv' | 'netscape-html' | 'pocket-csv' | 'instapaper-csv' | 'raindrop-csv';
+  format:
+    | 'shelf-json'
+    | 'shelf-csv'
+    | 'netscape-html'
+    | 'pocket-csv'
+    | 'pocket-html'
+    | 'instapaper-csv'
+    | 'raindrop-csv'
+    | 'chromium-json'
+    | 'firefox-json';
   bookmarks: InterchangeBookmark[];
   /** Every folder seen, including empty ones, parents before children. */
   collections: InterchangeCollection[];
   /** Entries that could not be read; parsing never throws for a bad entry. */
-  skipped: { line?: number; reason: string }[];
+  skipped: SkippedEntry[];
 }
 
 export type ImportFormat = ParsedImport['format'];
 export type ExportFormat = 'json' | 'csv' | 'html';
 export type BookmarkType = InterchangeBookmark['type'];
-export type SkippedEntry = ParsedImport['skipped'][number];
+/** Why an entry was not imported; `group` is the reason without what is particular to the entry (the reason itself when absent). */
+export interface SkipReason {
+  reason: string;
+  group?: string;
+}
+export type SkippedEntry = SkipReason & { line?: number };
 
 export interface InterchangeLibrary {
   bookmarks: InterchangeBookmark[];

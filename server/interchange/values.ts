@@ -1,4 +1,5 @@
-import type { BookmarkType, InterchangeBookmark } from './types.ts';
+import { MAX_COLLECTION_DEPTH } from '../../lib/api/collections.ts';
+import type { BookmarkType, InterchangeBookmark, SkipReason, SkippedEntry } from './types.ts';
 
 export const BOOKMARK_TYPES = ['link', 'article', 'image', 'video', 'document'] as const satisfies readonly BookmarkType[];
 
@@ -20,7 +21,7 @@ export function newBookmark(url: string, fields: Partial<Omit<InterchangeBookmar
   };
 }
 
-export type UrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+export type UrlCheck = { ok: true; url: string } | ({ ok: false } & SkipReason);
 
 // An allowlist rather than a blocklist: browser-internal schemes keep multiplying
 // (chrome:, edge:, vivaldi:, moz-extension:, place:...) and none of them means anything
@@ -36,50 +37,34 @@ export function checkUrl(raw: string | undefined): UrlCheck {
   const url = raw?.trim() ?? '';
   if (url === '') return { ok: false, reason: 'missing URL' };
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === undefined) return { ok: false, reason: `invalid URL "${clip(url)}"` };
+  if (scheme === undefined) return { ok: false, reason: `invalid URL "${clip(url)}"`, group: 'invalid URL' };
   if (!ALLOWED_SCHEMES.has(`${scheme}:`)) return { ok: false, reason: `unsupported URL scheme "${scheme}:"` };
-  if (!URL.canParse(url)) return { ok: false, reason: `invalid URL "${clip(url)}"` };
+  if (!URL.canParse(url)) return { ok: false, reason: `invalid URL "${clip(url)}"`, group: 'invalid URL' };
   return { ok: true, url };
 }
+
+/** A skipped entry from a check's reason, at a line when the format has lines. */
+export function skippedEntry(why: SkipReason, line?: number): SkippedEntry {
+  return { ...(line === undefined ? {} : { line }), reason: why.reason, ...(why.group === undefined ? {} : { group: why.group }) };
+}
+
+/** A reason about one entry, named by its URL; grouped as the reason alone. */
+export const aboutUrl = (url: string, why: SkipReason): SkipReason => ({ reason: `${clip(url)}: ${why.reason}`, group: why.group ?? why.reason });
 
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-// Exporters disagree on the unit (seconds from browsers, milliseconds from some web
-// services, microseconds from Firefox internals leaking out), so the magnitude decides.
-// Anything outside 1990..2100 is a placeholder (0, -1, 1) or garbage: unknown beats wrong.
-const EARLIEST = Date.UTC(1990, 0, 1);
-const LATEST = Date.UTC(2100, 0, 1);
-
-export function epochToMs(raw: string | undefined): number | null {
-  const text = raw?.trim() ?? '';
-  if (!/^\d+(\.\d+)?$/.test(text)) return null;
-  const value = Number(text);
-  let ms: number;
-  if (value < 1e11) ms = value * 1000;
-  else if (value < 1e14) ms = value;
-  else if (value < 1e17) ms = value / 1000;
-  else return null;
-  ms = Math.round(ms);
-  return ms >= EARLIEST && ms <= LATEST ? ms : null;
-}
-
-/** ISO 8601 (what our exports and Raindrop write) or, failing that, an epoch number. */
-/** A time a JavaScript Date can hold (±8.64e15 ms): anything else would break every answer that shows it. */
-export const isDateTime = (ms: number): boolean => Number.isFinite(ms) && Math.abs(ms) <= 8.64e15;
-
-export function dateToMs(raw: string | undefined): number | null {
-  const text = raw?.trim() ?? '';
-  if (text === '') return null;
-  if (/^\d+(\.\d+)?$/.test(text)) return epochToMs(text);
-  const ms = Date.parse(text);
-  return isDateTime(ms) ? ms : null;
-}
-
 export function msToIso(ms: number | null): string | null {
   return ms !== null && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
 }
+
+/**
+ * Shelf keeps no reading state, but a reading service's archive is the user's own sorting
+ * (what they finished with): it becomes this tag (Pocket's "Read Archive" and status
+ * `archive`, Instapaper's Archive folder), one click to filter by or to remove.
+ */
+export const ARCHIVED_TAG = 'archived';
 
 // Names are trimmed and empty ones dropped in every format: a tag or folder called ''
 // or ' x ' is never what the user meant, and it keeps the CSV/HTML encodings simple.
@@ -92,11 +77,29 @@ export function cleanTags(tags: Iterable<string>): string[] {
   return [...seen];
 }
 
+/** A folder whose name is empty (after trimming) still holds its bookmarks, under this name. */
+export const UNTITLED_FOLDER = 'Untitled folder';
+
+/**
+ * The folder levels a file may give: as many as collections nest. A deeper folder is its
+ * ancestor at the last level, where the import puts its bookmarks anyway. Reading every
+ * level cost time and memory growing with the square of the depth or worse: 46 KB of
+ * nested folders blocked the server for two minutes, and 5 MB would have for days.
+ */
+export const MAX_FOLDER_LEVELS = MAX_COLLECTION_DEPTH + 1;
+
+/** The path of a folder in `parent`, or null when `parent` is at the last level (the folder is then `parent` itself). */
+export function childPath(parent: readonly string[], name: string): string[] | null {
+  return parent.length >= MAX_FOLDER_LEVELS ? null : [...parent, name.trim() || UNTITLED_FOLDER];
+}
+
+/** Trimmed segments, empty ones dropped, at most MAX_FOLDER_LEVELS of them. */
 export function cleanPath(segments: Iterable<string>): string[] {
   const path: string[] = [];
   for (const segment of segments) {
     const name = segment.trim();
     if (name !== '') path.push(name);
+    if (path.length === MAX_FOLDER_LEVELS) break;
   }
   return path;
 }

@@ -51,9 +51,11 @@ function importTags(names: readonly string[]): string[] | string {
  */
 export function importEntry(b: InterchangeBookmark): ImportEntry {
   const shown = clip(b.url, 100);
-  if (b.url.length > MAX_URL) return { ok: false, reason: `${shown}...: the URL is longer than ${MAX_URL} characters` };
+  if (b.url.length > MAX_URL) {
+    return { ok: false, reason: `${shown}...: the URL is longer than ${MAX_URL} characters`, group: `URL longer than ${MAX_URL} characters` };
+  }
   const url = httpUrl.safeParse(b.url);
-  if (!url.success) return { ok: false, reason: `${shown}: not an http or https URL` };
+  if (!url.success) return { ok: false, reason: `${shown}: not an http or https URL`, group: 'not an http or https URL' };
   const tags = importTags(b.tags);
   if (typeof tags === 'string') return { ok: false, reason: `${shown}: ${tags}` };
   return {
@@ -66,6 +68,7 @@ export function importEntry(b: InterchangeBookmark): ImportEntry {
     isFavorite: b.isFavorite,
     tags,
     collectionPath: importPath(b.collectionPath),
-    createdAt: b.createdAt !== null && Number.isFinite(b.createdAt) ? Math.round(b.createdAt) : null,
+    // In the import's range already: the parser skipped the entry otherwise.
+    createdAt: b.createdAt,
   };
 }

@@ -1,18 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { importDateRange } from '../interchange/dates.ts';
 import { UnsupportedFormatError, parseImport } from '../interchange/parse.ts';
-import type { ParsedImport } from '../interchange/types.ts';
-import type { ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../store/jobs.ts';
+import type { ParsedImport, SkippedEntry } from '../interchange/types.ts';
+import type { ImportEntry, ImportWriter, JobRecord, SkippedReason, SkippedSummary } from '../store/jobs.ts';
 import type { JobDeps } from './deps.ts';
 import { importCollection, importEntry } from './import-entries.ts';
 
 /** The spec's "processes bookmarks in batches of 50". */
 export const IMPORT_BATCH = 50;
+/** Collections written per transaction (parents always come before their children). */
+const COLLECTION_SLICE = 5000;
 /** How many skipped entries a completed job lists. */
 const MAX_REASONS = 20;
 
 const EXPECTED =
-  'expected Netscape HTML (a browser\'s "Export bookmarks" file), a Shelf JSON or CSV export, or a Pocket, Instapaper or Raindrop.io CSV export';
+  'expected Netscape HTML (a browser\'s "Export bookmarks" file), a Chromium profile Bookmarks file, a Firefox bookmarks backup (JSON), ' +
+  'a Shelf JSON or CSV export, a Pocket HTML or CSV export, or an Instapaper or Raindrop.io CSV export';
 
 export const IMPORT_MESSAGES = {
   interrupted: 'The import was interrupted by a server restart and its file is no longer there; start the import again',
@@ -37,7 +41,8 @@ export async function runImport(deps: JobDeps, job: JobRecord, signal: AbortSign
 
   let parsed: ParsedImport;
   try {
-    parsed = parseImport(content);
+    // The range is fixed by the job, not by the run: a run resumed after a crash must read the same entries.
+    parsed = parseImport(content, importDateRange(job.startedAt ?? job.createdAt));
   } catch (err) {
     if (!(err instanceof UnsupportedFormatError)) console.error(`import job ${job.id}: the parser failed:`, err);
     return finish(deps, job, IMPORT_MESSAGES.unreadable(unsupportedDetail(err)));
@@ -63,7 +68,14 @@ async function writeAll(
   entries: readonly ImportEntry[],
   signal: AbortSignal,
 ): Promise<boolean> {
-  await writer.ensureCollections(parsed.collections.map(importCollection), clock.now());
+  // In slices, each its own transaction, so that a file of many folders never holds the event
+  // loop for long; a resumed run finds the slices already written (collections match by name).
+  const collections = parsed.collections.map(importCollection);
+  for (let start = 0; start < collections.length; start += COLLECTION_SLICE) {
+    if (signal.aborted) return false;
+    await writer.ensureCollections(collections.slice(start, start + COLLECTION_SLICE), clock.now());
+    await nextTurn();
+  }
   for (let position = job.position; position < entries.length; ) {
     // Left running: the next start (or another instance) resumes from the recorded position.
     if (signal.aborted) return false;
@@ -73,8 +85,9 @@ async function writeAll(
     position = end;
     await nextTurn();
   }
-  const reasons = firstReasons(parsed, entries, writer.rejected());
-  return store.jobs.completeImport(job.id, instanceId, { skipped: parsed.skipped.length, reasons }, clock.now());
+  // The parser's skips in file order, the entries the importer refused, then those refused while writing (a cap reached).
+  const summary = skippedSummary([...parsed.skipped, ...entries.filter((entry) => !entry.ok), ...writer.rejected()]);
+  return store.jobs.completeImport(job.id, instanceId, { skipped: parsed.skipped.length, summary }, clock.now());
 }
 
 async function readImportFile({ storage }: JobDeps, job: JobRecord): Promise<Buffer | null> {
@@ -94,12 +107,10 @@ function unsupportedDetail(err: unknown): string | null {
   return err.message.startsWith('Unrecognised') ? null : err.message;
 }
 
-/** The file's own skips, the entries refused before writing, then those refused while writing (a cap reached). */
-function firstReasons(parsed: ParsedImport, entries: readonly ImportEntry[], rejected: readonly SkippedReason[]): SkippedReason[] {
-  const reasons: SkippedReason[] = parsed.skipped.slice(0, MAX_REASONS);
-  for (const entry of entries) {
-    if (reasons.length >= MAX_REASONS) break;
-    if (!entry.ok) reasons.push({ reason: entry.reason });
-  }
-  return [...reasons, ...rejected].slice(0, MAX_REASONS);
+/** The first skipped entries, in the order given, and all of them counted by kind. */
+function skippedSummary(skipped: readonly SkippedEntry[]): SkippedSummary {
+  const reasons = skipped.slice(0, MAX_REASONS).map(({ line, reason }): SkippedReason => (line === undefined ? { reason } : { line, reason }));
+  const counts = new Map<string, number>();
+  for (const { reason, group } of skipped) counts.set(group ?? reason, (counts.get(group ?? reason) ?? 0) + 1);
+  return { reasons, counts: [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count) };
 }

@@ -13,7 +13,8 @@ export function toJob(r: JobRecord): Job {
   if (r.type === 'export') job.expiresAt = isoOrNull(r.expiresAt);
   if (r.type === 'import' && r.status === 'completed') {
     job.result = r.counts;
-    job.skippedReasons = r.skippedReasons ?? [];
+    job.skippedReasons = r.skipped?.reasons ?? [];
+    job.skippedCounts = r.skipped?.counts ?? [];
   }
   return job;
 }

@@ -5,6 +5,8 @@ import { EVALUATION_LIMITS } from './limits.ts';
 
 const count = (max: number) => z.number().int().min(0).max(max);
 const position = z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+/** Any time a row can hold: values stored before imports checked dates may be above 2^53 or fractional. */
+const time = z.number();
 
 /** Where an exact-tag walk stopped: bound to the rules version and the tag it walks. */
 const TagCursor = z.strictObject({
@@ -17,7 +19,7 @@ const TagCursor = z.strictObject({
 /** Where a newest-first scan stopped, and what it has spent of the evaluation's limits. */
 const ScanCursor = z.strictObject({
   kind: z.literal('scan'),
-  createdAt: position,
+  createdAt: time,
   seq: position,
   scanned: count(EVALUATION_LIMITS.scanLimit),
   returned: count(EVALUATION_LIMITS.resultCap),

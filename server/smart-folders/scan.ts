@@ -23,7 +23,8 @@ interface Hit {
 
 /** created_at, then seq: the newest-first order every bookmark index of 001-core.sql ends with. */
 type Position = readonly [createdAt: number, seq: number];
-const TOP: Position = [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+// Above every stored time, including those beyond 2^53 that imports wrote before dates were checked.
+const TOP: Position = [Infinity, Number.MAX_SAFE_INTEGER];
 
 // Forced with INDEXED BY: without statistics SQLite prefers bookmarks_newest and filters, which walks
 // rows outside the index's slice. Each filter must imply its partial index's WHERE.

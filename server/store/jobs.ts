@@ -7,6 +7,15 @@ export type JobType = api.Job['type'];
 export type JobStatus = api.Job['status'];
 export type ImportResult = z.infer<typeof api.ImportResult>;
 export type SkippedReason = z.infer<typeof api.SkippedReason>;
+export type SkippedCount = z.infer<typeof api.SkippedCount>;
+
+/** What a completed import tells about its skipped entries. */
+export interface SkippedSummary {
+  /** The first few, in file order. */
+  reasons: SkippedReason[];
+  /** All of them by kind. */
+  counts: SkippedCount[];
+}
 
 /** A job as stored, with what the runner needs beyond the API's view of it. */
 export interface JobRecord {
@@ -21,7 +30,8 @@ export interface JobRecord {
   /** Import: entries of the parsed file handled by committed batches. */
   position: number;
   counts: ImportResult;
-  skippedReasons: SkippedReason[] | null;
+  /** A completed import's; null for other jobs. */
+  skipped: SkippedSummary | null;
   errorMessage: string | null;
   createdAt: number;
   startedAt: number | null;
@@ -46,7 +56,8 @@ export type ImportEntry =
       collectionPath: string[];
       createdAt: number | null;
     }
-  | { ok: false; reason: string };
+  /** group: the reason without what is particular to the entry, for the summary's counts (the reason when absent). */
+  | { ok: false; reason: string; group?: string };
 
 export interface BatchPosition {
   /** Entries handled once this batch commits. */
@@ -110,7 +121,7 @@ export interface JobsStore {
   setFormat(id: string, format: string): Promise<void>;
   completeExport(id: string, owner: string, now: number, expiresAt: number): Promise<void>;
   /** Adds the entries skipped before the batches (unreadable ones) to the counts, and completes; false when the owner no longer held it. */
-  completeImport(id: string, owner: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<boolean>;
+  completeImport(id: string, owner: string, extra: { skipped: number; summary: SkippedSummary }, now: number): Promise<boolean>;
   fail(id: string, owner: string, message: string, now: number): Promise<void>;
 
   /** Jobs left to run that no instance holds at `at` (real time): running ones, and exports still waiting to run. */

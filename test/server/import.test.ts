@@ -8,9 +8,9 @@ import { ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { HOUR, MINUTE } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
 import { allBookmarks, collectionPaths, importFile, settledJob, startImportOf, upload } from './jobs-fixtures.ts';
-import { importFixture } from '../support/fixtures.ts';
+import { GENERATED_FILES } from '../support/import-files.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -20,7 +20,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const fixture = importFixture;
 const storedFile = (storageId: string): string => join(t.dataDir, 'files', storageId);
 
 /** POST /import/* allows 2 requests a minute per user and endpoint. */
@@ -158,57 +157,60 @@ describe('importing', () => {
     expect(await allBookmarks(u.api)).toHaveLength(6);
   });
 
-  it('imports the Chromium export: nested folders, titles and dates', async () => {
+  it.each(GENERATED_FILES.map((make) => [make().name, make] as const))(
+    'imports %s with every URL, folder and tag, and says what it skipped and why',
+    async (_name, make) => {
+      const file = make();
+      const u = await t.user();
+      const job = await importFile(t, u, file.content);
+      const unique = new Set(file.bookmarks.map((b) => b.url));
+      expect(job).toMatchObject({
+        status: 'completed',
+        format: file.format,
+        result: { imported: unique.size, skipped: file.skipped.length, duplicates: file.bookmarks.length - unique.size },
+      });
+      expect(job.skippedReasons?.map((r) => r.reason)).toEqual(file.skipped.map((reason) => expect.stringMatching(reason)));
+      expect((job.skippedCounts ?? []).reduce((sum, c) => sum + c.count, 0)).toBe(file.skipped.length);
+
+      const { paths } = await collectionPaths(u.api);
+      expect([...paths.values()].map((p) => p.join('/')).sort()).toEqual(file.collections.map((p) => p.join('/')).sort());
+      const bookmarks = byUrl(await allBookmarks(u.api));
+      for (const expected of file.bookmarks.filter((b, i, all) => all.findIndex((o) => o.url === b.url) === i)) {
+        const b = bookmarks.get(expected.url);
+        expect(b, expected.url).toBeDefined();
+        expect([...b!.tags].sort()).toEqual(expected.tags);
+        expect(b!.collectionId === null ? [] : paths.get(b!.collectionId)).toEqual(expected.path);
+        if (expected.createdAt !== null) expect(b!.createdAt).toBe(new Date(expected.createdAt).toISOString());
+      }
+      expect(bookmarks.size).toBe(unique.size);
+    },
+  );
+
+  it('writes thousands of sibling folders in slices, and a second import of them, in another case, adds none', async () => {
     const u = await t.user();
-    const job = await importFile(t, u, fixture('chrome-netscape-nested.html'));
-    expect(job).toMatchObject({ status: 'completed', format: 'netscape-html', result: { imported: 18, skipped: 0, duplicates: 0 } });
-    const { collections, paths } = await collectionPaths(u.api);
-    expect(collections.map((c) => paths.get(c.id)!.join('/')).sort()).toEqual(
-      ['Dev', 'Dev/PHP', 'Dev/Python', 'Linux, Unix OS,Other   stuff', 'MOOC', 'Personal toolbar', 'Self-hosting'].sort(),
-    );
-    const bookmarks = byUrl(await allBookmarks(u.api));
-    expect(bookmarks.size).toBe(18);
-    const psr = bookmarks.get('http://www.php-fig.org/psr/')!;
-    expect(psr).toMatchObject({ title: 'PHP Standards Recommendations - PHP-FIG', createdAt: new Date(1466013084_000).toISOString() });
-    expect(paths.get(psr.collectionId!)).toEqual(['Dev', 'PHP']);
-    expect(bookmarks.get('https://regexcrossword.com/')).toMatchObject({ title: 'Regex Crossword', collectionId: null });
-    expect(paths.get(bookmarks.get('http://www.jabber.org/')!.collectionId!)).toEqual(['Personal toolbar']);
+    const file = (name: (i: number) => string): string =>
+      `<DL>${Array.from({ length: 5_001 }, (_, i) => `<DT><H3>${name(i)}</H3><DL>${i === 5_000 ? '<DT><H3>Child</H3><DL><DT><A HREF="https://child.example/">c</A></DL>' : ''}</DL>`).join('')}</DL>`;
+    expect(await importFile(t, u, file((i) => `Folder ${i}`))).toMatchObject({ status: 'completed', result: { imported: 1 } });
+    const first = await collectionPaths(u.api);
+    expect(first.collections).toHaveLength(5_002);
+    const child = first.collections.find((c) => c.name === 'Child')!;
+    expect(first.paths.get(child.id)).toEqual(['Folder 5000', 'Child']);
+    expect(await importFile(t, u, file((i) => `FOLDER ${i}`))).toMatchObject({ status: 'completed', result: { imported: 0, duplicates: 1 } });
+    expect((await collectionPaths(u.api)).collections).toHaveLength(5_002);
   });
 
-  it('imports the Firefox export: tags, folder notes, and skips place: queries', async () => {
+  it('reads the summary of a job completed before skipped entries were counted', async () => {
     const u = await t.user();
-    const job = await importFile(t, u, fixture('firefox-netscape-nested-2016.html'));
-    expect(job).toMatchObject({ status: 'completed', result: { imported: 21, skipped: 3, duplicates: 0 } });
-    expect(job.skippedReasons).toHaveLength(3);
-    expect(job.skippedReasons!.every((r) => /place:/.test(r.reason) && typeof r.line === 'number')).toBe(true);
-    const { collections, paths } = await collectionPaths(u.api);
-    expect(collections.find((c) => c.name === 'Comics')!.notes).toBe('Comics, webcomics, fun stuff!');
-    expect(collections.find((c) => c.name === 'Dev')!.notes).toBe('Development & programming');
-    const bookmarks = byUrl(await allBookmarks(u.api));
-    expect(bookmarks.get('http://xkcd.com/1332/')).toMatchObject({
-      title: 'xkcd: Slippery Slope',
-      tags: ['respect', 'slope', 'webcomic', 'xkcd'],
-      createdAt: new Date(1463687035_000).toISOString(),
-    });
-    expect(paths.get(bookmarks.get('https://github.com/kafene/netscape-bookmark-parser')!.collectionId!)).toEqual(['Dev', 'PHP']);
-    expect(bookmarks.get('http://www.commitstrip.com/en/2016/02/10/true-story-one-code-review-too-many/')!.description).toBe(
-      'The blog relating the daily life of web agency developers',
-    );
-  });
-
-  it('imports the Pocket CSV export, multi-line title included', async () => {
-    const u = await t.user();
-    const job = await importFile(t, u, fixture('pocket-export-multiline.csv'));
-    expect(job).toMatchObject({ status: 'completed', format: 'pocket-csv', result: { imported: 7, skipped: 0, duplicates: 0 } });
-    const bookmarks = byUrl(await allBookmarks(u.api));
-    expect(bookmarks.get('http://youmightnotneedjquery.com/')).toMatchObject({
-      title: 'You Might Not Need jQuery',
-      collectionId: null,
-      createdAt: new Date(1600322788_000).toISOString(),
-    });
-    expect(bookmarks.get('https://reporterre.net/Des-abeilles-pour-resoudre-les-conflits-entre-les-humains-et-les-elephants')!.title).toMatch(
-      /^Des abeilles pour résoudre les « conflits » entre les humains\s+et les élépha$/,
-    );
+    const job = await importFile(t, u, '<DL><DT><A HREF="javascript:void(0)">x</A><DT><A HREF="https://kept.example/">k</A></DL>');
+    expect(job.skippedCounts).toEqual([{ reason: 'unsupported URL scheme "javascript:"', count: 1 }]);
+    const db = openDb(t);
+    try {
+      db.prepare('UPDATE jobs SET skipped_reasons = ? WHERE id = ?').run(JSON.stringify([{ line: 1, reason: 'as stored before' }]), job.id);
+    } finally {
+      db.close();
+    }
+    const read = dataOf(await u.api('GET', `/jobs/${job.id}`), Job);
+    expect(read).toMatchObject({ skippedReasons: [{ line: 1, reason: 'as stored before' }], skippedCounts: [] });
   });
 
   it('fails an unrecognised file with a clear message, and removes it', async () => {

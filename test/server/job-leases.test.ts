@@ -97,14 +97,14 @@ describe('job leases on one database shared by two instances', () => {
     const second = (await b.jobs.claim(id, 'inst_b', NOW + 2 * LEASE, NOW + LEASE))!;
     expect(second.position).toBe(1);
     expect(await writerA.writeBatch([entry(2)], { position: 2, progress: 20 }, NOW + LEASE)).toBe(false);
-    expect(await a.jobs.completeImport(id, 'inst_a', { skipped: 0, reasons: [] }, NOW + LEASE)).toBe(false);
+    expect(await a.jobs.completeImport(id, 'inst_a', { skipped: 0, summary: { reasons: [], counts: [] } }, NOW + LEASE)).toBe(false);
     await a.jobs.fail(id, 'inst_a', 'lost', NOW + LEASE);
     await writerA.close();
     expect(await b.jobs.find(id)).toMatchObject({ status: 'running', position: 1, counts: { imported: 1 } });
 
     const writerB = await b.jobs.importWriter(second);
     expect(await writerB.writeBatch([entry(2)], { position: 2, progress: 20 }, NOW + LEASE)).toBe(true);
-    expect(await b.jobs.completeImport(id, 'inst_b', { skipped: 0, reasons: [] }, NOW + LEASE)).toBe(true);
+    expect(await b.jobs.completeImport(id, 'inst_b', { skipped: 0, summary: { reasons: [], counts: [] } }, NOW + LEASE)).toBe(true);
     await writerB.close();
     expect(await a.jobs.find(id)).toMatchObject({ status: 'completed', counts: { imported: 2, skipped: 0, duplicates: 0 } });
   });

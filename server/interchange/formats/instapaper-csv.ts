@@ -1,12 +1,15 @@
 import { CollectionSet } from '../collections.ts';
 import { readBookmarkRows } from '../csv.ts';
+import { type DateRange, epochToMs } from '../dates.ts';
 import type { ParsedImport } from '../types.ts';
-import { cleanPath, cleanTags, epochToMs, newBookmark } from '../values.ts';
+import { ARCHIVED_TAG, cleanPath, cleanTags, newBookmark } from '../values.ts';
 
 export const INSTAPAPER_COLUMNS = ['url', 'title', 'selection', 'folder'] as const;
 
-// Instapaper's built-in folders are reading states, not user folders.
-const UNSORTED_FOLDERS = new Set(['unread', 'archive']);
+// Instapaper's built-in folders are reading states, not user folders: Unread is every
+// bookmark of Shelf's, Archive the tag ARCHIVED_TAG, Starred a favorite.
+const UNREAD_FOLDER = 'unread';
+const ARCHIVE_FOLDER = 'archive';
 const STARRED_FOLDER = 'starred';
 
 /**
@@ -14,25 +17,25 @@ const STARRED_FOLDER = 'starred';
  * user highlighted when saving, the closest thing to a description. Tags (newer exports)
  * are a JSON array string; a plain comma list is accepted too.
  */
-export function parseInstapaperCsv(text: string): ParsedImport {
-  const { rows, skipped } = readBookmarkRows(text);
+export function parseInstapaperCsv(text: string, range: DateRange): ParsedImport {
+  const { rows, skipped } = readBookmarkRows(text, { column: 'timestamp', toMs: epochToMs }, range);
   const bookmarks: ParsedImport['bookmarks'] = [];
   const collections = new CollectionSet();
-  for (const { row, url } of rows) {
+  for (const { row, url, createdAt } of rows) {
     const folder = row.cell('folder').trim();
-    const builtIn = folder === '' || UNSORTED_FOLDERS.has(folder.toLowerCase());
-    const isFavorite = folder.toLowerCase() === STARRED_FOLDER;
+    const builtIn = [UNREAD_FOLDER, ARCHIVE_FOLDER, STARRED_FOLDER].find((name) => name === folder.toLowerCase());
+    const isFavorite = builtIn === STARRED_FOLDER;
     // Instapaper folders are flat, so a '/' in a name is part of the name.
-    const collectionPath = builtIn || isFavorite ? [] : cleanPath([folder]);
+    const collectionPath = builtIn === undefined ? cleanPath([folder]) : [];
     collections.add(collectionPath);
     bookmarks.push(
       newBookmark(url, {
         title: row.cell('title').trim(),
         description: row.cell('selection').trim(),
         isFavorite,
-        tags: parseTags(row.cell('tags')),
+        tags: builtIn === ARCHIVE_FOLDER ? cleanTags([...parseTags(row.cell('tags')), ARCHIVED_TAG]) : parseTags(row.cell('tags')),
         collectionPath,
-        createdAt: epochToMs(row.cell('timestamp')),
+        createdAt,
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { collectionTree, pathKey, type CollectionNode } from '../collections.ts';
 import type { InterchangeBookmark, InterchangeLibrary } from '../types.ts';
-import { epochToMs } from '../values.ts';
+import { epochToMs } from '../dates.ts';
 import { escapeAttribute, escapeText, normaliseText } from './netscape-html-text.ts';
 
 // The header Chrome and Firefox write, byte for byte, because some importers sniff it.
@@ -78,8 +78,8 @@ function dateAttributes(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '';
   const seconds = Math.floor(ms / 1000);
   const browserDate = seconds > 0 ? ` ADD_DATE="${seconds}"` : '';
-  // ADD_DATE has whole seconds and a plausible-range check on reading; anything it
-  // cannot carry exactly travels in DATA-CREATED.
+  // ADD_DATE has whole seconds, read in the unit its magnitude says; anything it cannot
+  // carry exactly travels in DATA-CREATED.
   return epochToMs(String(seconds)) === ms ? browserDate : `${browserDate} DATA-CREATED="${Math.round(ms)}"`;
 }
 

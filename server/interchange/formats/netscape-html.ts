@@ -1,7 +1,9 @@
-import { Parser } from 'htmlparser2';
 import { CollectionSet } from '../collections.ts';
 import type { InterchangeBookmark, ParsedImport, SkippedEntry } from '../types.ts';
-import { checkUrl, cleanTags, epochToMs, isBookmarkType, newBookmark } from '../values.ts';
+import { type DateRange, type DateRead, epochToMs, exactMs, readDate } from '../dates.ts';
+import { aboutUrl, checkUrl, childPath, cleanTags, isBookmarkType, newBookmark, skippedEntry } from '../values.ts';
+import { type HtmlEvents, readHtmlEvents } from './html-events.ts';
+import { LineCounter } from './line-counter.ts';
 import { normaliseText } from './netscape-html-text.ts';
 
 export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts';
@@ -9,9 +11,9 @@ export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts'
 /**
  * Reads the Netscape bookmark file every browser and bookmark service exports.
  *
- * htmlparser2 does the tokenising and entity decoding; the structure is tracked here from
- * the tag events alone, never from the element tree, because real files leave <DT>, <p>
- * and even <A> unclosed and some (Safari) have no outer <DL> at all:
+ * htmlparser2's tokenizer does the tokenising and entity decoding (html-events.ts); the
+ * structure is tracked here from the tag events alone, never from an element tree, because
+ * real files leave <DT>, <p> and even <A> unclosed and some (Safari) have no outer <DL> at all:
  * - <H3> names a folder; the next <DL> holds its content, each </DL> leaves one level.
  * - <A HREF> is a bookmark in the current folder; its text (up to </A> or the next
  *   structural tag) is the title.
@@ -25,8 +27,9 @@ export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts'
  * - TAGS is split on commas only. Every exporter we know (Firefox, Pinboard, Delicious,
  *   Shaarli, Raindrop, Diigo) writes commas, and Firefox tags may contain spaces, so
  *   splitting on spaces would corrupt real tags to rescue a hypothetical file.
- * - ADD_DATE is the creation date, LAST_MODIFIED the fallback when it is missing or
- *   unreadable (later than the truth, but closer than nothing). See epochToMs for units.
+ * - ADD_DATE is the creation date, LAST_MODIFIED the fallback when it is missing or 0
+ *   (later than the truth, but closer than nothing); see epochToMs for units. A date
+ *   outside the accepted range skips the bookmark with its reason (see dates.ts).
  * - FEEDURL (Firefox live bookmarks) is used only when there is no HREF.
  * - PRIVATE, TOREAD, ICON, ICON_URI, LAST_CHARSET, SHORTCUTURL are ignored.
  * - Our own exports add DATA-* attributes that browsers ignore: DATA-NOTE, DATA-TYPE,
@@ -34,18 +37,9 @@ export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts'
  *   DATA-ICON / DATA-COLOR on folders, and DATA-TEXT holding the exact text of an
  *   element whose content would otherwise be trimmed or newline-normalised.
  */
-export function parseNetscapeHtml(text: string): ParsedImport {
-  const reader = new NetscapeReader(text);
-  const parser = new Parser(
-    {
-      onopentag: (name, attributes) => reader.open(name, attributes, parser.startIndex),
-      onclosetag: (name) => reader.close(name),
-      ontext: (data) => reader.text(data),
-    },
-    { decodeEntities: true },
-  );
-  parser.write(text);
-  parser.end();
+export function parseNetscapeHtml(text: string, range: DateRange): ParsedImport {
+  const reader = new NetscapeReader(text, range);
+  readHtmlEvents(text, reader);
   return reader.result();
 }
 
@@ -58,9 +52,7 @@ type Capture =
 
 type DdTarget = { kind: 'bookmark'; bookmark: InterchangeBookmark } | { kind: 'folder'; path: string[] };
 
-const UNTITLED_FOLDER = 'Untitled folder';
-
-class NetscapeReader {
+class NetscapeReader implements HtmlEvents {
   private readonly bookmarks: InterchangeBookmark[] = [];
   private readonly collections = new CollectionSet();
   private readonly skipped: SkippedEntry[] = [];
@@ -73,7 +65,10 @@ class NetscapeReader {
   private capture: Capture | null = null;
   private readonly lines: LineCounter;
 
-  constructor(source: string) {
+  constructor(
+    source: string,
+    private readonly range: DateRange,
+  ) {
     this.lines = new LineCounter(source);
   }
 
@@ -142,7 +137,12 @@ class NetscapeReader {
   private startBookmark(attributes: Attributes, index: number): InterchangeBookmark | null {
     const url = checkUrl(attributes.href ?? attributes.feedurl);
     if (!url.ok) {
-      this.skipped.push({ line: this.lines.lineAt(index), reason: url.reason });
+      this.skipped.push(skippedEntry(url, this.lines.lineAt(index)));
+      return null;
+    }
+    const created = readCreated(attributes, this.range);
+    if (!created.ok) {
+      this.skipped.push(skippedEntry(aboutUrl(url.url, created), this.lines.lineAt(index)));
       return null;
     }
     const type = attributes['data-type'] ?? '';
@@ -152,7 +152,7 @@ class NetscapeReader {
       isFavorite: attributes['data-favorite'] === '1' || attributes['data-favorite'] === 'true',
       tags: readTags(attributes),
       collectionPath: [...this.currentPath()],
-      createdAt: readCreated(attributes),
+      createdAt: created.ms,
     });
   }
 
@@ -167,9 +167,11 @@ class NetscapeReader {
       this.bookmarks.push(capture.bookmark);
       this.ddTarget = { kind: 'bookmark', bookmark: capture.bookmark };
     } else if (capture.kind === 'folder') {
-      const path = [...this.currentPath(), value.trim() || UNTITLED_FOLDER];
+      const path = childPath(this.currentPath(), value);
+      // Too deep: its content goes to the folder it is in, whose attributes and notes stay its own.
+      this.pendingFolder = path ?? this.currentPath();
+      if (path === null) return;
       this.collections.add(path, { icon: capture.attributes['data-icon'], color: capture.attributes['data-color'] });
-      this.pendingFolder = path;
       this.ddTarget = { kind: 'folder', path };
     } else if (capture.target.kind === 'bookmark') {
       capture.target.bookmark.description = value;
@@ -192,30 +194,18 @@ function readTags(attributes: Attributes): string[] {
   return cleanTags((attributes.tags ?? '').split(','));
 }
 
-function readCreated(attributes: Attributes): number | null {
-  const exact = attributes['data-created']?.trim() ?? '';
-  if (/^-?\d{1,16}$/.test(exact)) return Number(exact);
-  return epochToMs(attributes.add_date) ?? epochToMs(attributes.last_modified);
-}
+/** Our exact DATA-CREATED first, then the browsers' dates: the first one given (not empty, not 0) decides. */
+const DATE_ATTRIBUTES = [
+  ['data-created', exactMs],
+  ['add_date', epochToMs],
+  ['last_modified', epochToMs],
+] as const;
 
-/** Line numbers for skipped entries without scanning the file once per entry. */
-class LineCounter {
-  private index = 0;
-  private line = 1;
-
-  constructor(private readonly source: string) {}
-
-  lineAt(index: number): number {
-    if (index < this.index) {
-      this.index = 0;
-      this.line = 1;
-    }
-    for (let i = this.source.indexOf('\n', this.index); i !== -1 && i < index; i = this.source.indexOf('\n', i + 1)) {
-      this.line += 1;
-    }
-    this.index = index;
-    return this.line;
-  }
+function readCreated(attributes: Attributes, range: DateRange): DateRead {
+  const given = DATE_ATTRIBUTES.find(([name]) => !['', '0'].includes(attributes[name]?.trim() ?? ''));
+  if (given === undefined) return { ok: true, ms: null };
+  const [name, toMs] = given;
+  return readDate(name.toUpperCase(), attributes[name], toMs, range);
 }
 
 const NETSCAPE_DOCTYPE = /<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i;

@@ -1,7 +1,8 @@
 import { CollectionSet } from '../collections.ts';
 import { readBookmarkRows } from '../csv.ts';
+import { type DateRange, isoOrEpochToMs } from '../dates.ts';
 import type { ParsedImport } from '../types.ts';
-import { cleanPath, cleanTags, dateToMs, newBookmark, parseBoolean } from '../values.ts';
+import { cleanPath, cleanTags, newBookmark, parseBoolean } from '../values.ts';
 
 export const RAINDROP_COLUMNS = ['url', 'folder'] as const;
 export const RAINDROP_MARKERS = ['excerpt', 'highlights', 'cover'] as const;
@@ -18,11 +19,11 @@ export const RAINDROP_MARKERS = ['excerpt', 'highlights', 'cover'] as const;
  *   drop them they are appended to the note under a "Highlights:" line.
  * - cover (an image URL on Raindrop's CDN) and id are not carried over.
  */
-export function parseRaindropCsv(text: string): ParsedImport {
-  const { rows, skipped } = readBookmarkRows(text);
+export function parseRaindropCsv(text: string, range: DateRange): ParsedImport {
+  const { rows, skipped } = readBookmarkRows(text, { column: 'created', toMs: isoOrEpochToMs }, range);
   const bookmarks: ParsedImport['bookmarks'] = [];
   const collections = new CollectionSet();
-  for (const { row, url } of rows) {
+  for (const { row, url, createdAt } of rows) {
     const collectionPath = folderPath(row.cell('folder'));
     collections.add(collectionPath);
     bookmarks.push(
@@ -33,7 +34,7 @@ export function parseRaindropCsv(text: string): ParsedImport {
         isFavorite: parseBoolean(row.cell('favorite')),
         tags: cleanTags(row.cell('tags').split(',')),
         collectionPath,
-        createdAt: dateToMs(row.cell('created')),
+        createdAt,
       }),
     );
   }

@@ -1,8 +1,9 @@
+import { type DateRange, isoOrEpochToMs, readDate } from '../dates.ts';
 import { stringify } from 'csv-stringify/sync';
 import { CollectionSet, collectionTree, walkTree } from '../collections.ts';
 import { readCsv } from '../csv.ts';
 import type { InterchangeBookmark, InterchangeLibrary, ParsedImport } from '../types.ts';
-import { checkUrl, cleanPath, cleanTags, dateToMs, isBookmarkType, msToIso, parseBoolean } from '../values.ts';
+import { aboutUrl, checkUrl, cleanPath, cleanTags, isBookmarkType, msToIso, parseBoolean, skippedEntry } from '../values.ts';
 
 /**
  * Our CSV, one bookmark per row, readable in a spreadsheet and re-importable without loss:
@@ -26,7 +27,7 @@ export const SHELF_CSV_COLUMNS = ['url', 'title', 'description', 'note', 'type',
 const ALL_COLUMNS = [...SHELF_CSV_COLUMNS, 'icon', 'color'] as const;
 const COLLECTION_ROW = 'collection';
 
-export function parseShelfCsv(text: string): ParsedImport {
+export function parseShelfCsv(text: string, range: DateRange): ParsedImport {
   const { rows, skipped } = readCsv(text);
   const bookmarks: InterchangeBookmark[] = [];
   const collections = new CollectionSet();
@@ -42,11 +43,16 @@ export function parseShelfCsv(text: string): ParsedImport {
     }
     const url = checkUrl(cell('url'));
     if (!url.ok) {
-      skipped.push({ line: row.line, reason: url.reason });
+      skipped.push(skippedEntry(url, row.line));
       continue;
     }
     if (!isBookmarkType(type)) {
-      skipped.push({ line: row.line, reason: `unknown type "${type}"` });
+      skipped.push({ line: row.line, reason: `unknown type "${type}"`, group: 'unknown type' });
+      continue;
+    }
+    const created = readDate('created', cell('created'), isoOrEpochToMs, range);
+    if (!created.ok) {
+      skipped.push(skippedEntry(aboutUrl(url.url, created), row.line));
       continue;
     }
     collections.add(collectionPath);
@@ -59,8 +65,7 @@ export function parseShelfCsv(text: string): ParsedImport {
       isFavorite: parseBoolean(cell('favorite')),
       tags: cleanTags(splitEscaped(cell('tags'), ',')),
       collectionPath,
-      // A date a spreadsheet mangled costs the date, not the bookmark.
-      createdAt: dateToMs(cell('created')),
+      createdAt: created.ms,
     });
   }
   return { format: 'shelf-csv', bookmarks, collections: collections.list(), skipped };

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { CollectionSet, collectionTree, walkTree } from '../collections.ts';
+import { type DateRange, exactMs, isoOrEpochToMs, readDate } from '../dates.ts';
 import { UnsupportedFormatError } from '../errors.ts';
 import type { InterchangeBookmark, InterchangeLibrary, ParsedImport, SkippedEntry } from '../types.ts';
-import { BOOKMARK_TYPES, checkUrl, cleanPath, cleanTags, isDateTime, msToIso } from '../values.ts';
+import { BOOKMARK_TYPES, aboutUrl, checkUrl, cleanPath, cleanTags, msToIso } from '../values.ts';
 
 /**
  * Our JSON export is the interchange model itself, so it round-trips exactly:
@@ -53,7 +54,7 @@ export function looksLikeShelfJson(text: string): boolean {
   }
 }
 
-export function parseShelfJson(text: string): ParsedImport {
+export function parseShelfJson(text: string, range: DateRange): ParsedImport {
   const envelope = Envelope.safeParse(safeJson(text));
   if (!envelope.success) throw new UnsupportedFormatError('not a Shelf JSON export');
   if (envelope.data.version !== SHELF_JSON_VERSION) {
@@ -66,7 +67,8 @@ export function parseShelfJson(text: string): ParsedImport {
     const entry = CollectionEntry.safeParse(raw);
     const path = entry.success ? cleanPath(entry.data.path) : [];
     if (!entry.success || path.length === 0) {
-      skipped.push({ reason: `collection #${i + 1}: ${entry.success ? 'empty path' : describe(entry.error)}` });
+      const group = entry.success ? 'collection with an empty path' : 'unreadable collection entry';
+      skipped.push({ reason: `collection #${i + 1}: ${entry.success ? 'empty path' : describe(entry.error)}`, group });
       continue;
     }
     collections.add(path, entry.data);
@@ -76,12 +78,18 @@ export function parseShelfJson(text: string): ParsedImport {
   for (const [i, raw] of envelope.data.bookmarks.entries()) {
     const entry = BookmarkEntry.safeParse(raw);
     if (!entry.success) {
-      skipped.push({ reason: `bookmark #${i + 1}: ${describe(entry.error)}` });
+      skipped.push({ reason: `bookmark #${i + 1}: ${describe(entry.error)}`, group: 'unreadable bookmark entry' });
       continue;
     }
     const url = checkUrl(entry.data.url);
     if (!url.ok) {
-      skipped.push({ reason: `bookmark #${i + 1}: ${url.reason}` });
+      skipped.push({ reason: `bookmark #${i + 1}: ${url.reason}`, group: url.group ?? url.reason });
+      continue;
+    }
+    const value = entry.data.createdAt;
+    const created = readDate('createdAt', value, typeof value === 'number' ? exactMs : isoOrEpochToMs, range);
+    if (!created.ok) {
+      skipped.push(aboutUrl(url.url, created));
       continue;
     }
     const collectionPath = cleanPath(entry.data.collectionPath);
@@ -91,7 +99,7 @@ export function parseShelfJson(text: string): ParsedImport {
       url: url.url,
       tags: cleanTags(entry.data.tags),
       collectionPath,
-      createdAt: readDate(entry.data.createdAt),
+      createdAt: created.ms,
     });
   }
   return { format: 'shelf-json', bookmarks, collections: collections.list(), skipped };
@@ -111,12 +119,6 @@ function describe(error: z.ZodError): string {
   return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 
-// A date we cannot read costs the date, not the bookmark.
-function readDate(value: string | number | null): number | null {
-  if (value === null) return null;
-  const ms = typeof value === 'number' ? value : Date.parse(value);
-  return isDateTime(ms) ? ms : null;
-}
 
 const CHUNK = 500;
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
-import type { ImportWriter, JobRecord, JobStatus, JobType, JobsStore, Library, SkippedReason } from '../jobs.ts';
+import type { ImportWriter, JobRecord, JobStatus, JobType, JobsStore, Library, SkippedReason, SkippedSummary } from '../jobs.ts';
 import { SqliteImportWriter } from './jobs-import.ts';
 import { readLibrary } from './jobs-library.ts';
 
@@ -26,6 +26,12 @@ interface JobRow {
   lease_owner: string | null;
 }
 
+/** skipped_reasons holds the summary; jobs completed before there were counts hold only the reasons' array. */
+function readSummary(json: string): SkippedSummary {
+  const stored = JSON.parse(json) as SkippedSummary | SkippedReason[];
+  return Array.isArray(stored) ? { reasons: stored, counts: [] } : stored;
+}
+
 const toRecord = (r: JobRow): JobRecord => ({
   id: r.id,
   userId: r.user_id,
@@ -36,7 +42,7 @@ const toRecord = (r: JobRow): JobRecord => ({
   storageId: r.storage_id,
   position: r.position,
   counts: { imported: r.imported, skipped: r.skipped, duplicates: r.duplicates },
-  skippedReasons: r.skipped_reasons === null ? null : (JSON.parse(r.skipped_reasons) as SkippedReason[]),
+  skipped: r.skipped_reasons === null ? null : readSummary(r.skipped_reasons),
   errorMessage: r.error_message,
   createdAt: r.created_at,
   startedAt: r.started_at,
@@ -134,13 +140,13 @@ export class SqliteJobs implements JobsStore {
       .run(now, expiresAt, id, owner);
   }
 
-  async completeImport(id: string, owner: string, extra: { skipped: number; reasons: SkippedReason[] }, now: number): Promise<boolean> {
+  async completeImport(id: string, owner: string, extra: { skipped: number; summary: SkippedSummary }, now: number): Promise<boolean> {
     const completed = this.db
       .prepare(
         `UPDATE jobs SET status = 'completed', progress = 100, completed_at = ?, skipped = skipped + ?, skipped_reasons = ?
          WHERE id = ? AND lease_owner = ? AND status = 'running'`,
       )
-      .run(now, extra.skipped, JSON.stringify(extra.reasons), id, owner).changes;
+      .run(now, extra.skipped, JSON.stringify(extra.summary), id, owner).changes;
     return completed === 1;
   }
 

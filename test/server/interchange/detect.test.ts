@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeInput } from '../../../server/interchange/decode.ts';
 import { detectFormat } from '../../../server/interchange/detect.ts';
-import { parseImport, UnsupportedFormatError } from '../../../server/interchange/parse.ts';
-import { importFixture } from '../../support/fixtures.ts';
-
-const fixtureText = (name: string): string => importFixture(name).toString('utf8');
+import { UnsupportedFormatError } from '../../../server/interchange/parse.ts';
+import { readImport } from '../../support/import-files.ts';
 
 describe('detectFormat', () => {
-  it.each([
-    ['chrome-netscape-nested.html', 'netscape-html'],
-    ['firefox-netscape-nested-2016.html', 'netscape-html'],
-    ['pocket-export-multiline.csv', 'pocket-csv'],
-  ] as const)('recognises the fixture %s', (name, format) => {
-    expect(detectFormat(fixtureText(name))).toBe(format);
-  });
-
   it.each([
     ['our JSON', '{"version":1,"exportedAt":"2025-01-01T00:00:00.000Z","collections":[],"bookmarks":[]}', 'shelf-json'],
     ['our JSON, pretty printed', '\n{\n  "bookmarks": [],\n  "version": 1\n}\n', 'shelf-json'],
@@ -28,6 +18,10 @@ describe('detectFormat', () => {
     ['Instapaper', 'URL,Title,Selection,Folder\n', 'instapaper-csv'],
     ['Instapaper with Timestamp and Tags', 'URL,Title,Selection,Folder,Timestamp,Tags\n', 'instapaper-csv'],
     ['Raindrop', 'id,title,note,excerpt,url,folder,tags,created,cover,highlights,favorite\n', 'raindrop-csv'],
+    ['Pocket HTML', '<!DOCTYPE html><ul><li><a href="https://x.example/" time_added="1600000000" tags="">x</a></li></ul>', 'pocket-html'],
+    ['Pocket HTML, nothing in it', '<!DOCTYPE html><html><head><title>Pocket Export</title></head><body><h1>Unread</h1><ul></ul></body></html>', 'pocket-html'],
+    ['Chromium Bookmarks', '{"checksum":"x","roots":{"bookmark_bar":{"children":[],"name":"Bookmarks bar","type":"folder"}},"version":1}', 'chromium-json'],
+    ['Firefox backup', '{"guid":"root________","title":"","type":"text/x-moz-place-container","root":"placesRoot","children":[]}', 'firefox-json'],
   ] as const)('recognises %s', (_label, text, format) => {
     expect(detectFormat(text)).toBe(format);
     expect(detectFormat(`\uFEFF${text}`)).toBe(format);
@@ -36,7 +30,7 @@ describe('detectFormat', () => {
   it.each([
     ['empty', ''],
     ['plain text', 'just some notes\nhttps://example.com\n'],
-    ['other JSON', '{"roots":{"bookmark_bar":{}}}'],
+    ['other JSON', '{"items":[{"url":"https://x.example/"}]}'],
     ['our JSON, broken', '{"version":1,"bookmarks":['],
     ['a JSON array', '[{"url":"https://x.example/"}]'],
     ['an unknown CSV', 'name,link,date\nx,https://x.example/,2020\n'],
@@ -52,23 +46,23 @@ describe('detectFormat', () => {
 
 describe('parseImport input handling', () => {
   it('throws UnsupportedFormatError only for an unrecognised file', () => {
-    expect(() => parseImport('hello')).toThrow(UnsupportedFormatError);
-    expect(() => parseImport(Buffer.alloc(0))).toThrow(UnsupportedFormatError);
-    expect(() => parseImport('title,url,time_added\n,,,,,\n"unclosed')).not.toThrow();
+    expect(() => readImport('hello')).toThrow(UnsupportedFormatError);
+    expect(() => readImport(Buffer.alloc(0))).toThrow(UnsupportedFormatError);
+    expect(() => readImport('title,url,time_added\n,,,,,\n"unclosed')).not.toThrow();
   });
 
   it('says so when a JSON file is damaged', () => {
-    expect(() => parseImport('{"version":1,"bookmarks":[{"url":"https://x.exa')).toThrow(/truncated/);
+    expect(() => readImport('{"version":1,"bookmarks":[{"url":"https://x.exa')).toThrow(/truncated/);
   });
 
   it('rejects a Shelf JSON export of an unknown version', () => {
-    expect(() => parseImport('{"version":2,"bookmarks":[]}')).toThrow(/version 2/);
+    expect(() => readImport('{"version":2,"bookmarks":[]}')).toThrow(/version 2/);
   });
 
   it('decodes UTF-8 with and without BOM', () => {
     const text = 'title,url,time_added,tags,status\nCafé “quotes” 日本,https://x.example/,1600000000,,unread\n';
     for (const input of [Buffer.from(text, 'utf8'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')])]) {
-      expect(parseImport(input).bookmarks[0]?.title).toBe('Café “quotes” 日本');
+      expect(readImport(input).bookmarks[0]?.title).toBe('Café “quotes” 日本');
     }
   });
 
@@ -78,7 +72,7 @@ describe('parseImport input handling', () => {
       Buffer.from([0xe9, 0x20, 0x93, 0x71, 0x94, 0x20, 0x96, 0x20, 0x80, 0x20, 0x85]),
       Buffer.from('</A></DL>', 'latin1'),
     ]);
-    expect(parseImport(bytes).bookmarks[0]?.title).toBe('Café “q” – € …');
+    expect(readImport(bytes).bookmarks[0]?.title).toBe('Café “q” – € …');
   });
 
   it('reads UTF-16 files that carry a BOM', () => {

@@ -1,84 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseNetscapeHtml } from '../../../server/interchange/formats/netscape-html.ts';
-import { parseImport } from '../../../server/interchange/parse.ts';
-import { importFixture } from '../../support/fixtures.ts';
+import { importRangeNow, readImport } from '../../support/import-files.ts';
 
-const fixture = importFixture;
+const readNetscape = (text: string) => parseNetscapeHtml(text, importRangeNow());
 
 const seconds = (s: number): number => s * 1000;
 
-describe('Chromium export fixture', () => {
-  const parsed = parseImport(fixture('chrome-netscape-nested.html'));
-
-  it('reads all 18 bookmarks in 7 folders, nested two deep', () => {
-    expect(parsed.format).toBe('netscape-html');
-    expect(parsed.skipped).toEqual([]);
-    expect(parsed.bookmarks).toHaveLength(18);
-    expect(parsed.collections.map((c) => c.path)).toEqual([
-      ['Personal toolbar'],
-      ['Dev'],
-      ['Dev', 'PHP'],
-      ['Dev', 'Python'],
-      ['MOOC'],
-      ['Linux, Unix OS,Other   stuff'],
-      ['Self-hosting'],
-    ]);
-  });
-
-  it('puts each bookmark in its folder with its date and title', () => {
-    const byUrl = new Map(parsed.bookmarks.map((b) => [b.url, b]));
-    expect(byUrl.get('http://www.jabber.org/')).toMatchObject({
-      title: 'jabber.org - the original XMPP instant messaging service',
-      collectionPath: ['Personal toolbar'],
-      createdAt: seconds(1466010266),
-    });
-    expect(byUrl.get('https://regexcrossword.com/')?.collectionPath).toEqual([]);
-    expect(byUrl.get('https://checkio.org/')?.collectionPath).toEqual(['Dev', 'Python']);
-    expect(byUrl.get('https://github.com/lhartikk/ArnoldC')?.collectionPath).toEqual(['Dev']);
-    expect(byUrl.get('https://framasoft.org/')?.title).toBe('Framasoft ~ Page portail du réseau');
-  });
-});
-
-describe('Firefox export fixture', () => {
-  const parsed = parseImport(fixture('firefox-netscape-nested-2016.html'));
-
-  it('skips the three place: queries with their line and reads the other 21', () => {
-    expect(parsed.bookmarks).toHaveLength(21);
-    expect(parsed.skipped).toEqual([
-      { line: 10, reason: 'unsupported URL scheme "place:"' },
-      { line: 11, reason: 'unsupported URL scheme "place:"' },
-      { line: 72, reason: 'unsupported URL scheme "place:"' },
-    ]);
-  });
-
-  it('reads TAGS, <DD> descriptions with entities, and folder descriptions as notes', () => {
-    const hg = parsed.bookmarks.find((b) => b.url === 'http://hginit.com/');
-    expect(hg).toMatchObject({
-      tags: ['hg', 'mercurial', 'version', 'control', 'scm', 'python', 'tutorial'],
-      description: 'A friendly introduction to the Mercurial DVCS by Joel Spolsky',
-      collectionPath: ['Dev'],
-      createdAt: seconds(1463686747),
-    });
-    const meetup = parsed.bookmarks.find((b) => b.url.includes('whistlestudios'));
-    expect(meetup?.description).toMatch(/^If running a Meetup feels like a full-time job, you're probably doing it wrong\./);
-    const comics = parsed.collections.find((c) => c.path[0] === 'Comics');
-    expect(comics?.notes).toBe('Comics, webcomics, fun stuff!');
-    expect(parsed.collections.find((c) => c.path[0] === 'Dev')?.notes).toBe('Development & programming');
-    expect(parsed.collections.map((c) => c.path)).toContainEqual(['Dev', 'PHP']);
-  });
-
-  it('keeps the empty <DD> after a bookmark from becoming a description', () => {
-    expect(parsed.bookmarks.find((b) => b.url === 'http://xkcd.com/1332/')?.description).toBe('');
-  });
-
-  it('keeps the toolbar folder as a collection', () => {
-    expect(parsed.bookmarks.find((b) => b.url.includes('mozilla.org'))?.collectionPath).toEqual(['Personal toolbar']);
-  });
-});
-
 describe('sloppy Netscape files', () => {
   it('needs no doctype, no closing tags and no quotes; tag case does not matter', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       [
         '<dl><p>',
         "<dt><h3 add_date=1466008580>Folder</h3>",
@@ -102,12 +32,12 @@ describe('sloppy Netscape files', () => {
 
   it('strips a BOM and reads CRLF line endings', () => {
     const text = '\uFEFF<!DOCTYPE NETSCAPE-Bookmark-file-1>\r\n<DL><p>\r\n<DT><A HREF="https://crlf.example/">CRLF</A>\r\n<DD>two\r\nlines\r\n</DL>\r\n';
-    const parsed = parseImport(Buffer.from(text, 'utf8'));
+    const parsed = readImport(Buffer.from(text, 'utf8'));
     expect(parsed.bookmarks).toEqual([expect.objectContaining({ url: 'https://crlf.example/', title: 'CRLF', description: 'two\nlines' })]);
   });
 
   it('decodes entities in titles, attributes and descriptions, and leaves bare & in URLs alone', () => {
-    const parsed = parseNetscapeHtml(
+    const parsed = readNetscape(
       [
         '<DL><p>',
         '<DT><A HREF="https://e.example/?a=1&amp;b=2&copy=3" TAGS="c&amp;d,&quot;q&quot;">Tom &amp; Jerry&#39;s &quot;show&quot; &lt;3 &eacute;</A>',
@@ -124,7 +54,7 @@ describe('sloppy Netscape files', () => {
   });
 
   it('skips and counts entries without a usable URL, with a reason and line', () => {
-    const parsed = parseNetscapeHtml(
+    const parsed = readNetscape(
       [
         '<DL><p>',
         '<DT><A>No href at all</A>',
@@ -150,14 +80,14 @@ describe('sloppy Netscape files', () => {
       { line: 7, reason: 'unsupported URL scheme "chrome:"' },
       { line: 8, reason: 'unsupported URL scheme "about:"' },
       { line: 9, reason: 'unsupported URL scheme "place:"' },
-      { line: 10, reason: 'invalid URL "not a url"' },
-      { line: 11, reason: 'invalid URL "http://"' },
+      { line: 10, reason: 'invalid URL "not a url"', group: 'invalid URL' },
+      { line: 11, reason: 'invalid URL "http://"', group: 'invalid URL' },
     ]);
   });
 
   it('reads feeds, ignores separators and huge icon attributes', () => {
     const icon = `data:image/png;base64,${'A'.repeat(200_000)}`;
-    const parsed = parseNetscapeHtml(
+    const parsed = readNetscape(
       [
         '<DL><p>',
         '<DT><A FEEDURL="https://feed.example/rss" HREF="https://site.example/">Live bookmark</A>',
@@ -172,54 +102,70 @@ describe('sloppy Netscape files', () => {
     expect(parsed.skipped).toEqual([]);
   });
 
-  it('reads dates in seconds, milliseconds or microseconds; odd ones become null', () => {
-    const dates = ['1466010266', '1466010266123', '1466010266123456', '0', '-1', 'yesterday', '', '99999999999999999999', '1466010266.5'];
-    const parsed = parseNetscapeHtml(
+  it('reads dates in seconds, milliseconds or microseconds; 0 and empty are no date', () => {
+    const dates = ['1466010266', '1466010266123', '1466010266123456', '0', '', ' ', '1466010266.5'];
+    const parsed = readNetscape(
       `<DL>${dates.map((d, i) => `<DT><A HREF="https://d.example/${i}" ADD_DATE="${d}">d</A>`).join('\n')}</DL>`,
     );
-    expect(parsed.bookmarks.map((b) => b.createdAt)).toEqual([
-      1466010266000,
-      1466010266123,
-      1466010266123,
-      null,
-      null,
-      null,
-      null,
-      null,
-      1466010266500,
+    expect(parsed.bookmarks.map((b) => b.createdAt)).toEqual([1466010266000, 1466010266123, 1466010266123, null, null, null, 1466010266500]);
+    expect(parsed.skipped).toEqual([]);
+  });
+
+  it('skips a bookmark whose date is no date in the accepted range, with its reason and line', () => {
+    const dates = ['-1', 'yesterday', '99999999999999999999', '9999999999999999', '631151999'];
+    const parsed = readNetscape(
+      `<DL>\n${dates.map((d, i) => `<DT><A HREF="https://d.example/${i}" ADD_DATE="${d}">d</A>`).join('\n')}\n` +
+        '<DT><A HREF="https://d.example/exact" DATA-CREATED="9999999999999999" ADD_DATE="1466010266">exact</A>\n</DL>',
+    );
+    expect(parsed.bookmarks).toEqual([]);
+    const range = /between 1990-01-01 and \d{4}-\d\d-\d\d$/;
+    expect(parsed.skipped).toEqual([
+      ...dates.map((d, i) => ({ line: i + 2, reason: expect.stringMatching(`^https://d.example/${i}: ADD_DATE "${d}" is not a date `), group: expect.stringMatching(range) })),
+      { line: 7, reason: expect.stringMatching(/^https:\/\/d.example\/exact: DATA-CREATED "9999999999999999" is not a date between/), group: expect.stringMatching(range) },
     ]);
   });
 
-  it('falls back to LAST_MODIFIED when ADD_DATE is missing or unreadable', () => {
-    const parsed = parseNetscapeHtml(
-      '<DL><DT><A HREF="https://a.example/" LAST_MODIFIED="1466010266">a</A><DT><A HREF="https://b.example/" ADD_DATE="x" LAST_MODIFIED="1466010267">b</A></DL>',
+  it('falls back to LAST_MODIFIED when ADD_DATE is missing or 0', () => {
+    const parsed = readNetscape(
+      '<DL><DT><A HREF="https://a.example/" LAST_MODIFIED="1466010266">a</A><DT><A HREF="https://b.example/" ADD_DATE="0" LAST_MODIFIED="1466010267">b</A></DL>',
     );
     expect(parsed.bookmarks.map((b) => b.createdAt)).toEqual([1466010266000, 1466010267000]);
   });
 
-  it('follows folders ten levels deep and records empty ones', () => {
+  it('follows folders ten levels deep and records empty ones; a deeper folder is its ancestor at the tenth level', () => {
     const depth = 10;
     let html = '<DL><p>\n';
     for (let level = 1; level <= depth; level += 1) html += `<DT><H3>L${level}</H3>\n<DL><p>\n<DT><H3>Empty ${level}</H3>\n<DL><p>\n</DL><p>\n`;
     html += '<DT><A HREF="https://deep.example/">Deep</A>\n';
     for (let level = 1; level <= depth; level += 1) html += '</DL><p>\n';
     html += '<DT><A HREF="https://root.example/">Root</A>\n</DL><p>\n';
-    const parsed = parseNetscapeHtml(html);
+    const parsed = readNetscape(html);
     const deepest = Array.from({ length: depth }, (_, i) => `L${i + 1}`);
     expect(parsed.bookmarks.map((b) => b.collectionPath)).toEqual([deepest, []]);
-    expect(parsed.collections).toHaveLength(depth * 2);
+    expect(parsed.collections).toHaveLength(depth * 2 - 1);
     expect(parsed.collections.map((c) => c.path)).toContainEqual([...deepest.slice(0, 5), 'Empty 5']);
+    expect(parsed.collections.map((c) => c.path)).not.toContainEqual([...deepest, 'Empty 10']);
+  });
+
+  it('reads 20,000 nested folders as ten levels, and what follows them in the right folder', () => {
+    const depth = 20_000;
+    const html = `<DL>${'<DT><H3 DATA-ICON="x">a</H3><DD>notes<DL>'.repeat(depth)}<DT><A HREF="https://deep.example/">deep</A>${'</DL>'.repeat(depth)}<DT><A HREF="https://top.example/">top</A></DL>`;
+    const parsed = readNetscape(html);
+    const ten = Array<string>(10).fill('a');
+    expect(parsed.bookmarks.map((b) => [b.url, b.collectionPath])).toEqual([['https://deep.example/', ten], ['https://top.example/', []]]);
+    expect(parsed.collections.map((c) => c.path)).toEqual(Array.from({ length: 10 }, (_, i) => ten.slice(0, i + 1)));
+    expect(parsed.collections.every((c) => c.notes === 'notes' && c.icon === 'x')).toBe(true);
   });
 
   it('copes with a missing </DL> by closing at the parent', () => {
-    const parsed = parseNetscapeHtml(
+    const parsed = readNetscape(
       '<DL><DT><H3>Outer</H3><DL><DT><H3>Inner</H3><DL><DT><A HREF="https://in.example/">in</A></DL><DT><A HREF="https://outer.example/">outer</A></DL><DT><A HREF="https://top.example/">top</A></DL>',
     );
     expect(parsed.bookmarks.map((b) => b.collectionPath)).toEqual([['Outer', 'Inner'], ['Outer'], []]);
   });
 
   it('reads Safari files: folders without an outer <DL>, including the Reading List', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       [
         '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
         '\t<HTML>',
@@ -245,7 +191,7 @@ describe('sloppy Netscape files', () => {
   });
 
   it('reads Pinboard/Delicious style attributes: comma TAGS, PRIVATE, TOREAD', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       [
         '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
         '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
@@ -264,17 +210,17 @@ describe('sloppy Netscape files', () => {
   });
 
   it('keeps duplicates inside one file as separate entries', () => {
-    const parsed = parseNetscapeHtml('<DL><DT><A HREF="https://dup.example/">one</A><DT><A HREF="https://dup.example/">two</A></DL>');
+    const parsed = readNetscape('<DL><DT><A HREF="https://dup.example/">one</A><DT><A HREF="https://dup.example/">two</A></DL>');
     expect(parsed.bookmarks.map((b) => b.title)).toEqual(['one', 'two']);
   });
 
   it('ends a title at the next entry when </A> is missing, and trims it', () => {
-    const parsed = parseNetscapeHtml('<DL>\n<DT><A HREF="https://a.example/">  First\n<DT><A HREF="https://b.example/">Second</A>\n</DL>');
+    const parsed = readNetscape('<DL>\n<DT><A HREF="https://a.example/">  First\n<DT><A HREF="https://b.example/">Second</A>\n</DL>');
     expect(parsed.bookmarks.map((b) => b.title)).toEqual(['First', 'Second']);
   });
 
   it('names a nameless folder and merges folders of the same name', () => {
-    const parsed = parseNetscapeHtml(
+    const parsed = readNetscape(
       '<DL><DT><H3></H3><DL><DT><A HREF="https://u.example/">u</A></DL><DT><H3>Twin</H3><DL><DT><A HREF="https://t1.example/">1</A></DL><DT><H3>Twin</H3><DL><DT><A HREF="https://t2.example/">2</A></DL></DL>',
     );
     expect(parsed.collections.map((c) => c.path)).toEqual([['Untitled folder'], ['Twin']]);
@@ -282,12 +228,12 @@ describe('sloppy Netscape files', () => {
   });
 
   it('keeps a single wrapping root folder (see the decision in netscape-html.ts)', () => {
-    const parsed = parseNetscapeHtml('<H1>Bookmarks</H1><DL><DT><H3>Bookmarks</H3><DL><DT><A HREF="https://w.example/">w</A></DL></DL>');
+    const parsed = readNetscape('<H1>Bookmarks</H1><DL><DT><H3>Bookmarks</H3><DL><DT><A HREF="https://w.example/">w</A></DL></DL>');
     expect(parsed.bookmarks[0]?.collectionPath).toEqual(['Bookmarks']);
   });
 
   it('ignores content outside bookmarks: scripts, comments, headings', () => {
-    const parsed = parseNetscapeHtml(
+    const parsed = readNetscape(
       '<!-- <DT><A HREF="https://comment.example/">c</A> --><TITLE>T</TITLE><H1>H</H1><DL><DT><A HREF="https://real.example/">r</A></DL><script>var a = "<DT><A HREF=x>";</script>',
     );
     expect(parsed.bookmarks.map((b) => b.url)).toEqual(['https://real.example/']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseImport } from '../../../server/interchange/parse.ts';
 import type { InterchangeBookmark, InterchangeCollection, InterchangeLibrary } from '../../../server/interchange/types.ts';
 import { writeExport, writeExportChunks } from '../../../server/interchange/write.ts';
+import { readImport } from '../../support/import-files.ts';
 
 // Collections listed in tree (depth-first) order, which is the order every writer emits.
 const collections: InterchangeCollection[] = [
@@ -57,12 +57,12 @@ const bookmarks: InterchangeBookmark[] = [
     type: 'document',
     isFavorite: true,
     collectionPath: ['Личное 日本 🎌'],
-    createdAt: -86_400_000,
+    createdAt: Date.UTC(1990, 0, 1),
   }),
-  bookmark({ url: 'http://unsorted.example/', title: 'Unsorted one', createdAt: Date.UTC(1985, 0, 1) }),
+  bookmark({ url: 'http://unsorted.example/', title: 'Unsorted one', createdAt: Date.UTC(1995, 0, 1) }),
   bookmark({ url: 'http://unsorted.example/', title: 'Unsorted one (duplicate kept)', tags: ['dup'] }),
   bookmark({ url: 'ftp://files.example/pub/', title: 'Ünïcödé 日本語 🎉', description: 'tab\there', collectionPath: ['Back\\slash', "It's = fine"] }),
-  bookmark({ url: 'https://example.com/empty-title', collectionPath: ['Back\\slash'], createdAt: Date.UTC(2099, 11, 31) }),
+  bookmark({ url: 'https://example.com/empty-title', collectionPath: ['Back\\slash'], createdAt: Date.UTC(2024, 11, 31, 23, 59, 59, 999) }),
 ];
 
 const library: InterchangeLibrary = { bookmarks, collections, exportedAt: Date.UTC(2025, 0, 2, 3, 4, 5) };
@@ -74,7 +74,7 @@ function sortedByContent(list: InterchangeBookmark[]): InterchangeBookmark[] {
 
 describe('export then import loses nothing', () => {
   it.each(['json', 'csv'] as const)('%s keeps bookmarks, their order and every collection', (format) => {
-    const parsed = parseImport(writeExport(format, library));
+    const parsed = readImport(writeExport(format, library));
     expect(parsed.format).toBe(format === 'json' ? 'shelf-json' : 'shelf-csv');
     expect(parsed.skipped).toEqual([]);
     expect(parsed.collections).toEqual(collections);
@@ -82,7 +82,7 @@ describe('export then import loses nothing', () => {
   });
 
   it('html keeps every bookmark and collection (bookmarks grouped by folder)', () => {
-    const parsed = parseImport(writeExport('html', library));
+    const parsed = readImport(writeExport('html', library));
     expect(parsed.format).toBe('netscape-html');
     expect(parsed.skipped).toEqual([]);
     expect(parsed.collections).toEqual(collections);
@@ -90,17 +90,17 @@ describe('export then import loses nothing', () => {
   });
 
   it.each(['json', 'csv', 'html'] as const)('%s also round-trips from a Buffer', (format) => {
-    const parsed = parseImport(Buffer.from(writeExport(format, library), 'utf8'));
+    const parsed = readImport(Buffer.from(writeExport(format, library), 'utf8'));
     expect(sortedByContent(parsed.bookmarks)).toEqual(sortedByContent(bookmarks));
   });
 
   it.each(['json', 'csv', 'html'] as const)('%s of an empty library round-trips', (format) => {
-    const parsed = parseImport(writeExport(format, { bookmarks: [], collections: [], exportedAt: 0 }));
+    const parsed = readImport(writeExport(format, { bookmarks: [], collections: [], exportedAt: 0 }));
     expect(parsed).toMatchObject({ bookmarks: [], collections: [], skipped: [] });
   });
 
   it.each(['json', 'csv', 'html'] as const)('%s adds folders a bookmark points at but the list forgot', (format) => {
-    const parsed = parseImport(
+    const parsed = readImport(
       writeExport(format, {
         bookmarks: [bookmark({ url: 'https://x.example/', collectionPath: ['A', 'B'] })],
         collections: [],
@@ -118,9 +118,9 @@ describe('export then import loses nothing', () => {
   it('json and csv survive a second round trip byte for byte', () => {
     for (const format of ['json', 'csv', 'html'] as const) {
       const first = writeExport(format, library);
-      const parsed = parseImport(first);
+      const parsed = readImport(first);
       const second = writeExport(format, { ...parsed, exportedAt: library.exportedAt });
-      if (format === 'html') expect(parseImport(second).bookmarks).toEqual(parsed.bookmarks);
+      if (format === 'html') expect(readImport(second).bookmarks).toEqual(parsed.bookmarks);
       else expect(second).toBe(first);
     }
   });

@@ -1,42 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { parseImport } from '../../../server/interchange/parse.ts';
-import { importFixture } from '../../support/fixtures.ts';
-
+import { readImport } from '../../support/import-files.ts';
 
 describe('Pocket CSV', () => {
-  it('reads the real export, including the title spanning three lines and no final newline', () => {
-    const parsed = parseImport(importFixture('pocket-export-multiline.csv'));
-    expect(parsed.format).toBe('pocket-csv');
-    expect(parsed.skipped).toEqual([]);
-    expect(parsed.bookmarks).toHaveLength(7);
-    expect(parsed.bookmarks[0]).toEqual({
-      url: 'http://youmightnotneedjquery.com/',
-      title: 'You Might Not Need jQuery',
-      description: '',
-      note: '',
-      type: 'link',
-      isFavorite: false,
-      tags: [],
-      collectionPath: [],
-      createdAt: 1600322788000,
-    });
-    expect(parsed.bookmarks[6]?.title).toBe('Des abeilles pour résoudre les « conflits » entre les humains\n\net les élépha');
-    expect(parsed.bookmarks[6]?.url).toBe('https://reporterre.net/Des-abeilles-pour-resoudre-les-conflits-entre-les-humains-et-les-elephants');
-  });
-
-  it('splits tags on |, accepts columns in any order, CRLF, and an empty title', () => {
-    const parsed = parseImport(
+  it('splits tags on |, accepts columns in any order, CRLF, and an empty title; status archive becomes a tag', () => {
+    const parsed = readImport(
       'status,tags,url,time_added,title\r\nunread,dev/js|news| |news,https://a.example/,1600000000,\r\narchive,,https://b.example/,,B\r\n',
     );
     expect(parsed.format).toBe('pocket-csv');
     expect(parsed.bookmarks.map((b) => [b.url, b.title, b.tags, b.createdAt])).toEqual([
       ['https://a.example/', '', ['dev/js', 'news'], 1600000000000],
-      ['https://b.example/', 'B', [], null],
+      ['https://b.example/', 'B', ['archived'], null],
     ]);
   });
 
   it('skips rows without a usable URL and malformed rows, with their line', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       [
         'title,url,time_added,tags,status',
         'No url,,1600000000,,unread',
@@ -57,8 +35,8 @@ describe('Pocket CSV', () => {
 });
 
 describe('Instapaper CSV', () => {
-  it('reads the newer export with Timestamp and JSON Tags; Starred becomes a favourite', () => {
-    const parsed = parseImport(
+  it('reads the newer export with Timestamp and JSON Tags; Starred becomes a favourite, Archive a tag', () => {
+    const parsed = readImport(
       [
         'URL,Title,Selection,Folder,Timestamp,Tags',
         'https://a.example/,"Cours d\'assises : «On efface le peuple»",,Unread,1700000000,"[]"',
@@ -70,7 +48,7 @@ describe('Instapaper CSV', () => {
     expect(parsed.format).toBe('instapaper-csv');
     expect(parsed.bookmarks.map((b) => [b.url, b.isFavorite, b.collectionPath, b.tags, b.createdAt])).toEqual([
       ['https://a.example/', false, [], [], 1700000000000],
-      ['https://b.example/', false, [], ['react', 'javascript'], 1700000001000],
+      ['https://b.example/', false, [], ['react', 'javascript', 'archived'], 1700000001000],
       ['https://c.example/', true, [], ['social'], 1700000002000],
       ['https://d.example/', false, ['Tech / Reading'], [], 1700000003000],
     ]);
@@ -79,13 +57,13 @@ describe('Instapaper CSV', () => {
   });
 
   it('reads the older export without Timestamp or Tags', () => {
-    const parsed = parseImport('URL,Title,Selection,Folder\nhttps://x.example/,X,,test_tag\n');
+    const parsed = readImport('URL,Title,Selection,Folder\nhttps://x.example/,X,,test_tag\n');
     expect(parsed.format).toBe('instapaper-csv');
     expect(parsed.bookmarks[0]).toMatchObject({ collectionPath: ['test_tag'], createdAt: null, tags: [] });
   });
 
   it('accepts a comma list where the Tags cell is not JSON', () => {
-    const parsed = parseImport('URL,Title,Selection,Folder,Timestamp,Tags\nhttps://x.example/,X,,Unread,,"a, b"\n');
+    const parsed = readImport('URL,Title,Selection,Folder,Timestamp,Tags\nhttps://x.example/,X,,Unread,,"a, b"\n');
     expect(parsed.bookmarks[0]?.tags).toEqual(['a', 'b']);
   });
 });
@@ -94,15 +72,24 @@ describe('Raindrop.io CSV', () => {
   const header = 'id,title,note,excerpt,url,folder,tags,created,cover,highlights,favorite';
 
   it('maps excerpt, note, nested folders, tags, ISO dates and favourites', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       [
         header,
         '1,Title A,My note,The excerpt,https://a.example/,Dev/JS,"js, web",2021-08-26T12:15:25.000Z,https://cover/x.png,,true',
         '2,Title B,,,https://b.example/,Dev / JS / Deep,,1629980125,,,false',
         '3,Title C,,,https://c.example/,Unsorted,,,,,',
-        '4,Title D,note,,https://d.example/,Reading,,not a date,,"Highlight one\nHighlight two",false',
+        '4,Title D,note,,https://d.example/,Reading,,,,"Highlight one\nHighlight two",false',
+        '5,Title E,,,https://e.example/,Reading,,not a date,,,false',
       ].join('\n'),
     );
+    expect(parsed.skipped).toEqual([
+      {
+        // the highlights of row 5 span two lines
+        line: 7,
+        reason: expect.stringMatching(/^https:\/\/e.example\/: created "not a date" is not a date between 1990-01-01 and /),
+        group: expect.stringMatching(/^a date not between 1990-01-01 and /),
+      },
+    ]);
     expect(parsed.format).toBe('raindrop-csv');
     expect(parsed.bookmarks[0]).toEqual({
       url: 'https://a.example/',
@@ -122,10 +109,10 @@ describe('Raindrop.io CSV', () => {
   });
 
   it('skips rows with bad URLs and keeps duplicates', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       [header, '1,a,,,https://dup.example/,,,,,,', '2,b,,,https://dup.example/,,,,,,', '3,c,,,ftp//nope,,,,,,'].join('\n'),
     );
     expect(parsed.bookmarks.map((b) => b.title)).toEqual(['a', 'b']);
-    expect(parsed.skipped).toEqual([{ line: 4, reason: 'invalid URL "ftp//nope"' }]);
+    expect(parsed.skipped).toEqual([{ line: 4, reason: 'invalid URL "ftp//nope"', group: 'invalid URL' }]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseImport } from '../../../server/interchange/parse.ts';
 import type { InterchangeBookmark, InterchangeLibrary } from '../../../server/interchange/types.ts';
 import { EXPORT_FILE_TYPES, writeExport } from '../../../server/interchange/write.ts';
+import { readImport } from '../../support/import-files.ts';
 
 const base: InterchangeBookmark = {
   url: 'https://example.com/',
@@ -26,7 +26,7 @@ describe('Shelf JSON import', () => {
     JSON.stringify({ version: 1, exportedAt: '2025-01-01T00:00:00.000Z', collections, bookmarks });
 
   it('skips a bad entry with a reason and keeps the rest', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       wrap([
         { url: 'https://ok.example/', title: 'ok' },
         { title: 'no url' },
@@ -48,7 +48,7 @@ describe('Shelf JSON import', () => {
   });
 
   it('fills omitted fields with defaults and normalises names', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       wrap(
         [{ url: 'https://x.example/', tags: [' a ', '', 'a', 'b/c'], collectionPath: [' Top ', '', 'Sub'], createdAt: 1466010266000 }],
         [{ path: ['Top'], color: 'red' }, { path: [] }, { nope: true }],
@@ -59,12 +59,27 @@ describe('Shelf JSON import', () => {
       { path: ['Top'], icon: '', color: 'red', notes: '' },
       { path: ['Top', 'Sub'], icon: '', color: '', notes: '' },
     ]);
-    expect(parsed.skipped).toEqual([{ reason: 'collection #2: empty path' }, { reason: expect.stringMatching(/^collection #3: path: /) }]);
+    expect(parsed.skipped).toEqual([
+      { reason: 'collection #2: empty path', group: 'collection with an empty path' },
+      { reason: expect.stringMatching(/^collection #3: path: /), group: 'unreadable collection entry' },
+    ]);
   });
 
-  it('turns an unreadable date into null rather than dropping the bookmark', () => {
-    const parsed = parseImport(wrap([{ url: 'https://x.example/', createdAt: 'last tuesday' }]));
-    expect(parsed.bookmarks[0]?.createdAt).toBeNull();
+  it('skips a bookmark whose date is unreadable or out of range, and takes null for no date', () => {
+    const parsed = readImport(
+      wrap([
+        { url: 'https://x.example/', createdAt: 'last tuesday' },
+        { url: 'https://y.example/', createdAt: 1e16 },
+        { url: 'https://z.example/', createdAt: '1969-12-31T00:00:00Z' },
+        { url: 'https://ok.example/', createdAt: null },
+      ]),
+    );
+    expect(parsed.bookmarks.map((b) => [b.url, b.createdAt])).toEqual([['https://ok.example/', null]]);
+    expect(parsed.skipped.map((s) => s.reason)).toEqual([
+      expect.stringMatching(/^https:\/\/x.example\/: createdAt "last tuesday" is not a date between 1990-01-01 and /),
+      expect.stringMatching(/^https:\/\/y.example\/: createdAt "10000000000000000" is not a date between/),
+      expect.stringMatching(/^https:\/\/z.example\/: createdAt "1969-12-31T00:00:00Z" is not a date between/),
+    ]);
   });
 });
 
@@ -72,7 +87,7 @@ describe('Shelf CSV', () => {
   const header = 'url,title,description,note,type,favorite,tags,collection,created';
 
   it('reads a hand-edited file leniently: short rows, empty type, loose booleans and dates', () => {
-    const parsed = parseImport(
+    const parsed = readImport(
       [
         header,
         'https://a.example/,A,,,,yes,"x, y,z",Top / Sub,2020-01-02',
@@ -88,7 +103,7 @@ describe('Shelf CSV', () => {
       ['https://c.example/', 'article', true, [], [], 1600000000000],
     ]);
     expect(parsed.skipped).toEqual([
-      { line: 5, reason: 'unknown type "podcast"' },
+      { line: 5, reason: 'unknown type "podcast"', group: 'unknown type' },
       { line: 6, reason: 'missing URL' },
     ]);
   });
@@ -99,7 +114,7 @@ describe('Shelf CSV', () => {
       library([{ ...base, tags: ['a, b', 'back\\slash', 'dev/js'], collectionPath: ['AC/DC', 'Live \\ Loud'] }]),
     );
     expect(csv).toContain('"a\\, b, back\\\\slash, dev/js",AC\\/DC / Live \\\\ Loud,');
-    expect(parseImport(csv).bookmarks[0]).toMatchObject({ tags: ['a, b', 'back\\slash', 'dev/js'], collectionPath: ['AC/DC', 'Live \\ Loud'] });
+    expect(readImport(csv).bookmarks[0]).toMatchObject({ tags: ['a, b', 'back\\slash', 'dev/js'], collectionPath: ['AC/DC', 'Live \\ Loud'] });
   });
 
   it('guards cells that a spreadsheet would run as a formula, reversibly', () => {
@@ -110,7 +125,7 @@ describe('Shelf CSV', () => {
     expect(lines[3]).toMatch(/,'-1,/);
     expect(lines[5]).toMatch(/,''=quoted,/);
     expect(lines[7]).toMatch(/,plain 'quote,/);
-    expect(parseImport(csv).bookmarks.map((b) => b.title)).toEqual(titles);
+    expect(readImport(csv).bookmarks.map((b) => b.title)).toEqual(titles);
   });
 
   it('starts with a BOM and the documented header, collection rows first', () => {
