@@ -1,7 +1,7 @@
 /**
- * What the popup needs of the background and of storage, loaded apart from the
+ * What the popup needs of the background and of storage, run apart from the
  * first frame: the zod-checked messenger and storage items are most of the
- * popup's JavaScript, and the form paints (with Save working) before they arrive.
+ * popup's JavaScript, and the form paints (with Save working) before they run.
  */
 import type { MessageInput, MessageName, MessageOutput } from '../../lib/messaging/protocol.ts';
 

@@ -103,6 +103,8 @@ describe('the side panel, in Chromium', () => {
     await shelf.api('POST', '/smart-folders', { name: 'Deep reads', rules: { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] } });
 
     await openPanel();
+    // The panel reopens where it was left (the Reading collection): back to the library's places.
+    await panel.getByRole('button', { name: '← Library' }).click();
     await panel.getByRole('navigation', { name: 'Library' }).getByRole('button', { name: 'Deep reads' }).click();
     await panel.getByText(/^3 matches, fetched/).waitFor({ timeout: 20_000 });
     for (let i = 1; i <= 3; i++) await panel.getByRole('link', { name: `Deep ${i}`, exact: true }).waitFor();
