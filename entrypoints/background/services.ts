@@ -5,6 +5,7 @@ import { Browse } from './browse.ts';
 import type { Services } from './handlers.ts';
 import { HeavyBudget } from './heavy-budget.ts';
 import { SavedIcon } from './icon.ts';
+import { LibraryEdits } from './library-edits.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
 import { SmartFolders } from './smart-folders.ts';
@@ -22,6 +23,7 @@ export function createServices(account: Account, browserApi: typeof browser): Se
     icon,
     bookmarks: new Bookmarks(account, index, library, refreshIcons),
     browse: new Browse(account, index, library, refreshIcons),
+    edits: new LibraryEdits(account, library),
     smartFolders: new SmartFolders(account, library, new HeavyBudget()),
   };
 }

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import { Bookmark } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
+import { Collection, CollectionTrashResult, ShareState } from '../api/collections.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
+import { MergeResult, Tag, TagDeletedResult } from '../api/tags.ts';
 
 /** A page of a library list; `cursor` null when there is no more, `limitNote` when the API shows only part of it. */
 export const BrowsePage = z.object({
@@ -43,4 +45,18 @@ export const libraryReplies = {
   evaluateSmartFolder: SmartFolderView,
   bulkBookmarks: BulkResult,
   restoreBookmark: Bookmark,
+
+  updateCollection: Collection,
+  trashCollection: CollectionTrashResult,
+  restoreCollection: CollectionTrashResult,
+  listTrashedCollections: z.array(Collection),
+  /** How many bookmarks were moved. */
+  moveCollectionBookmarks: z.object({ moved: z.number() }),
+  /** `publicUrl` absolute: the server's origin with the API's path, ready to copy. */
+  collectionShare: ShareState,
+  setCollectionShare: ShareState,
+  createTag: Tag,
+  renameTag: Tag,
+  deleteTag: TagDeletedResult,
+  mergeTags: MergeResult,
 } as const;
