@@ -35,13 +35,12 @@ export function CollectionDetails({ collection, collections, canWrite, changes, 
     event.preventDefault();
     if (childName.trim()) changes.create.mutate({ name: childName.trim(), parentId: collection.id }, { onSuccess: () => setChildName('') });
   };
-  const field = (key: keyof typeof form) => ({ value: form[key], onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value }) });
+  const field = (key: keyof typeof form) => ({ value: form[key], disabled: !canWrite, onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value }) });
 
   return (
     <section aria-label={`Collection ${collection.name}`} className="space-y-4 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
       <h3 className="text-base font-semibold">{path}</h3>
       <form onSubmit={save} className="space-y-2">
-        <fieldset disabled={!canWrite} className="space-y-2">
           <label className="block space-y-1">
             <span className={labelClass}>Name</span>
             <input className={inputClass} maxLength={200} required {...field('name')} />
@@ -65,7 +64,6 @@ export function CollectionDetails({ collection, collections, canWrite, changes, 
               Save
             </button>
           )}
-        </fieldset>
       </form>
 
       {canWrite && (

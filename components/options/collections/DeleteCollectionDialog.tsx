@@ -85,10 +85,10 @@ export function DeleteCollectionDialog({ collection, collections, changes, onDel
               >
                 {changes.moveBookmarks.isPending ? 'Moving bookmarks…' : 'Move the bookmarks'}
               </button>
-              {changes.moveBookmarks.data && <p role="status">Moved {plural(changes.moveBookmarks.data.moved, 'bookmark', 'bookmarks')}.</p>}
-              {changes.moveBookmarks.error && <SectionError error={toClientError(changes.moveBookmarks.error)} />}
             </div>
           )}
+          {changes.moveBookmarks.data && <p role="status">Moved {plural(changes.moveBookmarks.data.moved, 'bookmark', 'bookmarks')}: try again now.</p>}
+          {changes.moveBookmarks.error && <SectionError error={toClientError(changes.moveBookmarks.error)} />}
         </div>
       )}
       <div className="flex justify-end gap-2">

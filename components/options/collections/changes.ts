@@ -1,7 +1,6 @@
 import type { Collection, PatchCollectionBody } from '../../../lib/api/collections.ts';
 import { keys } from '../../library/query-keys.ts';
 import { sendLibrary } from '../../library/send.ts';
-import { subtreeOf } from '../tree-rows.ts';
 import { useChange } from '../use-change.ts';
 
 /** The Collections section's changes, each shown at once in the tree and rolled back if refused. */
@@ -15,14 +14,8 @@ export function useCollectionChanges() {
     run: ({ id, patch }) => sendLibrary('updateCollection', { id, patch }),
     optimistic: (list, { id, patch }) => list.map((c) => (c.id === id ? { ...c, ...patch } : c)),
   });
-  const trash = useChange<string, unknown, Collection[]>({
-    key: keys.collections,
-    run: (id) => sendLibrary('trashCollection', { id }),
-    optimistic: (list, id) => {
-      const gone = new Set(subtreeOf(list, id).map((c) => c.id));
-      return list.filter((c) => !gone.has(c.id));
-    },
-  });
+  // Not shown before the answer: the delete dialog stays open on its collection to lead through a refusal.
+  const trash = useChange({ key: keys.collections, run: (id: string) => sendLibrary('trashCollection', { id }) });
   const restore = useChange({ key: keys.collections, run: (id: string) => sendLibrary('restoreCollection', { id }) });
   const moveBookmarks = useChange({ key: keys.collections, run: (input: { id: string; to: string | null }) => sendLibrary('moveCollectionBookmarks', input) });
   return { create, update, trash, restore, moveBookmarks };
