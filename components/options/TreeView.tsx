@@ -108,7 +108,10 @@ export function TreeView<T extends TreeItem>({ label, rows, selectedId, onSelect
               onDragLeave={drag && (() => setDropTarget(null))}
               onDrop={drag && ((e) => drag.onDrop(e, row.item.id))}
               onClick={() => moveTo(v.index)}
-              onFocus={() => setFocusIndex(v.index)}
+              onFocus={() => {
+                setFocusIndex(v.index);
+                if (!selected) onSelect(row.item.id);
+              }}
               onBlur={() => setFocusIndex(null)}
               onKeyDown={(e) => onKeyDown(e, v.index)}
               className={`absolute left-0 top-0 flex w-full cursor-pointer items-center gap-1 pr-2 text-sm ${focusRing} ${

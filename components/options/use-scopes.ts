@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { type Scope, hasScope } from '../../lib/api/scopes.ts';
+import { hasScope } from '../../lib/api/scope-check.ts';
+import type { Scope } from '../../lib/api/scopes.ts';
 import { keys } from '../library/query-keys.ts';
 import { sendLibrary } from '../library/send.ts';
 

@@ -1,6 +1,7 @@
 import { MAX_BULK } from '../../lib/api/bulk.ts';
 import type * as z from 'zod/mini';
-import type { Collection, PatchCollectionBody, ShareState as ShareStateSchema } from '../../lib/api/collections.ts';
+import type { PatchCollectionBody, ShareState as ShareStateSchema } from '../../lib/api/collection-edits.ts';
+import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import type { Account } from './account.ts';
 import type { Library } from './library.ts';

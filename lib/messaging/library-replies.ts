@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
 import { Bookmark } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
-import { Collection, CollectionTrashResult, ShareState } from '../api/collections.ts';
+import { CollectionTrashResult, ShareState } from '../api/collection-edits.ts';
+import { Collection } from '../api/collections.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
-import { MergeResult, Tag, TagDeletedResult } from '../api/tags.ts';
+import { MergeResult, TagDeletedResult } from '../api/tag-edits.ts';
+import { Tag } from '../api/tags.ts';
 
 /** A page of a library list; `cursor` null when there is no more, `limitNote` when the API shows only part of it. */
 export const BrowsePage = z.object({

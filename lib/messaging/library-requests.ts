@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { TagName } from '../api/bookmarks.ts';
 import { MAX_BULK } from '../api/bulk.ts';
-import { PatchCollectionBody } from '../api/collections.ts';
+import { PatchCollectionBody } from '../api/collection-edits.ts';
 import { Id } from '../api/common.ts';
-import { CreateTagBody, MergeTagsBody } from '../api/tags.ts';
+import { CreateTagBody, MergeTagsBody } from '../api/tag-edits.ts';
 
 /** What a list of the library shows: the pages (side panel, options) name it, the background pages through it. */
 export const BrowseSource = z.discriminatedUnion('kind', [

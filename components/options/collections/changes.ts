@@ -1,4 +1,5 @@
-import type { Collection, PatchCollectionBody } from '../../../lib/api/collections.ts';
+import type { PatchCollectionBody } from '../../../lib/api/collection-edits.ts';
+import type { Collection } from '../../../lib/api/collections.ts';
 import { keys } from '../../library/query-keys.ts';
 import { sendLibrary } from '../../library/send.ts';
 import { useChange } from '../use-change.ts';
