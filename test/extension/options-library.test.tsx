@@ -2,7 +2,7 @@
 // The DOM comes from ./support/dom.ts, imported first (see why there).
 import { closeDom } from './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
 import type Database from 'better-sqlite3';
 import type { ComponentType } from 'react';
@@ -208,6 +208,44 @@ describe('options: Collections', () => {
     expect((await serverCollections()).map((c) => [c.name, c.bookmarkCount])).toEqual([['Other', 1000]]);
     expect(requested(/^DELETE \/v1\/bookmarks\/trash$/)).toEqual([]);
   }, 60_000);
+
+  it('a trashed collection too large to restore gets the spec’s steps (restore some bookmarks first, then move them back), not an emptied trash', async () => {
+    const big = await collection('Big');
+    bookmarks(990, { collectionId: big.id });
+    dataOf(await u.api('DELETE', `/collections/${big.id}`), z.object({ id: z.string() }));
+    // Trashed on their own before: they count toward the restore, as the server counts every bookmark of the collection.
+    const now = t.server.deps.clock.now();
+    insertBookmarks(t, db, u.userId, Array.from({ length: 20 }, (_, i) => ({ createdAt: now - i, collectionId: big.id, trashed: true })));
+    open(CollectionsSection);
+
+    const trashed = screen.getByRole('list', { name: 'Collections in the trash' });
+    await user.click(await within(trashed).findByRole('button', { name: 'Restore Big' }));
+    const alert = await within(trashed).findByRole('alert');
+    expect(alert.textContent).toContain('“Big” is too large to restore at once');
+    expect(alert.textContent).toContain('restore some of its bookmarks: they come back to Unsorted.');
+    expect(alert.textContent).toContain('Do not empty the trash for this');
+    expect(within(alert).getByRole('link', { name: 'Trash' }).getAttribute('href')).toBe('#trash');
+    expect(requested(/^DELETE \/v1\/bookmarks\/trash$/)).toEqual([]);
+    expect(await serverCollections()).toEqual([]);
+  });
+
+  it('moves a collection by dragging it onto another, and ignores a drop inside its own branch', async () => {
+    const work = await collection('Work');
+    const clients = await collection('Clients', work.id);
+    const home = await collection('Home');
+    open(CollectionsSection);
+    const drag = (from: HTMLElement, to: HTMLElement) => {
+      const data = new DataTransfer();
+      fireEvent.dragStart(from, { dataTransfer: data });
+      fireEvent.dragOver(to, { dataTransfer: data });
+      fireEvent.drop(to, { dataTransfer: data });
+    };
+    drag(await screen.findByRole('treeitem', { name: /^Work/ }), item(/^Clients/));
+    drag(item(/^Clients/), item(/^Home/));
+    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id));
+    expect((await serverCollections()).find((c) => c.id === work.id)?.parentId).toBeNull();
+    expect(requested(/^PATCH /)).toHaveLength(1);
+  });
 
   it('shares a collection with its public link to copy, and stops sharing it', async () => {
     await collection('Public');

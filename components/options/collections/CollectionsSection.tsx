@@ -3,8 +3,7 @@ import { toClientError } from '../../../lib/client/errors.ts';
 import { inputClass, labelClass, primaryButtonClass } from '../../field-styles.ts';
 import { useCollections } from '../../library/queries.ts';
 import { SectionError } from '../SectionError.tsx';
-import { TreeView } from '../TreeView.tsx';
-import { toggled, visibleRows } from '../tree-rows.ts';
+import { FilteredTree } from '../FilteredTree.tsx';
 import { useScope } from '../use-scopes.ts';
 import { useCollectionChanges } from './changes.ts';
 import { asItem, moveTargets } from './collection-items.ts';
@@ -17,17 +16,13 @@ export function CollectionsSection() {
   const list = useCollections();
   const canWrite = useScope('collections:write');
   const changes = useCollectionChanges();
-  const [query, setQuery] = useState('');
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [name, setName] = useState('');
 
   const collections = list.data ?? [];
-  const items = useMemo(() => collections.map(asItem), [collections]);
-  const rows = useMemo(() => visibleRows(items, collapsed, query), [items, collapsed, query]);
+  const items = useMemo(() => list.data?.map(asItem), [list.data]);
   const selected = collections.find((c) => c.id === selectedId) ?? null;
 
-  const toggle = (id: string, expanded: boolean) => setCollapsed((now) => toggled(now, id, expanded));
 
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -59,18 +54,12 @@ export function CollectionsSection() {
       )}
       {changes.create.error && <SectionError error={toClientError(changes.create.error)} />}
       {changes.update.error && <SectionError error={toClientError(changes.update.error)} />}
-      <label className="block space-y-1">
-        <span className={labelClass}>Filter collections</span>
-        <input className={inputClass} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
-      </label>
-      {list.isPending && <p role="status">Loading collections…</p>}
-      {list.isSuccess && rows.length === 0 && <p role="status">{query.trim() ? `No collection matches “${query.trim()}”.` : 'No collections yet.'}</p>}
-      <TreeView
+      <FilteredTree
         label="Collections"
-        rows={rows}
+        noun="collection"
+        items={items}
         selectedId={selectedId}
         onSelect={setSelectedId}
-        onToggle={toggle}
         detail={(c) => bookmarkCount(c.bookmarkCount)}
         {...(canWrite && { onDrop: drop })}
       />

@@ -1,9 +1,8 @@
 import { useMemo, useState } from 'react';
 import type { Collection } from '../../../lib/api/collections.ts';
-import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from '../../field-styles.ts';
+import { primaryButtonClass, secondaryButtonClass } from '../../field-styles.ts';
 import { Dialog } from '../Dialog.tsx';
-import { TreeView } from '../TreeView.tsx';
-import { toggled, visibleRows } from '../tree-rows.ts';
+import { FilteredTree } from '../FilteredTree.tsx';
 import { asItem, moveTargets } from './collection-items.ts';
 
 /** The top level, as a row of the tree of places. */
@@ -18,32 +17,18 @@ interface Props {
 
 /** "Move to…": the places the server accepts (not inside itself, not past the depth limit), as a tree with a filter. */
 export function MoveCollectionDialog({ collection, collections, onMove, onClose }: Props) {
-  const [query, setQuery] = useState('');
   const [target, setTarget] = useState<string | null>(null);
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const targets = useMemo(() => moveTargets(collections, collection.id).map(asItem), [collections, collection.id]);
-  const rows = useMemo(() => {
+  const places = useMemo(() => {
     const top = collection.parentId === null ? [] : [{ ...asItem(collection), id: TOP, parentId: null, label: 'Top level', bookmarkCount: 0 }];
-    return visibleRows([...top, ...targets], collapsed, query);
-  }, [targets, collapsed, query, collection]);
+    return [...top, ...moveTargets(collections, collection.id).map(asItem)];
+  }, [collections, collection]);
 
   return (
     <Dialog title={`Move “${collection.name}”`} onClose={onClose}>
-      <label className="block space-y-1">
-        <span className={labelClass}>Filter places</span>
-        <input className={inputClass} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
-      </label>
-      {rows.length === 0 ? (
+      {places.length === 0 ? (
         <p>There is nowhere else this collection can go: it cannot go inside itself, and collections nest at most 10 levels deep.</p>
       ) : (
-        <TreeView
-          label="Places"
-          rows={rows}
-          selectedId={target}
-          onSelect={setTarget}
-          onToggle={(id, expanded) => setCollapsed((now) => toggled(now, id, expanded))}
-          detail={() => ''}
-        />
+        <FilteredTree label="Places" noun="place" items={places} selectedId={target} onSelect={setTarget} detail={() => ''} />
       )}
       <div className="flex justify-end gap-2">
         <button type="button" className={secondaryButtonClass} onClick={onClose}>

@@ -4,8 +4,7 @@ import { toClientError } from '../../../lib/client/errors.ts';
 import { inputClass, labelClass, primaryButtonClass } from '../../field-styles.ts';
 import { useTags } from '../../library/queries.ts';
 import { SectionError } from '../SectionError.tsx';
-import { TreeView } from '../TreeView.tsx';
-import { toggled, visibleRows } from '../tree-rows.ts';
+import { FilteredTree } from '../FilteredTree.tsx';
 import { useScope } from '../use-scopes.ts';
 import { useTagChanges } from './changes.ts';
 import { TagDetails } from './TagDetails.tsx';
@@ -21,15 +20,12 @@ export function TagsSection() {
   const list = useTags();
   const canWrite = useScope('tags:write');
   const changes = useTagChanges();
-  const [query, setQuery] = useState('');
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [color, setColor] = useState('');
 
   const tags = list.data ?? [];
-  const items = useMemo(() => tags.map(asItem), [tags]);
-  const rows = useMemo(() => visibleRows(items, collapsed, query), [items, collapsed, query]);
+  const items = useMemo(() => list.data?.map(asItem), [list.data]);
   const selected = tags.find((t) => t.id === selectedId) ?? null;
 
   const create = (event: FormEvent) => {
@@ -66,18 +62,12 @@ export function TagsSection() {
           This token may read tags but not change them (it lacks the tags:write scope). Sign in with a token that has it to create, rename, merge or delete tags.
         </p>
       )}
-      <label className="block space-y-1">
-        <span className={labelClass}>Filter tags</span>
-        <input className={inputClass} type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
-      </label>
-      {list.isPending && <p role="status">Loading tags…</p>}
-      {list.isSuccess && rows.length === 0 && <p role="status">{query.trim() ? `No tag matches “${query.trim()}”.` : 'No tags yet.'}</p>}
-      <TreeView
+      <FilteredTree
         label="Tags"
-        rows={rows}
+        noun="tag"
+        items={items}
         selectedId={selectedId}
         onSelect={setSelectedId}
-        onToggle={(id, expanded) => setCollapsed((now) => toggled(now, id, expanded))}
         detail={(t) => bookmarkCount(t.count)}
       />
       {selected && <TagDetails key={selected.id} tag={selected} tags={tags} canWrite={canWrite} changes={changes} onGone={() => setSelectedId(null)} />}
