@@ -2,19 +2,20 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
-import { type ExtensionBrowser, type ShelfProcess, dataOf, launchExtension, signInThroughOptions, startShelf } from './support.ts';
+import { type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
 
 describe('the options page’s Collections and Tags, in Chromium', () => {
   let shelf: ShelfProcess;
   let browser: ExtensionBrowser;
   let page: Page;
+  let site: Site;
   let problems: string[] = [];
 
   const collections = async () => dataOf<Collection[]>(await shelf.api('GET', '/collections'));
   const tags = async () => dataOf<Tag[]>(await shelf.api('GET', '/tags'));
 
   beforeAll(async () => {
-    [shelf, browser] = await Promise.all([startShelf(), launchExtension()]);
+    [shelf, browser, site] = await Promise.all([startShelf(), launchExtension(), startSite({ '/article': 'An article' })]);
     for (const [i, tagNames] of [['reading'], ['reading', 'toread'], ['toread']].entries()) {
       await shelf.api('POST', '/bookmarks', { url: `https://example.com/${i}`, title: `Page ${i}`, tags: tagNames });
     }
@@ -23,7 +24,7 @@ describe('the options page’s Collections and Tags, in Chromium', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), shelf?.stop()]);
+    await Promise.all([browser?.close(), shelf?.stop(), site?.close()]);
   });
 
   afterEach(() => {
@@ -94,5 +95,14 @@ describe('the options page’s Collections and Tags, in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
     await tree.getByRole('treeitem', { name: /^read\s*3 bookmarks/ }).waitFor();
     expect((await tags()).map((t) => [t.name, t.count])).toEqual([['read', 3]]);
+
+    // The popup's suggestions come from the background's kept tags, refreshed by each change.
+    const { tabId } = await browser.openTab(site.url('/article'));
+    const popup = await browser.context.newPage();
+    popup.on('pageerror', (error) => problems.push(error.message));
+    await popup.goto(browser.url(`popup.html?tabId=${tabId}`));
+    await popup.getByRole('combobox', { name: 'Tags' }).fill('read');
+    const suggestions = popup.getByRole('listbox', { name: 'Tag suggestions' }).getByRole('option');
+    await expect.poll(() => suggestions.allTextContents()).toEqual(['read']);
   });
 });
