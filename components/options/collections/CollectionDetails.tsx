@@ -45,7 +45,7 @@ export function CollectionDetails({ collection, collections, canWrite, changes, 
             <span className={labelClass}>Name</span>
             <input className={inputClass} maxLength={200} required {...field('name')} />
           </label>
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <label className="block flex-1 space-y-1">
               <span className={labelClass}>Icon or emoji</span>
               <input className={inputClass} maxLength={64} {...field('icon')} />
@@ -68,7 +68,7 @@ export function CollectionDetails({ collection, collections, canWrite, changes, 
 
       {canWrite && (
         <>
-          <form onSubmit={createChild} className="flex items-end gap-2">
+          <form onSubmit={createChild} className="flex flex-wrap items-end gap-2">
             <label className="flex-1 space-y-1">
               <span className={labelClass}>New collection inside “{collection.name}”</span>
               <input className={inputClass} maxLength={200} value={childName} onChange={(e) => setChildName(e.target.value)} />

@@ -38,8 +38,8 @@ export function CollectionsSection() {
     <div className="space-y-4">
       {list.error && <SectionError error={toClientError(list.error)} />}
       {canWrite ? (
-        <form onSubmit={create} className="flex items-end gap-2">
-          <label className="flex-1 space-y-1">
+        <form onSubmit={create} className="flex flex-wrap items-end gap-2">
+          <label className="min-w-48 flex-1 space-y-1">
             <span className={labelClass}>New collection</span>
             <input className={inputClass} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
           </label>

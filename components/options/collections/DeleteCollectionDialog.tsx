@@ -7,6 +7,7 @@ import { plural } from '../count.ts';
 import { Dialog } from '../Dialog.tsx';
 import { SectionError } from '../SectionError.tsx';
 import { subtreeOf } from '../tree-rows.ts';
+import { useScope } from '../use-scopes.ts';
 import type { useCollectionChanges } from './changes.ts';
 
 interface Props {
@@ -30,6 +31,7 @@ export function DeleteCollectionDialog({ collection, collections, changes, onDel
   const [target, setTarget] = useState('');
   const error = changes.trash.error ? toClientError(changes.trash.error) : null;
   const tooLarge = error?.code === 'COLLECTION_TOO_LARGE';
+  const canMoveBookmarks = useScope('bookmarks:write');
 
   const trash = () => changes.trash.mutate(collection.id, { onSuccess: onDeleted });
 
@@ -62,7 +64,10 @@ export function DeleteCollectionDialog({ collection, collections, changes, onDel
               </ul>
             </div>
           )}
-          {collection.bookmarkCount > 0 && (
+          {collection.bookmarkCount > 0 && !canMoveBookmarks && (
+            <p>Moving its bookmarks elsewhere needs a token with the bookmarks:write scope, which this one lacks.</p>
+          )}
+          {collection.bookmarkCount > 0 && canMoveBookmarks && (
             <div className="space-y-1">
               <label className="block space-y-1">
                 <span className={labelClass}>Or move its {plural(collection.bookmarkCount, 'bookmark', 'bookmarks')} to</span>

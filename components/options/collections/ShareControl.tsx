@@ -39,7 +39,7 @@ export function ShareControl({ collection, canWrite }: { collection: Collection;
         Share on a public, read-only page
       </label>
       {shared && share.data && (
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <input aria-label="Public link" readOnly value={share.data.publicUrl} className={readOnlyInputClass} onFocus={(e) => e.target.select()} />
           <button type="button" className={secondaryButtonClass} onClick={() => void copy()}>
             {copied ? 'Copied' : 'Copy link'}

@@ -41,7 +41,7 @@ export function TagDetails({ tag, tags, canWrite, changes, onGone }: Props) {
       {error && <SectionError error={toClientError(error)} />}
       {canWrite && (
         <>
-          <form onSubmit={rename} className="flex items-end gap-2">
+          <form onSubmit={rename} className="flex flex-wrap items-end gap-2">
             <label className="flex-1 space-y-1">
               <span className={labelClass}>Name (renames it on every bookmark{descendants.length > 0 && ', and its child tags'})</span>
               <input className={inputClass} maxLength={100} value={newName} onChange={(e) => setNewName(e.target.value)} />

@@ -42,8 +42,8 @@ export function TagsSection() {
       {list.error && <SectionError error={toClientError(list.error)} />}
       {canWrite ? (
         <form onSubmit={create} className="space-y-2">
-          <div className="flex items-end gap-2">
-            <label className="flex-1 space-y-1">
+          <div className="flex flex-wrap items-end gap-2">
+            <label className="min-w-48 flex-1 space-y-1">
               <span className={labelClass}>New tag (a / nests it: work/clients)</span>
               <input className={inputClass} value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
             </label>
