@@ -120,6 +120,7 @@ export function TreeView<T extends TreeItem>({ label, rows, selectedId, onSelect
               style={{ height: ROW_HEIGHT, transform: `translateY(${v.start}px)`, paddingLeft: `${0.5 + row.depth * 1}rem` }}
             >
               <Toggle row={row} onToggle={onToggle} />
+              {row.item.color && <span aria-hidden="true" className="inline-block size-2.5 shrink-0 rounded-full" style={{ background: row.item.color }} />}
               <span className="truncate">{row.item.label}</span>
               <span className="ml-auto shrink-0 text-xs text-zinc-600 dark:text-zinc-400">{text}</span>
             </div>

@@ -3,6 +3,8 @@ export interface TreeItem {
   id: string;
   parentId: string | null;
   label: string;
+  /** Drawn beside the label when set (a CSS colour). */
+  color?: string | null;
 }
 
 export interface Row<T extends TreeItem> {
