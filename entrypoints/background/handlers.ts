@@ -4,6 +4,7 @@ import type { Bookmarks } from './bookmarks.ts';
 import type { Browse } from './browse.ts';
 import type { Covers } from './covers.ts';
 import type { SavedIcon } from './icon.ts';
+import type { LibraryEdits } from './library-edits.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
 import type { SmartFolders } from './smart-folders.ts';
@@ -13,6 +14,7 @@ export interface Services {
   bookmarks: Bookmarks;
   covers: Covers;
   library: Library;
+  edits: LibraryEdits;
   index: SavedIndex;
   icon: SavedIcon;
   browse: Browse;
@@ -20,7 +22,7 @@ export interface Services {
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, index, icon, browse, smartFolders }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders }: Services): Handlers {
   return {
     getAccount: () => account.state(),
     signIn: async ({ serverUrl, token }) => {
@@ -58,5 +60,17 @@ export function createHandlers({ account, bookmarks, covers, library, index, ico
     evaluateSmartFolder: ({ id, restart }) => smartFolders.evaluate(id, restart),
     bulkBookmarks: ({ action, ids }) => browse.bulk(action, ids),
     restoreBookmark: ({ id }) => browse.restore(id),
+
+    updateCollection: ({ id, patch }) => edits.updateCollection(id, patch),
+    trashCollection: ({ id }) => edits.trashCollection(id),
+    restoreCollection: ({ id }) => edits.restoreCollection(id),
+    listTrashedCollections: () => edits.trashedCollections(),
+    moveCollectionBookmarks: ({ id, to }) => edits.moveCollectionBookmarks(id, to),
+    collectionShare: ({ id }) => edits.share(id),
+    setCollectionShare: ({ id, shared }) => edits.setShare(id, shared),
+    createTag: (input) => edits.createTag(input),
+    renameTag: ({ id, newName }) => edits.renameTag(id, newName),
+    deleteTag: ({ id }) => edits.deleteTag(id),
+    mergeTags: ({ sourceTagId, targetTagId }) => edits.mergeTags(sourceTagId, targetTagId),
   };
 }

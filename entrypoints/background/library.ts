@@ -40,6 +40,12 @@ export class Library {
     if (cache) await tagsCacheItem.set({ ...cache, fetchedAt: 0 });
   }
 
+  /** After a change whose new list could not be fetched: the next read fetches it. */
+  async markCollectionsStale(): Promise<void> {
+    const cache = await collectionsCacheItem.get();
+    if (cache) await collectionsCacheItem.set({ ...cache, fetchedAt: 0 });
+  }
+
   async clear(): Promise<void> {
     await Promise.all([tagsCacheItem.set(null), collectionsCacheItem.set(null), smartFoldersCacheItem.set(null)]);
   }

@@ -6,6 +6,7 @@ import { browserCovers } from './covers.ts';
 import type { Services } from './handlers.ts';
 import { HeavyBudget } from './heavy-budget.ts';
 import { SavedIcon } from './icon.ts';
+import { LibraryEdits } from './library-edits.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
 import { SmartFolders } from './smart-folders.ts';
@@ -28,6 +29,7 @@ export function createServices(account: Account, browserApi: typeof browser, fet
     bookmarks,
     covers: browserCovers(browserApi, account, bookmarks, fetchImage),
     browse: new Browse(account, index, library, refreshIcons),
+    edits: new LibraryEdits(account, library),
     smartFolders: new SmartFolders(account, library, new HeavyBudget()),
   };
 }

@@ -1,6 +1,8 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import { AccountForm } from '../../components/account/AccountForm.tsx';
 import { focusRing } from '../../components/field-styles.ts';
+import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
+import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
 
 interface Section {
   /** Its address: options.html#id. */
@@ -10,7 +12,11 @@ interface Section {
 }
 
 /** The page's sections, in navigation order: a new one (Collections, Tags, Trash...) is one more entry. */
-const SECTIONS = [{ id: 'account', label: 'Account', Content: AccountForm }] as const satisfies readonly [Section, ...Section[]];
+const SECTIONS = [
+  { id: 'account', label: 'Account', Content: AccountForm },
+  { id: 'collections', label: 'Collections', Content: CollectionsSection },
+  { id: 'tags', label: 'Tags', Content: TagsSection },
+] as const satisfies readonly [Section, ...Section[]];
 
 const sectionAt = (hash: string): Section => SECTIONS.find((section) => `#${section.id}` === hash) ?? SECTIONS[0];
 

@@ -27,6 +27,8 @@ export type Collection = z.infer<typeof Collection>;
 const name = text(200).check(z.refine((s) => s.length > 0, 'must not be empty'));
 const icon = z.string().check(z.maxLength(64));
 const color = z.string().check(z.maxLength(32));
+/** The fields a collection is created with, also the ones a PATCH changes (collection-edits.ts). */
+export const collectionFields = { name, icon, color };
 
 export const CreateCollectionBody = z.strictObject({
   name,
@@ -36,30 +38,9 @@ export const CreateCollectionBody = z.strictObject({
 });
 export type CreateCollectionBody = z.infer<typeof CreateCollectionBody>;
 
-/** The spec's name, icon, color and notes, plus parentId and order to move a collection in the tree. */
-export const PatchCollectionBody = z.partial(
-  z.strictObject({
-    name,
-    icon,
-    color,
-    notes: z.string().check(z.maxLength(10_000)),
-    parentId: z.nullable(Id),
-    order: z.number().check(z.int(), z.minimum(0), z.maximum(1_000_000)),
-  }),
-);
-export type PatchCollectionBody = z.infer<typeof PatchCollectionBody>;
-
 export const CollectionBookmarksQuery = z.object({ limit: limitParam(50, 100), cursor: z.optional(Cursor) });
 export const CollectionBookmarksPage = z.object({
   bookmarks: z.array(Bookmark),
   continueCursor: z.nullable(z.string()),
 });
 
-export const ShareState = z.object({ shared: z.boolean(), publicUrl: z.string() });
-export const ShareBody = z.strictObject({ shared: z.boolean() });
-
-export const CollectionTrashResult = z.object({
-  id: Id,
-  collections: z.number(),
-  bookmarks: z.number(),
-});

@@ -22,12 +22,9 @@ import {
   Collection,
   CollectionBookmarksPage,
   CollectionBookmarksQuery,
-  CollectionTrashResult,
   CreateCollectionBody,
-  PatchCollectionBody,
-  ShareBody,
-  ShareState,
 } from './collections.ts';
+import { CollectionTrashResult, PatchCollectionBody, ShareBody, ShareState } from './collection-edits.ts';
 import { Id, SuccessResult } from './common.ts';
 import { CoverSaved, SaveCoverBody, StoredFile, UploadReservation } from './covers.ts';
 import { ExportParams, ImportReserved, Job, JobCreated, StartImportBody } from './jobs.ts';
@@ -36,15 +33,11 @@ import type { Scope } from './scopes.ts';
 import { CreateSmartFolderBody, EvaluateQuery, Evaluation, PatchSmartFolderBody, SmartFolder } from './smart-folders.ts';
 import {
   AddBookmarkTagBody,
-  CreateTagBody,
-  MergeResult,
-  MergeTagsBody,
-  RenameTagBody,
   Tag,
   TagBookmarks,
   TagBookmarksQuery,
-  TagDeletedResult,
 } from './tags.ts';
+import { CreateTagBody, MergeResult, MergeTagsBody, RenameTagBody, TagDeletedResult } from './tag-edits.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

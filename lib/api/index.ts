@@ -1,6 +1,7 @@
 export * from './auth.ts';
 export * from './bookmarks.ts';
 export * from './bulk.ts';
+export * from './collection-edits.ts';
 export * from './collections.ts';
 export * from './common.ts';
 export * from './covers.ts';
@@ -8,6 +9,8 @@ export * from './endpoints.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './jobs.ts';
+export * from './scope-check.ts';
 export * from './scopes.ts';
 export * from './smart-folders.ts';
+export * from './tag-edits.ts';
 export * from './tags.ts';

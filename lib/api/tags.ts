@@ -12,13 +12,8 @@ export const Tag = z.object({
 });
 export type Tag = z.infer<typeof Tag>;
 
-export const CreateTagBody = z.strictObject({ name: TagName, color: z.optional(z.string().check(z.maxLength(32))) });
-export const RenameTagBody = z.strictObject({ newName: TagName });
-export const MergeTagsBody = z.strictObject({ sourceTagId: Id, targetTagId: Id });
 export const AddBookmarkTagBody = z.strictObject({ name: TagName });
 
 export const TagBookmarksQuery = z.object({ limit: limitParam(50, 200) });
 export const TagBookmarks = z.object({ bookmarks: z.array(Bookmark), tag: z.nullable(Tag) });
 
-export const MergeResult = z.object({ target: Tag, moved: z.number() });
-export const TagDeletedResult = z.object({ id: Id, deleted: z.literal(true), tags: z.number() });

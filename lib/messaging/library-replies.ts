@@ -1,7 +1,11 @@
 import * as z from 'zod/mini';
 import { Bookmark } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
+import { CollectionTrashResult, ShareState } from '../api/collection-edits.ts';
+import { Collection } from '../api/collections.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
+import { MergeResult, TagDeletedResult } from '../api/tag-edits.ts';
+import { Tag } from '../api/tags.ts';
 
 /** A page of a library list; `cursor` null when there is no more, `limitNote` when the API shows only part of it. */
 export const BrowsePage = z.object({
@@ -43,4 +47,18 @@ export const libraryReplies = {
   evaluateSmartFolder: SmartFolderView,
   bulkBookmarks: BulkResult,
   restoreBookmark: Bookmark,
+
+  updateCollection: Collection,
+  trashCollection: CollectionTrashResult,
+  restoreCollection: CollectionTrashResult,
+  listTrashedCollections: z.array(Collection),
+  /** How many bookmarks were moved. */
+  moveCollectionBookmarks: z.object({ moved: z.number() }),
+  /** `publicUrl` absolute: the server's origin with the API's path, ready to copy. */
+  collectionShare: ShareState,
+  setCollectionShare: ShareState,
+  createTag: Tag,
+  renameTag: Tag,
+  deleteTag: TagDeletedResult,
+  mergeTags: MergeResult,
 } as const;

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import { TagName } from '../api/bookmarks.ts';
 import { MAX_BULK } from '../api/bulk.ts';
+import { PatchCollectionBody } from '../api/collection-edits.ts';
 import { Id } from '../api/common.ts';
+import { CreateTagBody, MergeTagsBody } from '../api/tag-edits.ts';
 
 /** What a list of the library shows: the pages (side panel, options) name it, the background pages through it. */
 export const BrowseSource = z.discriminatedUnion('kind', [
@@ -34,4 +36,18 @@ export const libraryRequests = {
   evaluateSmartFolder: z.object({ id: Id, restart: z.boolean() }),
   bulkBookmarks: z.object({ action: BulkAction, ids: z.array(Id).check(z.minLength(1), z.maxLength(MAX_BULK)) }),
   restoreBookmark: id,
+
+  // The options page's Collections and Tags sections: each change also refreshes the background's kept list.
+  updateCollection: z.object({ id: Id, patch: PatchCollectionBody }),
+  trashCollection: id,
+  restoreCollection: id,
+  listTrashedCollections: z.object({}),
+  /** Moves every active bookmark of a collection to another (or Unsorted): the spec's way to make a large collection deletable. */
+  moveCollectionBookmarks: z.object({ id: Id, to: z.nullable(Id) }),
+  collectionShare: id,
+  setCollectionShare: z.object({ id: Id, shared: z.boolean() }),
+  createTag: CreateTagBody,
+  renameTag: z.object({ id: Id, newName: TagName }),
+  deleteTag: id,
+  mergeTags: MergeTagsBody,
 };

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type * as edits from '../../lib/api/collection-edits.ts';
+import type { PatchCollectionBody } from '../../lib/api/collection-edits.ts';
 import type * as api from '../../lib/api/collections.ts';
-import type { Collection, CreateCollectionBody, PatchCollectionBody } from '../../lib/api/collections.ts';
+import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
 
-export type CollectionTrashResult = z.infer<typeof api.CollectionTrashResult>;
+export type CollectionTrashResult = z.infer<typeof edits.CollectionTrashResult>;
 export type CollectionBookmarksPage = z.infer<typeof api.CollectionBookmarksPage>;
-export type ShareState = z.infer<typeof api.ShareState>;
+export type ShareState = z.infer<typeof edits.ShareState>;
 
 /** What the public page of a shared collection shows. */
 export interface SharedCollection {

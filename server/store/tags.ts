@@ -1,10 +1,11 @@
 import type { z } from 'zod';
+import type * as edits from '../../lib/api/tag-edits.ts';
 import type * as api from '../../lib/api/tags.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 
-export type MergeResult = z.infer<typeof api.MergeResult>;
+export type MergeResult = z.infer<typeof edits.MergeResult>;
 export type TagBookmarks = z.infer<typeof api.TagBookmarks>;
-export type TagDeletedResult = z.infer<typeof api.TagDeletedResult>;
+export type TagDeletedResult = z.infer<typeof edits.TagDeletedResult>;
 
 /**
  * Each user's tags: hierarchical names ("a/b") unique regardless of case, every

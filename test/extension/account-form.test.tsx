@@ -123,7 +123,9 @@ describe('options page', () => {
     const server = await serverField();
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Account' }));
-    await user.tab();
+    // Past the other sections' links, to the form.
+    const links = within(screen.getByRole('navigation', { name: 'Options sections' })).getAllByRole('link');
+    for (let i = 0; i < links.length; i++) await user.tab();
     expect(document.activeElement).toBe(server);
     await user.keyboard('{Control>}a{/Control}{Backspace}');
     await user.keyboard(t.baseUrl);

@@ -5,10 +5,9 @@ import {
   COLLECTION_ROW_LIMIT,
   Collection,
   CollectionBookmarksPage,
-  CollectionTrashResult,
   MAX_COLLECTION_DEPTH,
-  ShareState,
 } from '../../lib/api/collections.ts';
+import { CollectionTrashResult, ShareState } from '../../lib/api/collection-edits.ts';
 import { DAY } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';

@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_TAGS_PER_USER } from '../../lib/api/bookmarks.ts';
-import { MergeResult, Tag, TagDeletedResult } from '../../lib/api/tags.ts';
+import { MergeResult, TagDeletedResult } from '../../lib/api/tag-edits.ts';
+import { Tag } from '../../lib/api/tags.ts';
 import { dataOf } from '../support/expect.ts';
 import { latencyDuring } from '../support/latency.ts';
 import type { ApiResponse, TestServer } from '../support/server.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MergeResult, Tag, TagBookmarks, TagDeletedResult } from '../../lib/api/tags.ts';
+import { MergeResult, TagDeletedResult } from '../../lib/api/tag-edits.ts';
+import { Tag, TagBookmarks } from '../../lib/api/tags.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
 import { withServerAndDb } from '../support/server-per-file.ts';

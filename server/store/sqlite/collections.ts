@@ -5,8 +5,8 @@ import {
   type Collection,
   type CreateCollectionBody,
   MAX_COLLECTION_DEPTH,
-  type PatchCollectionBody,
 } from '../../../lib/api/collections.ts';
+import type { PatchCollectionBody } from '../../../lib/api/collection-edits.ts';
 import { iso } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
 import { ApiError, conflict, invalid, notFound } from '../../http/api-error.ts';

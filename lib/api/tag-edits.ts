@@ -1,0 +1,16 @@
+import * as z from 'zod/mini';
+import { TagName } from './bookmarks.ts';
+import { Id } from './common.ts';
+import { Tag } from './tags.ts';
+
+// Apart from tags.ts: the popup loads that module, and these only the options page and the background need.
+
+export const CreateTagBody = z.strictObject({ name: TagName, color: z.optional(z.string().check(z.maxLength(32))) });
+
+export const RenameTagBody = z.strictObject({ newName: TagName });
+
+export const MergeTagsBody = z.strictObject({ sourceTagId: Id, targetTagId: Id });
+
+export const MergeResult = z.object({ target: Tag, moved: z.number() });
+
+export const TagDeletedResult = z.object({ id: Id, deleted: z.literal(true), tags: z.number() });
