@@ -5,7 +5,10 @@ import type { Browse } from './browse.ts';
 import type { SavedIcon } from './icon.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
+import type { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import type { SmartFolders } from './smart-folders.ts';
+import type { Transfer } from './transfer.ts';
+import type { Trash } from './trash.ts';
 
 export interface Services {
   account: Account;
@@ -15,10 +18,13 @@ export interface Services {
   icon: SavedIcon;
   browse: Browse;
   smartFolders: SmartFolders;
+  smartFolderDefinitions: SmartFolderDefinitions;
+  trash: Trash;
+  transfer: Transfer;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, library, index, icon, browse, smartFolders }: Services): Handlers {
+export function createHandlers({ account, bookmarks, library, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer }: Services): Handlers {
   return {
     getAccount: () => account.state(),
     signIn: async ({ serverUrl, token }) => {
@@ -55,5 +61,18 @@ export function createHandlers({ account, bookmarks, library, index, icon, brows
     evaluateSmartFolder: ({ id, restart }) => smartFolders.evaluate(id, restart),
     bulkBookmarks: ({ action, ids }) => browse.bulk(action, ids),
     restoreBookmark: ({ id }) => browse.restore(id),
+
+    listTrash: ({ cursor }) => trash.page(cursor),
+    deleteBookmark: ({ id }) => trash.deleteForever(id),
+    emptyTrash: () => trash.empty(),
+
+    createSmartFolder: (body) => smartFolderDefinitions.create(body),
+    updateSmartFolder: ({ id, patch }) => smartFolderDefinitions.update(id, patch),
+    deleteSmartFolder: ({ id }) => smartFolderDefinitions.remove(id),
+
+    startExport: ({ format }) => transfer.startExport(format),
+    getJob: ({ id }) => transfer.job(id),
+    downloadExport: ({ id }) => transfer.download(id),
+    startImport: ({ text }) => transfer.startImport(text),
   };
 }

@@ -1,6 +1,9 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import { AccountForm } from '../../components/account/AccountForm.tsx';
 import { focusRing } from '../../components/field-styles.ts';
+import { SmartFoldersSection } from '../../components/options/smart-folders/SmartFoldersSection.tsx';
+import { TransferSection } from '../../components/options/transfer/TransferSection.tsx';
+import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
 
 interface Section {
   /** Its address: options.html#id. */
@@ -10,7 +13,12 @@ interface Section {
 }
 
 /** The page's sections, in navigation order: a new one (Collections, Tags, Trash...) is one more entry. */
-const SECTIONS = [{ id: 'account', label: 'Account', Content: AccountForm }] as const satisfies readonly [Section, ...Section[]];
+const SECTIONS = [
+  { id: 'account', label: 'Account', Content: AccountForm },
+  { id: 'smart-folders', label: 'Smart folders', Content: SmartFoldersSection },
+  { id: 'trash', label: 'Trash', Content: TrashSection },
+  { id: 'import-export', label: 'Import and export', Content: TransferSection },
+] as const satisfies readonly [Section, ...Section[]];
 
 const sectionAt = (hash: string): Section => SECTIONS.find((section) => `#${section.id}` === hash) ?? SECTIONS[0];
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { type EndpointName, type Endpoints, endpoints } from '../api/endpoints.ts';
+import { StoredFile } from '../api/covers.ts';
 import { ErrorCode } from '../api/errors.ts';
 import { type Scope, hasScope } from '../api/scopes.ts';
 import { ClientError } from './errors.ts';
@@ -32,6 +33,8 @@ export interface ApiClientOptions {
 
 export interface ApiClient {
   call<N extends EndpointName>(name: N, input?: CallInput<N>): Promise<CallOutput<N>>;
+  /** Sends a file's bytes to an upload URL a reservation handed out (the storage service: the URL is the credential, no token goes). */
+  upload(uploadUrl: string, body: string): Promise<z.output<typeof StoredFile>>;
 }
 
 const LenientErrorEnvelope = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -76,8 +79,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return parsed.data.data;
   }
 
+  async function upload(uploadUrl: string, body: string): Promise<z.output<typeof StoredFile>> {
+    // Only to the server signed in to: a reservation from elsewhere is not one of its answers.
+    if (new URL(uploadUrl).origin !== new URL(base).origin) throw new ClientError('MALFORMED_RESPONSE', 'The upload URL points at another server');
+    let response: Response;
+    try {
+      response = await doFetch(uploadUrl, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body });
+    } catch (err) {
+      throw new ClientError('NETWORK_ERROR', `Could not reach the server: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (!response.ok) throw await errorFrom(response);
+    const parsed = StoredFile.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) throw new ClientError('MALFORMED_RESPONSE', 'The storage service did not answer with a stored file', { status: response.status });
+    return parsed.data;
+  }
+
   return {
     call: (name, input = {}) => send(name, input as CallInput<EndpointName>) as never,
+    upload,
   };
 }
 

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
-import { Bookmark } from '../api/bookmarks.ts';
+import { Bookmark, DeletedResult, EmptyTrashResult, TrashPage } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
+import { SuccessResult } from '../api/common.ts';
+import { Job, JobCreated } from '../api/jobs.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
 
 /** A page of a library list; `cursor` null when there is no more, `limitNote` when the API shows only part of it. */
@@ -34,6 +36,10 @@ export const SmartFolderView = z.object({
 });
 export type SmartFolderView = z.infer<typeof SmartFolderView>;
 
+/** A finished export as the page saves it: the server's file name and type, and its text. */
+export const ExportFile = z.object({ fileName: z.string(), type: z.string(), text: z.string() });
+export type ExportFile = z.infer<typeof ExportFile>;
+
 /** What the background answers each library message with; only the library pages load these (the popup does not). */
 export const libraryReplies = {
   browseBookmarks: BrowsePage,
@@ -43,4 +49,17 @@ export const libraryReplies = {
   evaluateSmartFolder: SmartFolderView,
   bulkBookmarks: BulkResult,
   restoreBookmark: Bookmark,
+
+  listTrash: TrashPage,
+  deleteBookmark: DeletedResult,
+  emptyTrash: EmptyTrashResult,
+
+  createSmartFolder: SmartFolder,
+  updateSmartFolder: SmartFolder,
+  deleteSmartFolder: SuccessResult,
+
+  startExport: JobCreated,
+  getJob: Job,
+  downloadExport: ExportFile,
+  startImport: Job,
 } as const;
