@@ -329,18 +329,16 @@ describe('options: import and export', () => {
       {
         id: '0',
         title: '',
-        syncing: false,
         children: [
           {
             id: '1',
             title: 'Bookmarks bar',
-            syncing: false,
             children: [
-              { id: '3', title: 'Recipes & more', syncing: false, children: [{ id: '4', title: 'Bread <best>', url: 'https://bread.example/', syncing: false }] },
-              { id: '5', title: 'News', url: 'https://news.example/', syncing: false, dateAdded: 1_600_000_000_000 },
+              { id: '3', title: 'Recipes & more', children: [{ id: '4', title: 'Bread <best>', url: 'https://bread.example/' }] },
+              { id: '5', title: 'News', url: 'https://news.example/', dateAdded: 1_600_000_000_000 },
             ],
           },
-          { id: '2', title: 'Other bookmarks', syncing: false, children: [{ id: '6', title: 'Docs', url: 'https://docs.example/', syncing: false }] },
+          { id: '2', title: 'Other bookmarks', children: [{ id: '6', title: 'Docs', url: 'https://docs.example/' }] },
         ],
       },
     ]);
