@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { type Scope, hasScope } from '../../lib/api/scopes.ts';
+import { hasScope } from '../../lib/api/has-scope.ts';
+import type { Scope } from '../../lib/api/scopes.ts';
 import { keys } from '../library/query-keys.ts';
 import { sendLibrary } from '../library/send.ts';
 

@@ -1,4 +1,4 @@
-import type { BookmarkPage } from '../../lib/api/bookmarks.ts';
+import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
 import type { Account } from './account.ts';
 
 /** A trash page as long as the options list shows at a time. */
@@ -8,12 +8,14 @@ const PAGE_SIZE = 100;
 export class Trash {
   constructor(private account: Account) {}
 
-  async page(cursor: string | undefined): Promise<BookmarkPage> {
-    return (await this.account.client()).call('listTrash', { query: { limit: String(PAGE_SIZE), ...(cursor !== undefined && { cursor }) } });
+  async page(cursor: string | undefined): Promise<BrowsePage> {
+    const page = await (await this.account.client()).call('listTrash', { query: { limit: String(PAGE_SIZE), ...(cursor !== undefined && { cursor }) } });
+    return { bookmarks: page.data, cursor: page.hasMore ? page.cursor : null, limitNote: null };
   }
 
-  async deleteForever(id: string) {
-    return (await this.account.client()).call('deleteBookmark', { params: { id } });
+  async deleteForever(id: string): Promise<{ success: boolean }> {
+    const { deleted } = await (await this.account.client()).call('deleteBookmark', { params: { id } });
+    return { success: deleted };
   }
 
   async empty() {

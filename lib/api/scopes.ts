@@ -19,16 +19,3 @@ export const ALL_SCOPES: readonly Scope[] = Scope.options;
 export const DEFAULT_SCOPES: readonly Scope[] = ALL_SCOPES.filter(
   (s) => s !== 'import' && s !== 'export' && s !== 'destructive',
 );
-
-const impliedBy: Partial<Record<Scope, Scope>> = {
-  'bookmarks:read': 'bookmarks:write',
-  'collections:read': 'collections:write',
-  'tags:read': 'tags:write',
-};
-
-/** A write scope also grants its read scope. */
-export function hasScope(granted: readonly Scope[], required: Scope): boolean {
-  if (granted.includes(required)) return true;
-  const writer = impliedBy[required];
-  return writer !== undefined && granted.includes(writer);
-}

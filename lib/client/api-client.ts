@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { type EndpointName, type Endpoints, endpoints } from '../api/endpoints.ts';
 import { StoredFile } from '../api/covers.ts';
 import { ErrorCode } from '../api/errors.ts';
-import { type Scope, hasScope } from '../api/scopes.ts';
+import { hasScope } from '../api/has-scope.ts';
+import type { Scope } from '../api/scopes.ts';
 import { ClientError } from './errors.ts';
 
 type Ep<N extends EndpointName> = Endpoints[N];

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Bookmark, DeletedResult, EmptyTrashResult, TrashPage } from '../api/bookmarks.ts';
+import { Bookmark } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
 import { SuccessResult } from '../api/common.ts';
 import { Job, JobCreated } from '../api/jobs.ts';
@@ -40,6 +40,13 @@ export type SmartFolderView = z.infer<typeof SmartFolderView>;
 export const ExportFile = z.object({ fileName: z.string(), type: z.string(), text: z.string() });
 export type ExportFile = z.infer<typeof ExportFile>;
 
+/**
+ * How many bookmarks emptying the trash deleted. The API's own schemas for the
+ * trash live in bookmarks.ts, which the popup loads: using them here would put
+ * them in the popup's chunks, so the trash's answers travel in these shapes.
+ */
+export const EmptiedTrash = z.object({ deleted: z.number() });
+
 /** What the background answers each library message with; only the library pages load these (the popup does not). */
 export const libraryReplies = {
   browseBookmarks: BrowsePage,
@@ -50,9 +57,9 @@ export const libraryReplies = {
   bulkBookmarks: BulkResult,
   restoreBookmark: Bookmark,
 
-  listTrash: TrashPage,
-  deleteBookmark: DeletedResult,
-  emptyTrash: EmptyTrashResult,
+  listTrash: BrowsePage,
+  deleteBookmark: SuccessResult,
+  emptyTrash: EmptiedTrash,
 
   createSmartFolder: SmartFolder,
   updateSmartFolder: SmartFolder,

@@ -3,7 +3,7 @@ import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import type { Endpoint } from '../../lib/api/endpoints.ts';
-import { hasScope } from '../../lib/api/scopes.ts';
+import { hasScope } from '../../lib/api/has-scope.ts';
 import type { Clock } from '../clock.ts';
 import { DAY } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Endpoint, endpoints } from '../../lib/api/endpoints.ts';
-import { ALL_SCOPES, type Scope, hasScope } from '../../lib/api/scopes.ts';
+import { hasScope } from '../../lib/api/has-scope.ts';
+import { ALL_SCOPES, type Scope } from '../../lib/api/scopes.ts';
 import { expectError } from '../support/expect.ts';
 import { apiFor, nextIp, startTestServer, type TestServer } from '../support/server.ts';
 

@@ -1,9 +1,9 @@
 import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BookmarkPage } from '../../../lib/api/bookmarks.ts';
+import type { BrowsePage } from '../../../lib/messaging/library-replies.ts';
 import { keys } from '../../library/query-keys.ts';
 import { sendLibrary } from '../../library/send.ts';
 
-type Pages = InfiniteData<BookmarkPage, string | null>;
+type Pages = InfiniteData<BrowsePage, string | null>;
 
 /**
  * A change to the trash: the bookmarks it takes out (`gone`) leave the list at
@@ -19,7 +19,7 @@ function useTrashChange<V, T>(send: (value: V) => Promise<T>, gone: (value: V, i
       const before = qc.getQueryData<Pages>(keys.trash);
       qc.setQueryData<Pages>(
         keys.trash,
-        (data) => data && { ...data, pages: data.pages.map((page) => ({ ...page, data: page.data.filter((b) => !gone(value, b.id)) })) },
+        (data) => data && { ...data, pages: data.pages.map((page) => ({ ...page, bookmarks: page.bookmarks.filter((b) => !gone(value, b.id)) })) },
       );
       return { before };
     },
@@ -34,11 +34,11 @@ export function useTrash() {
     queryKey: keys.trash,
     queryFn: ({ pageParam }) => sendLibrary('listTrash', pageParam === null ? {} : { cursor: pageParam }),
     initialPageParam: null as string | null,
-    getNextPageParam: (last) => (last.hasMore ? last.cursor : null),
+    getNextPageParam: (last) => last.cursor,
   });
   const one = (value: string, id: string) => value === id;
   const restore = useTrashChange((id: string) => sendLibrary('restoreBookmark', { id }), one);
   const deleteForever = useTrashChange((id: string) => sendLibrary('deleteBookmark', { id }), one);
   const empty = useTrashChange(() => sendLibrary('emptyTrash', {}), () => true);
-  return { list, restore, deleteForever, empty, bookmarks: list.data?.pages.flatMap((page) => page.data) ?? [] };
+  return { list, restore, deleteForever, empty, bookmarks: list.data?.pages.flatMap((page) => page.bookmarks) ?? [] };
 }

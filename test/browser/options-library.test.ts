@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { Collection } from '../../lib/api/collections.ts';
+import { type ExtensionBrowser, type ShelfProcess, dataOf, launchExtension, signInThroughOptions, startShelf } from './support.ts';
+
+const FIXTURE = fileURLToPath(new URL('../../../shared/fixtures/imports/raindrop-netscape-2021.html', import.meta.url));
+
+describe('the options page’s smart folders, trash, import and export, in Chromium', () => {
+  let shelf: ShelfProcess;
+  let browser: ExtensionBrowser;
+  let page: Page;
+  let trashed: Bookmark;
+  let problems: string[] = [];
+
+  const save = (body: Record<string, unknown>) => shelf.api('POST', '/bookmarks', { description: '', ...body }).then((res) => dataOf<Bookmark>(res));
+
+  beforeAll(async () => {
+    [shelf, browser] = await Promise.all([startShelf(), launchExtension()]);
+    for (let i = 1; i <= 3; i++) await save({ url: `https://example.com/news/${i}`, title: `News ${i}`, tags: ['news/world'] });
+    await save({ url: 'https://other.example/news', title: 'Elsewhere', tags: ['news/world'] });
+    trashed = await save({ url: 'https://example.com/old', title: 'Old page' });
+    await shelf.api('DELETE', `/bookmarks/${trashed.id}`);
+    page = await signInThroughOptions(browser, shelf.baseUrl, shelf.token);
+    page.on('pageerror', (error) => problems.push(error.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), shelf?.stop()]);
+  });
+
+  afterEach(() => {
+    expect(problems).toEqual([]);
+    problems = [];
+  });
+
+  const openSection = (name: string) => page.getByRole('navigation', { name: 'Options sections' }).getByRole('link', { name }).click();
+
+  it('builds a smart folder of three conditions and previews its first matches', async () => {
+    await openSection('Smart folders');
+    await page.getByRole('button', { name: 'New smart folder' }).click();
+    const form = page.getByRole('form', { name: 'New smart folder' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('World news here');
+    await form.getByRole('combobox', { name: 'Condition 1 operator' }).selectOption('contains');
+    await form.getByRole('textbox', { name: 'Condition 1 value' }).fill('news');
+    await form.getByRole('button', { name: 'Add condition' }).click();
+    await form.getByRole('combobox', { name: 'Condition 2 field' }).selectOption('domain');
+    await form.getByRole('textbox', { name: 'Condition 2 value' }).fill('example.com');
+    await form.getByRole('button', { name: 'Add condition' }).click();
+    await form.getByRole('combobox', { name: 'Condition 3 field' }).selectOption('clickCount');
+    await form.getByRole('combobox', { name: 'Condition 3 operator' }).selectOption('lte');
+    await form.getByRole('spinbutton', { name: 'Condition 3 value' }).fill('5');
+    await form.getByRole('button', { name: 'Create smart folder' }).click();
+
+    const folders = page.getByRole('list', { name: 'Smart folders' });
+    await folders.getByText('3 conditions, all must hold').waitFor();
+    await folders.getByRole('button', { name: 'Preview World news here' }).click();
+    const matches = page.getByRole('list', { name: 'First matches of World news here' });
+    await matches.getByRole('link', { name: 'News 1' }).waitFor({ timeout: 10_000 });
+    expect((await matches.getByRole('link').allTextContents()).sort()).toEqual(['News 1', 'News 2', 'News 3']);
+  });
+
+  it('restores a bookmark from the trash', async () => {
+    await openSection('Trash');
+    await page.getByRole('button', { name: 'Restore Old page' }).click();
+    await page.getByText('Restored “Old page”.').waitFor();
+    expect(dataOf<Bookmark>(await shelf.api('GET', `/bookmarks/${trashed.id}`)).deletedAt).toBeNull();
+  });
+
+  it('exports the library as JSON to a downloaded file, and imports a file whose folders become collections', async () => {
+    await openSection('Import and export');
+    await page.getByRole('radio', { name: /^JSON/ }).check();
+    const download = page.waitForEvent('download', { timeout: 20_000 });
+    await page.getByRole('button', { name: 'Export library' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^shelf-export-\d{4}-\d{2}-\d{2}\.json$/);
+    const exported = readFileSync(await file.path(), 'utf8');
+    expect(exported).toContain('https://example.com/news/1');
+    expect(exported).toContain('https://example.com/old');
+
+    await page.getByLabel('Import file', { exact: true }).setInputFiles(FIXTURE);
+    await page.getByRole('button', { name: 'Import file', exact: true }).click();
+    await page.getByText(/^Imported 21 bookmarks/).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuenow')).toBe('100');
+    const names = dataOf<Collection[]>(await shelf.api('GET', '/collections')).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['Speed Dial', 'Unsorted']));
+  });
+});
