@@ -80,7 +80,7 @@ describe('the options page’s smart folders, trash, import and export, in Chrom
     expect(exported).toContain('https://example.com/news/1');
     expect(exported).toContain('https://example.com/old');
 
-    await page.getByLabel('Import file', { exact: true }).setInputFiles(FIXTURE);
+    await page.getByLabel('File to import').setInputFiles(FIXTURE);
     await page.getByRole('button', { name: 'Import file', exact: true }).click();
     await page.getByText(/^Imported 21 bookmarks/).waitFor({ timeout: 20_000 });
     expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuenow')).toBe('100');

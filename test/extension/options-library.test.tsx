@@ -300,7 +300,7 @@ describe('options: import and export', () => {
   it('imports a Raindrop file: one job, its progress, a summary, and its folders as collections', async () => {
     show(TransferSection);
     const file = new File([readFileSync(FIXTURE)], 'raindrop.html', { type: 'text/html' });
-    await user.upload(await screen.findByLabelText('Import file'), file);
+    await user.upload(await screen.findByLabelText('File to import'), file);
     await user.click(screen.getByRole('button', { name: 'Import file' }));
     expect(await screen.findByText(/^Imported 21 bookmarks; 0 were already in your library/, undefined, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuenow')).toBe('100');
@@ -313,7 +313,7 @@ describe('options: import and export', () => {
 
   it('refuses a file over 5 MB or an empty one before sending anything', async () => {
     show(TransferSection);
-    const input = await screen.findByLabelText('Import file');
+    const input = await screen.findByLabelText('File to import');
     await user.upload(input, new File(['x'.repeat(5 * 1024 * 1024 + 1)], 'huge.html'));
     await user.click(screen.getByRole('button', { name: 'Import file' }));
     expect(screen.getByText(/huge\.html is larger than 5 MB/)).toBeTruthy();

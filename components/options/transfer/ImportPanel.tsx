@@ -93,7 +93,7 @@ export function ImportPanel() {
       </p>
       <div className="space-y-1">
         <label htmlFor={`${id}-file`} className={labelClass}>
-          Import file
+          File to import
         </label>
         <input
           id={`${id}-file`}
