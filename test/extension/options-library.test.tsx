@@ -126,6 +126,33 @@ describe('options: smart folders', () => {
     ]);
   });
 
+  it('asks for dates and counts in its own words and sends them as the API wants them', async () => {
+    show(SmartFoldersSection);
+    await user.click(await screen.findByRole('button', { name: 'New smart folder' }));
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Recent');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Condition 1 field' }), 'createdAfter');
+    // One operator: no operator box to choose from.
+    expect(screen.queryByRole('combobox', { name: 'Condition 1 operator' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add condition' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Condition 2 field' }), 'clickCount');
+    await user.type(screen.getByRole('spinbutton', { name: 'Condition 2 value' }), '-1');
+    await user.click(screen.getByRole('button', { name: 'Create smart folder' }));
+    expect(screen.getByText('Condition 1: Choose a date')).toBeTruthy();
+    expect(screen.getByText('Condition 2: Value must be a whole number, 0 or more')).toBeTruthy();
+    expect(requested(/POST \/v1\/smart-folders/)).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Condition 1 value'), '2026-03-01');
+    await user.clear(screen.getByRole('spinbutton', { name: 'Condition 2 value' }));
+    await user.type(screen.getByRole('spinbutton', { name: 'Condition 2 value' }), '2');
+    await user.click(screen.getByRole('button', { name: 'Create smart folder' }));
+    expect(await screen.findByText('Saved “Recent”.')).toBeTruthy();
+    const [folder] = dataOf(await u.api('GET', '/smart-folders'), z.array(SmartFolder));
+    expect(folder!.rules.conditions).toEqual([
+      { field: 'createdAfter', operator: 'equals', value: String(new Date('2026-03-01T00:00:00').getTime()) },
+      { field: 'clickCount', operator: 'gte', value: '2' },
+    ]);
+  });
+
   it('offers at most ten conditions', async () => {
     show(SmartFoldersSection);
     await user.click(await screen.findByRole('button', { name: 'New smart folder' }));

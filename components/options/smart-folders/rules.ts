@@ -47,6 +47,17 @@ export type Checked =
   | { ok: true; body: z.output<typeof CreateSmartFolderBody> }
   | { ok: false; nameError: string | null; conditionErrors: Map<number, string>; rulesError: string | null };
 
+/**
+ * A condition's problem in the form's words: the schema's message, except where
+ * it speaks of the API's encoding (dates and counts travel as digit strings,
+ * which the form's date and number boxes hide).
+ */
+function conditionError(condition: DraftCondition | undefined, part: PropertyKey | undefined, message: string): string {
+  if (part === 'value' && (condition?.field === 'createdAfter' || condition?.field === 'createdBefore')) return 'Choose a date';
+  if (part === 'value' && condition?.field === 'clickCount') return 'Value must be a whole number, 0 or more';
+  return `${typeof part === 'string' ? `${part === 'value' ? 'Value' : 'Operator'} ` : ''}${message}`;
+}
+
 /** The draft checked exactly as the server will check it (the same schema), its problems placed where the form shows them. */
 export function check(draft: Draft): Checked {
   const parsed = CreateSmartFolderBody.safeParse({ name: draft.name, rules: { match: draft.match, conditions: draft.conditions } });
@@ -58,7 +69,7 @@ export function check(draft: Draft): Checked {
     const [first, second, index, part] = issue.path;
     if (first === 'name') nameError ??= `Name ${issue.message}`;
     else if (second === 'conditions' && typeof index === 'number') {
-      if (!conditionErrors.has(index)) conditionErrors.set(index, `${typeof part === 'string' ? `${part === 'value' ? 'Value' : 'Operator'} ` : ''}${issue.message}`);
+      if (!conditionErrors.has(index)) conditionErrors.set(index, conditionError(draft.conditions[index], part, issue.message));
     } else rulesError ??= `Conditions ${issue.message}`;
   }
   return { ok: false, nameError, conditionErrors, rulesError };

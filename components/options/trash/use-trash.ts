@@ -7,8 +7,10 @@ type Pages = InfiniteData<BrowsePage, string | null>;
 
 /**
  * A change to the trash: the bookmarks it takes out (`gone`) leave the list at
- * once and come back when it fails; afterwards the trash and every bookmark
- * list are asked again.
+ * once and come back when it fails. The trash is not asked again after a
+ * success (the list already shows what the server did, and asking again would
+ * fetch every page loaded, dozens with a large trash); the other bookmark
+ * lists are, since a restore adds to them.
  */
 function useTrashChange<V, T>(send: (value: V) => Promise<T>, gone: (value: V, id: string) => boolean) {
   const qc = useQueryClient();
@@ -24,7 +26,7 @@ function useTrashChange<V, T>(send: (value: V) => Promise<T>, gone: (value: V, i
       return { before };
     },
     onError: (_error, _value, context) => qc.setQueryData(keys.trash, context?.before),
-    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: keys.trash }), qc.invalidateQueries({ queryKey: keys.bookmarkLists })]),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.bookmarkLists }),
   });
 }
 
