@@ -27,7 +27,7 @@ interface Props {
   onCancel(): void;
 }
 
-const smallSelect = `${inputClass} sm:w-auto`;
+const smallSelect = `${inputClass} sm:w-auto sm:shrink-0`;
 
 /** The value box a field asks for: a choice for the fixed sets, a date, a count, or text. */
 function ValueInput({ condition, label, invalid, describedBy, onChange }: { condition: DraftCondition; label: string; invalid: boolean; describedBy: string | undefined; onChange(value: string): void }) {
@@ -147,7 +147,10 @@ export function RuleBuilder({ initial, heading, submitLabel, busy, onSubmit, onC
                   // "Saved after" and "Saved before" read whole with the date; the others' one operator is "is".
                   !condition.field.startsWith('created') && <span className="text-sm">is</span>
                 )}
-                <ValueInput condition={condition} label={`Condition ${n} value`} invalid={error !== undefined} describedBy={errorId} onChange={(value) => setCondition(index, { ...condition, value })} />
+                {/* The value takes the row's free width; the choices beside it keep theirs. */}
+                <div className="min-w-0 flex-1">
+                  <ValueInput condition={condition} label={`Condition ${n} value`} invalid={error !== undefined} describedBy={errorId} onChange={(value) => setCondition(index, { ...condition, value })} />
+                </div>
                 <button
                   type="button"
                   className={quietButtonClass}
