@@ -27,7 +27,8 @@ interface Props {
   onCancel(): void;
 }
 
-const smallSelect = `${inputClass} sm:w-auto sm:shrink-0`;
+// Each class list sets a property once (see field-styles.ts): the choices are as wide as their words.
+const smallSelect = inputClass.replace('w-full', 'w-auto');
 
 /** The value box a field asks for: a choice for the fixed sets, a date, a count, or text. */
 function ValueInput({ condition, label, invalid, describedBy, onChange }: { condition: DraftCondition; label: string; invalid: boolean; describedBy: string | undefined; onChange(value: string): void }) {
@@ -114,7 +115,7 @@ export function RuleBuilder({ initial, heading, submitLabel, busy, onSubmit, onC
           ))}
         </div>
       </fieldset>
-      <ol aria-label="Conditions" className="space-y-2">
+      <ol aria-label="Conditions" className="space-y-3">
         {draft.conditions.map((condition, index) => {
           const n = index + 1;
           const error = errors?.conditionErrors.get(index);
@@ -122,7 +123,7 @@ export function RuleBuilder({ initial, heading, submitLabel, busy, onSubmit, onC
           const operators = FIELDS.find((f) => f.field === condition.field)?.operators ?? [];
           return (
             <li key={index} className="space-y-1">
-              <div role="group" aria-label={`Condition ${n}`} className="flex flex-col gap-2 sm:flex-row sm:items-center">
+              <div role="group" aria-label={`Condition ${n}`} className="flex flex-wrap items-center gap-2">
                 <select
                   aria-label={`Condition ${n} field`}
                   className={smallSelect}
@@ -147,8 +148,8 @@ export function RuleBuilder({ initial, heading, submitLabel, busy, onSubmit, onC
                   // "Saved after" and "Saved before" read whole with the date; the others' one operator is "is".
                   !condition.field.startsWith('created') && <span className="text-sm">is</span>
                 )}
-                {/* The value takes the row's free width; the choices beside it keep theirs. */}
-                <div className="min-w-0 flex-1">
+                {/* The value takes the row's free width, or a line of its own when too little is left. */}
+                <div className="min-w-40 flex-1">
                   <ValueInput condition={condition} label={`Condition ${n} value`} invalid={error !== undefined} describedBy={errorId} onChange={(value) => setCondition(index, { ...condition, value })} />
                 </div>
                 <button
