@@ -179,6 +179,13 @@ describe('options: smart folders', () => {
     await user.click(del);
     const dialog = screen.getByRole('alertdialog', { name: 'Delete “Topic”?' });
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // Tab stays inside the dialog, wrapping both ways.
+    await user.tab();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete smart folder' }));
+    await user.tab();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete smart folder' }));
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(document.activeElement).toBe(del);
