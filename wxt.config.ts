@@ -55,6 +55,8 @@ export default defineConfig({
     // The default server is local; any other server's origin is asked for when the user sets it.
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
     optional_host_permissions: ['https://*/*', 'http://*/*'],
+    // Asked for when the user imports this browser's bookmarks, not before.
+    optional_permissions: ['bookmarks'],
     commands: {
       'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Save the current tab to Shelf' },
       'open-side-panel': { suggested_key: { default: 'Alt+Shift+L' }, description: 'Open the Shelf side panel' },

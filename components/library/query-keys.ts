@@ -16,4 +16,6 @@ export const keys = {
   search: (q: string) => ['bookmarks', 'search', q] as const,
   smartFolder: (id: string) => ['bookmarks', 'smart-folder', id] as const,
   savedPage: (url: string) => ['saved-page', url] as const,
+  trash: ['trash'] as const,
+  job: (id: string) => ['job', id] as const,
 };

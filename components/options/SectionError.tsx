@@ -1,12 +1,14 @@
-import type { ClientError } from '../../lib/client/errors.ts';
+import { ClientError } from '../../lib/client/errors.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { secondaryButtonClass } from '../field-styles.ts';
 
-/** Codes that only a new sign-in cures. */
+/** The codes after which nothing works until the user signs in again. */
 const SIGN_IN_AGAIN = new Set(['TOKEN_REVOKED', 'TOKEN_EXPIRED', 'INVALID_TOKEN', 'MISSING_TOKEN', 'NOT_SIGNED_IN']);
 
-/** A section's failure in words; for a token that no longer works, a way to the Account section to sign in again. */
-export function SectionError({ error }: { error: Pick<ClientError, 'code' | 'message' | 'retryAfterSeconds'> }) {
+type Failure = Pick<ClientError, 'code' | 'message' | 'retryAfterSeconds'>;
+
+/** A section's failure in words, and for a token that no longer works, the way to the Account section. */
+export function SectionError({ error }: { error: Failure }) {
   return (
     <div className="space-y-2">
       <ErrorAlert error={error} />
@@ -18,3 +20,7 @@ export function SectionError({ error }: { error: Pick<ClientError, 'code' | 'mes
     </div>
   );
 }
+
+/** What a query or mutation failed with (the messenger rejects with ClientErrors; anything else is the extension's own fault). */
+export const failureOf = (error: unknown): ClientError | null =>
+  error === null || error === undefined ? null : error instanceof ClientError ? error : new ClientError('BAD_MESSAGE', String(error));

@@ -7,7 +7,10 @@ import type { SavedIcon } from './icon.ts';
 import type { LibraryEdits } from './library-edits.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
+import type { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import type { SmartFolders } from './smart-folders.ts';
+import type { Transfer } from './transfer.ts';
+import type { Trash } from './trash.ts';
 
 export interface Services {
   account: Account;
@@ -19,10 +22,13 @@ export interface Services {
   icon: SavedIcon;
   browse: Browse;
   smartFolders: SmartFolders;
+  smartFolderDefinitions: SmartFolderDefinitions;
+  trash: Trash;
+  transfer: Transfer;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer }: Services): Handlers {
   return {
     getAccount: () => account.state(),
     signIn: async ({ serverUrl, token }) => {
@@ -72,5 +78,18 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     renameTag: ({ id, newName }) => edits.renameTag(id, newName),
     deleteTag: ({ id }) => edits.deleteTag(id),
     mergeTags: ({ sourceTagId, targetTagId }) => edits.mergeTags(sourceTagId, targetTagId),
+
+    listTrash: ({ cursor }) => trash.page(cursor),
+    deleteBookmark: ({ id }) => trash.deleteForever(id),
+    emptyTrash: () => trash.empty(),
+
+    createSmartFolder: (body) => smartFolderDefinitions.create(body),
+    updateSmartFolder: ({ id, patch }) => smartFolderDefinitions.update(id, patch),
+    deleteSmartFolder: ({ id }) => smartFolderDefinitions.remove(id),
+
+    startExport: ({ format }) => transfer.startExport(format),
+    getJob: ({ id }) => transfer.job(id),
+    downloadExport: ({ id }) => transfer.download(id),
+    startImport: ({ text }) => transfer.startImport(text),
   };
 }

@@ -46,6 +46,16 @@ export class Library {
     if (cache) await collectionsCacheItem.set({ ...cache, fetchedAt: 0 });
   }
 
+  /** A smart folder created or changed here, or (`null`) the one with `id` deleted: the kept list follows without a request. */
+  async keepSmartFolder(id: string, folder: SmartFolder | null): Promise<void> {
+    const cache = await smartFoldersCacheItem.get();
+    if (!cache) return;
+    const others = cache.items.filter((f) => f.id !== id);
+    const at = cache.items.findIndex((f) => f.id === id);
+    const items = folder === null ? others : at === -1 ? [...others, folder] : cache.items.map((f) => (f.id === id ? folder : f));
+    await smartFoldersCacheItem.set({ ...cache, items });
+  }
+
   async clear(): Promise<void> {
     await Promise.all([tagsCacheItem.set(null), collectionsCacheItem.set(null), smartFoldersCacheItem.set(null)]);
   }

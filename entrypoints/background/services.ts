@@ -9,7 +9,10 @@ import { SavedIcon } from './icon.ts';
 import { LibraryEdits } from './library-edits.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
+import { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import { SmartFolders } from './smart-folders.ts';
+import { Transfer } from './transfer.ts';
+import { Trash } from './trash.ts';
 
 /**
  * The background's services around one account, wired once (the worker and the
@@ -30,6 +33,10 @@ export function createServices(account: Account, browserApi: typeof browser, fet
     covers: browserCovers(browserApi, account, bookmarks, fetchImage),
     browse: new Browse(account, index, library, refreshIcons),
     edits: new LibraryEdits(account, library),
+    // One budget for every smart-folder evaluation: the side panel's and the options page's previews.
     smartFolders: new SmartFolders(account, library, new HeavyBudget()),
+    smartFolderDefinitions: new SmartFolderDefinitions(account, library),
+    trash: new Trash(account),
+    transfer: new Transfer(account),
   };
 }

@@ -3,6 +3,9 @@ import { AccountForm } from '../../components/account/AccountForm.tsx';
 import { focusRing } from '../../components/field-styles.ts';
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
 import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
+import { SmartFoldersSection } from '../../components/options/smart-folders/SmartFoldersSection.tsx';
+import { TransferSection } from '../../components/options/transfer/TransferSection.tsx';
+import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
 
 interface Section {
   /** Its address: options.html#id. */
@@ -16,6 +19,9 @@ const SECTIONS = [
   { id: 'account', label: 'Account', Content: AccountForm },
   { id: 'collections', label: 'Collections', Content: CollectionsSection },
   { id: 'tags', label: 'Tags', Content: TagsSection },
+  { id: 'smart-folders', label: 'Smart folders', Content: SmartFoldersSection },
+  { id: 'trash', label: 'Trash', Content: TrashSection },
+  { id: 'import-export', label: 'Import and export', Content: TransferSection },
 ] as const satisfies readonly [Section, ...Section[]];
 
 const sectionAt = (hash: string): Section => SECTIONS.find((section) => `#${section.id}` === hash) ?? SECTIONS[0];

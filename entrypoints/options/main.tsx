@@ -4,10 +4,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './style.css';
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false, staleTime: 60_000 } } });
-
 const root = document.getElementById('root');
 if (!root) throw new Error('Shelf options: the page has no #root element');
+// The background answers from its own caches: a refetch on focus would only spend the rate budget.
+const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false, staleTime: 60_000 } } });
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import { Id, IsoDate } from './common.ts';
 
+/** The spec's payload limit for import endpoints: the most an import file may be. */
+export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
 export const ExportFormat = z.enum(['json', 'csv', 'html']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 

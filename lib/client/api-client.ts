@@ -35,8 +35,8 @@ export interface ApiClientOptions {
 export interface ApiClient {
   call<N extends EndpointName>(name: N, input?: CallInput<N>): Promise<CallOutput<N>>;
   /**
-   * Step 2 of a cover: the bytes to an uploadUrl the API handed out (the storage
-   * service, not the API). No token goes with them: the URL is its own credential.
+   * The bytes of a file (a cover, an import) to an upload URL the API handed out:
+   * the storage service, whose URL is its own credential, so no token goes with them.
    */
   upload(url: string, bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<z.output<typeof StoredFile>>;
 }
@@ -84,6 +84,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function upload(url: string, bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<z.output<typeof StoredFile>> {
+    // Only to the server signed in to: a reservation from elsewhere is not one of its answers.
+    if (new URL(url).origin !== new URL(base).origin) throw new ClientError('MALFORMED_RESPONSE', 'The upload URL points at another server');
     let response: Response;
     try {
       response = await doFetch(url, { method: 'POST', headers: { 'Content-Type': contentType }, body: bytes });

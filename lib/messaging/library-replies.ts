@@ -3,6 +3,8 @@ import { Bookmark } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
 import { CollectionTrashResult, ShareState } from '../api/collection-edits.ts';
 import { Collection } from '../api/collections.ts';
+import { SuccessResult } from '../api/common.ts';
+import { Job, JobCreated } from '../api/jobs.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
 import { MergeResult, TagDeletedResult } from '../api/tag-edits.ts';
 import { Tag } from '../api/tags.ts';
@@ -38,6 +40,17 @@ export const SmartFolderView = z.object({
 });
 export type SmartFolderView = z.infer<typeof SmartFolderView>;
 
+/** A finished export as the page saves it: the server's file name and type, and its text. */
+export const ExportFile = z.object({ fileName: z.string(), type: z.string(), text: z.string() });
+export type ExportFile = z.infer<typeof ExportFile>;
+
+/**
+ * How many bookmarks emptying the trash deleted. The API's own schemas for the
+ * trash live in bookmarks.ts, which the popup loads: using them here would put
+ * them in the popup's chunks, so the trash's answers travel in these shapes.
+ */
+export const EmptiedTrash = z.object({ deleted: z.number() });
+
 /** What the background answers each library message with; only the library pages load these (the popup does not). */
 export const libraryReplies = {
   browseBookmarks: BrowsePage,
@@ -61,4 +74,17 @@ export const libraryReplies = {
   renameTag: Tag,
   deleteTag: TagDeletedResult,
   mergeTags: MergeResult,
+
+  listTrash: BrowsePage,
+  deleteBookmark: SuccessResult,
+  emptyTrash: EmptiedTrash,
+
+  createSmartFolder: SmartFolder,
+  updateSmartFolder: SmartFolder,
+  deleteSmartFolder: SuccessResult,
+
+  startExport: JobCreated,
+  getJob: Job,
+  downloadExport: ExportFile,
+  startImport: Job,
 } as const;

@@ -4,6 +4,8 @@ import { MAX_BULK } from '../api/bulk.ts';
 import { PatchCollectionBody } from '../api/collection-edits.ts';
 import { Id } from '../api/common.ts';
 import { CreateTagBody, MergeTagsBody } from '../api/tag-edits.ts';
+import { ExportFormat, MAX_IMPORT_BYTES } from '../api/jobs.ts';
+import { CreateSmartFolderBody, PatchSmartFolderBody } from '../api/smart-folders.ts';
 
 /** What a list of the library shows: the pages (side panel, options) name it, the background pages through it. */
 export const BrowseSource = z.discriminatedUnion('kind', [
@@ -50,4 +52,18 @@ export const libraryRequests = {
   renameTag: z.object({ id: Id, newName: TagName }),
   deleteTag: id,
   mergeTags: MergeTagsBody,
+
+  listTrash: z.object({ cursor: z.optional(z.string().check(z.maxLength(2048))) }),
+  deleteBookmark: id,
+  emptyTrash: z.object({}),
+
+  createSmartFolder: CreateSmartFolderBody,
+  updateSmartFolder: z.object({ id: Id, patch: PatchSmartFolderBody }),
+  deleteSmartFolder: id,
+
+  startExport: z.object({ format: ExportFormat }),
+  getJob: id,
+  downloadExport: id,
+  /** An import file's text (every format the server reads is text); the background uploads it and starts the job. */
+  startImport: z.object({ text: z.string().check(z.minLength(1), z.maxLength(MAX_IMPORT_BYTES)) }),
 };

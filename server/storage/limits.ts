@@ -3,8 +3,7 @@ import { ApiError } from '../http/api-error.ts';
 
 /** Upload URLs (cover and import) are valid this long. */
 export const RESERVATION_TTL_MS = 15 * MINUTE;
-/** The spec's payload limit for import endpoints. */
-export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+export { MAX_IMPORT_BYTES } from '../../lib/api/jobs.ts';
 /** An import file the jobs module never deleted (a job that never ran) goes after this long. */
 export const IMPORT_FILE_TTL_MS = DAY;
 

@@ -1,30 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
-import type { Tag } from '../../lib/api/tags.ts';
-import { type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
+import { type ExtensionBrowser, type ShelfProcess, dataOf, launchExtension, signInThroughOptions, startShelf } from './support.ts';
 
-describe('the options page’s Collections and Tags, in Chromium', () => {
+const FIXTURE = fileURLToPath(new URL('../../../shared/fixtures/imports/raindrop-netscape-2021.html', import.meta.url));
+
+describe('the options page’s smart folders, trash, import and export, in Chromium', () => {
   let shelf: ShelfProcess;
   let browser: ExtensionBrowser;
   let page: Page;
-  let site: Site;
+  let trashed: Bookmark;
   let problems: string[] = [];
 
-  const collections = async () => dataOf<Collection[]>(await shelf.api('GET', '/collections'));
-  const tags = async () => dataOf<Tag[]>(await shelf.api('GET', '/tags'));
+  const save = (body: Record<string, unknown>) => shelf.api('POST', '/bookmarks', { description: '', ...body }).then((res) => dataOf<Bookmark>(res));
 
   beforeAll(async () => {
-    [shelf, browser, site] = await Promise.all([startShelf(), launchExtension(), startSite({ '/article': 'An article' })]);
-    for (const [i, tagNames] of [['reading'], ['reading', 'toread'], ['toread']].entries()) {
-      await shelf.api('POST', '/bookmarks', { url: `https://example.com/${i}`, title: `Page ${i}`, tags: tagNames });
-    }
+    // Raised limits: three exports in a minute; the extension keeps to the real smart-folder budget by itself.
+    [shelf, browser] = await Promise.all([startShelf(['--raise-limits']), launchExtension()]);
+    for (let i = 1; i <= 3; i++) await save({ url: `https://example.com/news/${i}`, title: `News ${i}`, tags: ['news/world'] });
+    await save({ url: 'https://other.example/news', title: 'Elsewhere', tags: ['news/world'] });
+    trashed = await save({ url: 'https://example.com/old', title: 'Old page' });
+    await shelf.api('DELETE', `/bookmarks/${trashed.id}`);
     page = await signInThroughOptions(browser, shelf.baseUrl, shelf.token);
     page.on('pageerror', (error) => problems.push(error.message));
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([browser?.close(), shelf?.stop(), site?.close()]);
+    await Promise.all([browser?.close(), shelf?.stop()]);
   });
 
   afterEach(() => {
@@ -32,77 +37,62 @@ describe('the options page’s Collections and Tags, in Chromium', () => {
     problems = [];
   });
 
-  it('creates, renames, moves with the keyboard and deletes a collection', async () => {
-    await page.getByRole('link', { name: 'Collections' }).click();
-    const tree = page.getByRole('tree', { name: 'Collections' });
-    const create = async (name: string) => {
-      await page.getByLabel('New collection', { exact: true }).fill(name);
-      await page.getByRole('button', { name: 'Create', exact: true }).click();
-      await tree.getByRole('treeitem', { name: new RegExp(`^${name}`) }).waitFor();
-    };
-    await create('Projects');
-    await create('Archive');
+  const openSection = (name: string) => page.getByRole('navigation', { name: 'Options sections' }).getByRole('link', { name }).click();
 
-    await tree.getByRole('treeitem', { name: /^Projects/ }).click();
-    const details = page.getByRole('region', { name: 'Collection Projects' });
-    await details.getByLabel('Name', { exact: true }).fill('Work');
-    await details.getByRole('button', { name: 'Save' }).click();
-    await tree.getByRole('treeitem', { name: /^Work/ }).waitFor();
-    await expect.poll(async () => (await collections()).map((c) => c.name).sort()).toEqual(['Archive', 'Work']);
+  it('builds a smart folder of three conditions and previews its first matches', async () => {
+    await openSection('Smart folders');
+    await page.getByRole('button', { name: 'New smart folder' }).click();
+    const form = page.getByRole('form', { name: 'New smart folder' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('World news here');
+    await form.getByRole('combobox', { name: 'Condition 1 operator' }).selectOption('contains');
+    await form.getByRole('textbox', { name: 'Condition 1 value' }).fill('news');
+    await form.getByRole('button', { name: 'Add condition' }).click();
+    await form.getByRole('combobox', { name: 'Condition 2 field' }).selectOption('domain');
+    await form.getByRole('textbox', { name: 'Condition 2 value' }).fill('example.com');
+    await form.getByRole('button', { name: 'Add condition' }).click();
+    await form.getByRole('combobox', { name: 'Condition 3 field' }).selectOption('clickCount');
+    await form.getByRole('combobox', { name: 'Condition 3 operator' }).selectOption('lte');
+    await form.getByRole('spinbutton', { name: 'Condition 3 value' }).fill('5');
+    await form.getByRole('button', { name: 'Create smart folder' }).click();
 
-    // "Move to…" with the keyboard only: the dialog opens on its filter; Tab reaches the places (the focused one is chosen).
-    await page.getByRole('button', { name: 'Move to…' }).focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Move “Work”' });
-    await expect.poll(() => dialog.getByLabel('Filter places').evaluate((el) => el === document.activeElement)).toBe(true);
-    await page.keyboard.type('Arch');
-    await page.keyboard.press('Tab');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('treeitem');
-    await expect.poll(() => dialog.getByRole('treeitem', { name: /Archive/ }).getAttribute('aria-selected')).toBe('true');
-    await page.keyboard.press('Tab'); // Cancel
-    await page.keyboard.press('Tab'); // Move
-    await page.keyboard.press('Enter');
-    await dialog.waitFor({ state: 'detached' });
-    const archive = (await collections()).find((c) => c.name === 'Archive')!;
-    await expect.poll(async () => (await collections()).find((c) => c.name === 'Work')?.parentId).toBe(archive.id);
-    await expect.poll(() => tree.getByRole('treeitem', { name: /^Work/ }).getAttribute('aria-level')).toBe('2');
-
-    await tree.getByRole('treeitem', { name: /^Archive/ }).click();
-    await page.getByRole('button', { name: 'Delete…' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete “Archive”?' });
-    await expect.poll(() => confirm.textContent()).toContain('goes to the trash with 1 collection inside it');
-    await confirm.getByRole('button', { name: 'Move to trash' }).click();
-    await confirm.waitFor({ state: 'detached' });
-    await expect.poll(() => tree.getByRole('treeitem').count()).toBe(0);
-    expect(await collections()).toEqual([]);
-    await page.getByRole('list', { name: 'Collections in the trash' }).getByText('Archive').waitFor();
+    const folders = page.getByRole('list', { name: 'Smart folders' });
+    await folders.getByText('3 conditions, all must hold').waitFor();
+    await folders.getByRole('button', { name: 'Preview World news here' }).click();
+    const matches = page.getByRole('list', { name: 'First matches of World news here' });
+    await matches.getByRole('link', { name: 'News 1' }).waitFor({ timeout: 10_000 });
+    expect((await matches.getByRole('link').allTextContents()).sort()).toEqual(['News 1', 'News 2', 'News 3']);
   });
 
-  it('renames a tag and merges another into it', async () => {
-    await page.getByRole('link', { name: 'Tags' }).click();
-    const tree = page.getByRole('tree', { name: 'Tags' });
-    await tree.getByRole('treeitem', { name: /^reading\s*2 bookmarks/ }).click();
-    await page.getByLabel(/^Name/).fill('read');
-    await page.getByRole('button', { name: 'Rename' }).click();
-    await tree.getByRole('treeitem', { name: /^read\s*2 bookmarks/ }).waitFor();
+  it('restores a bookmark from the trash', async () => {
+    await openSection('Trash');
+    await page.getByRole('button', { name: 'Restore Old page' }).click();
+    await page.getByText('Restored “Old page”.').waitFor();
+    expect(dataOf<Bookmark>(await shelf.api('GET', `/bookmarks/${trashed.id}`)).deletedAt).toBeNull();
+  });
 
-    await tree.getByRole('treeitem', { name: /^toread/ }).click();
-    await page.getByRole('button', { name: 'Merge into…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Merge “toread” into…' });
-    await dialog.getByLabel('Filter tags').fill('read');
-    await dialog.getByLabel('Merge into').selectOption({ label: 'read (2 bookmarks)' });
-    await dialog.getByRole('button', { name: 'Merge' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    await tree.getByRole('treeitem', { name: /^read\s*3 bookmarks/ }).waitFor();
-    expect((await tags()).map((t) => [t.name, t.count])).toEqual([['read', 3]]);
+  it('exports the library in each format to a downloaded file, and imports a file whose folders become collections', async () => {
+    await openSection('Import and export');
+    const exported: Record<string, string> = {};
+    for (const [format, label] of [['json', /^JSON/], ['csv', /^CSV/], ['html', /^HTML/]] as const) {
+      await page.getByRole('radio', { name: label }).check();
+      const download = page.waitForEvent('download', { timeout: 20_000 });
+      await page.getByRole('button', { name: 'Export library' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(new RegExp(`^shelf-export-\\d{4}-\\d{2}-\\d{2}\\.${format}$`));
+      exported[format] = readFileSync(await file.path(), 'utf8');
+    }
+    expect(JSON.parse(exported.json!)).toBeTruthy();
+    for (const text of Object.values(exported)) {
+      expect(text).toContain('https://example.com/news/1');
+      expect(text).toContain('https://example.com/old');
+    }
+    expect(exported.html).toContain('<!DOCTYPE NETSCAPE-Bookmark-file-1>');
 
-    // The popup's suggestions come from the background's kept tags, refreshed by each change.
-    const { tabId } = await browser.openTab(site.url('/article'));
-    const popup = await browser.context.newPage();
-    popup.on('pageerror', (error) => problems.push(error.message));
-    await popup.goto(browser.url(`popup.html?tabId=${tabId}`));
-    await popup.getByRole('combobox', { name: 'Tags' }).fill('read');
-    const suggestions = popup.getByRole('listbox', { name: 'Tag suggestions' }).getByRole('option');
-    await expect.poll(() => suggestions.allTextContents()).toEqual(['read']);
+    await page.getByLabel('File to import').setInputFiles(FIXTURE);
+    await page.getByRole('button', { name: 'Import file', exact: true }).click();
+    await page.getByText(/^Imported 21 bookmarks/).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuenow')).toBe('100');
+    const names = dataOf<Collection[]>(await shelf.api('GET', '/collections')).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['Speed Dial', 'Unsorted']));
   });
 });

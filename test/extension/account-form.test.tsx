@@ -122,10 +122,10 @@ describe('options page', () => {
     render(<App />);
     const server = await serverField();
     await user.tab();
-    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Account' }));
+    const sections = within(screen.getByRole('navigation', { name: 'Options sections' })).getAllByRole('link');
+    expect(document.activeElement).toBe(sections[0]);
     // Past the other sections' links, to the form.
-    const links = within(screen.getByRole('navigation', { name: 'Options sections' })).getAllByRole('link');
-    for (let i = 0; i < links.length; i++) await user.tab();
+    for (let i = 0; i < sections.length; i++) await user.tab();
     expect(document.activeElement).toBe(server);
     await user.keyboard('{Control>}a{/Control}{Backspace}');
     await user.keyboard(t.baseUrl);

@@ -263,3 +263,26 @@ describe('Idempotency-Key', () => {
     expect(await client.call('listCollections')).toHaveLength(3);
   });
 });
+
+describe('uploads to a reservation’s URL', () => {
+  it('sends the file with no token, answers the storage id, and a second upload to the same URL is refused in words', async () => {
+    const u = await t.user();
+    const log: Exchange[] = [];
+    const client = clientFor(u.token, { log });
+    const { jobId, uploadUrl } = await client.call('reserveImport');
+    const text = (body: string) => new TextEncoder().encode(body);
+    const { storageId } = await client.upload(uploadUrl, text('<DL><DT><A HREF="https://example.com/">x</A></DL>'), 'text/html');
+    expect(storageId).toMatch(/^fil_/);
+    expect(log.at(-1)!.sent.get('Authorization')).toBeNull();
+    expect((await client.call('startImport', { body: { jobId, storageId } })).id).toBe(jobId);
+    expect((await failure(client.upload(uploadUrl, text('again'), 'text/html'))).code).toBe('RESERVATION_INVALID');
+  });
+
+  it('sends nothing to an upload URL on another server', async () => {
+    const log: Exchange[] = [];
+    const client = clientFor(`tok_${'a'.repeat(64)}`, { log });
+    const err = await failure(client.upload('https://elsewhere.example/storage/uploads/abc', new Uint8Array(1), 'image/png'));
+    expect(err.code).toBe('MALFORMED_RESPONSE');
+    expect(log).toEqual([]);
+  });
+});

@@ -2,23 +2,31 @@
 // The DOM comes from ./support/dom.ts, imported first (see why there).
 import { closeDom } from './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
 import type Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
 import type { ComponentType } from 'react';
-import * as z from 'zod/mini';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import * as z from 'zod/mini';
 import { setRuntime } from '../../components/messenger.ts';
-import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
-import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
+import { SmartFoldersSection } from '../../components/options/smart-folders/SmartFoldersSection.tsx';
+import { TransferSection } from '../../components/options/transfer/TransferSection.tsx';
+import { toNetscapeHtml } from '../../components/options/transfer/browser-bookmarks.ts';
+import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
+import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import type { Scope } from '../../lib/api/scopes.ts';
-import { Tag } from '../../lib/api/tags.ts';
+import { SmartFolder } from '../../lib/api/smart-folders.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
 import { dataOf } from '../support/expect.ts';
 import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
-import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
+import { createFolder, insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
+
+const MINUTE = 60_000;
+const FIXTURE = new URL('../../../shared/fixtures/imports/raindrop-netscape-2021.html', import.meta.url);
 
 let t: TestServer;
 let db: Database.Database;
@@ -27,9 +35,9 @@ let u: TestUser;
 let user: UserEvent;
 
 beforeAll(async () => {
-  // happy-dom lays nothing out: the trees' scroll boxes get a size, so that the virtualiser shows rows.
+  // happy-dom lays nothing out: the trash list's scroll box gets a size, so that the virtualiser shows rows.
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 480 });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 480 });
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 560 });
   t = await startTestServer();
   db = openDb(t);
 });
@@ -39,26 +47,31 @@ afterAll(async () => {
   await closeDom();
 });
 
-async function signIn(scopes?: Scope[]): Promise<void> {
-  fakeBrowser.reset();
-  bg = createTestBackground();
-  setRuntime(bg.runtime);
-  user = userEvent.setup();
-  u = await t.user(scopes ? { scopes } : {});
-  await t.advance(2 * 60_000); // a fresh minute of the server's rate limit for each test
+async function signIn(scopes?: Scope[], expiresAt?: number): Promise<void> {
+  u = await t.user({ ...(scopes && { scopes }), ...(expiresAt !== undefined && { expiresAt }) });
   await bg.services.account.signIn(t.baseUrl, u.token);
   await bg.idle();
   bg.requests.length = 0;
 }
 
-beforeEach(() => signIn());
+beforeEach(async () => {
+  fakeBrowser.reset();
+  bg = createTestBackground();
+  setRuntime(bg.runtime);
+  user = userEvent.setup();
+  // Each test starts with the heavy-endpoint minute behind it.
+  await t.advance(2 * MINUTE);
+  await signIn();
+});
 afterEach(async () => {
   cleanup();
   await bg.idle();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
-function open(Section: ComponentType): void {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+function show(Section: ComponentType): void {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 60_000 } } });
   render(
     <QueryClientProvider client={client}>
       <Section />
@@ -67,333 +80,338 @@ function open(Section: ComponentType): void {
 }
 
 const requested = (pattern: RegExp) => bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}`));
+const now = () => t.server.deps.clock.now();
 
-async function collection(name: string, parentId?: string): Promise<Collection> {
-  return dataOf(await u.api('POST', '/collections', { body: { name, ...(parentId && { parentId }) } }), Collection, 201);
-}
-async function serverCollections(): Promise<Collection[]> {
-  return dataOf(await u.api('GET', '/collections'), z.array(Collection));
-}
-async function serverTags(): Promise<Tag[]> {
-  return dataOf(await u.api('GET', '/tags'), z.array(Tag));
-}
-function bookmarks(count: number, extra: { collectionId?: string; tags?: string[] } = {}): string[] {
-  const now = t.server.deps.clock.now();
-  return insertBookmarks(t, db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
-}
+describe('options: smart folders', () => {
+  it('builds a folder of three conditions, checking it as the server does before anything is sent', async () => {
+    show(SmartFoldersSection);
+    await user.click(await screen.findByRole('button', { name: 'New smart folder' }));
+    const form = screen.getByRole('form', { name: 'New smart folder' });
+    await user.click(within(form).getByRole('button', { name: 'Create smart folder' }));
+    // The schema's own messages, on the field they belong to; nothing went to the server.
+    expect(within(form).getByText('Name must not be empty')).toBeTruthy();
+    expect(within(form).getByText(/Condition 1: Value must name a tag/)).toBeTruthy();
+    expect(within(form).getByRole('textbox', { name: 'Condition 1 value' }).getAttribute('aria-invalid')).toBe('true');
+    expect(requested(/POST \/v1\/smart-folders/)).toHaveLength(0);
 
-const tree = (name: string) => screen.getByRole('tree', { name });
-/** The rows as read: the open/closed arrow is only drawn (aria-expanded says it). */
-const rowTexts = (name: string) => within(tree(name)).getAllByRole('treeitem').map((r) => r.textContent?.replace(/^[▾▸]/, ''));
-const item = (name: RegExp) => within(tree('Collections')).getByRole('treeitem', { name });
+    await user.type(within(form).getByRole('textbox', { name: 'Name' }), 'Reading list');
+    await user.type(within(form).getByRole('textbox', { name: 'Condition 1 value' }), 'news');
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Condition 1 operator' }), 'contains');
+    await user.click(within(form).getByRole('button', { name: 'Add condition' }));
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Condition 2 field' }), 'domain');
+    await user.type(within(form).getByRole('textbox', { name: 'Condition 2 value' }), 'https://WWW.Example.com/path');
+    await user.click(within(form).getByRole('button', { name: 'Add condition' }));
+    await user.selectOptions(within(form).getByRole('combobox', { name: 'Condition 3 field' }), 'clickCount');
+    // Only the operators the API allows for the field.
+    const operator = within(form).getByRole('combobox', { name: 'Condition 3 operator' });
+    expect(within(operator).getAllByRole('option').map((o) => o.textContent)).toEqual(['at least', 'at most']);
+    await user.selectOptions(operator, 'lte');
+    await user.type(within(form).getByRole('spinbutton', { name: 'Condition 3 value' }), '3');
+    await user.click(within(form).getByRole('radio', { name: 'any condition holds' }));
+    await user.click(within(form).getByRole('button', { name: 'Create smart folder' }));
 
-describe('options: Collections', () => {
-  it('shows the nested tree with counts, creates at the top and inside, and a rename shows at once and in the background’s kept list', async () => {
-    const work = await collection('Work');
-    await collection('Clients', work.id);
-    bookmarks(3, { collectionId: work.id });
-    open(CollectionsSection);
-
-    const workRow = await screen.findByRole('treeitem', { name: /^Work\s*3 bookmarks$/ });
-    expect(workRow.getAttribute('aria-level')).toBe('1');
-    expect(workRow.getAttribute('aria-expanded')).toBe('true');
-    expect(item(/^Clients/).getAttribute('aria-level')).toBe('2');
-
-    await user.type(screen.getByLabelText('New collection'), 'Reading');
-    await user.click(screen.getByRole('button', { name: 'Create' }));
-    await screen.findByRole('treeitem', { name: /^Reading/ });
-
-    await user.click(workRow);
-    const details = screen.getByRole('region', { name: 'Collection Work' });
-    await user.type(within(details).getByLabelText(/New collection inside/), 'Archive');
-    await user.click(within(details).getByRole('button', { name: 'Create inside' }));
-    await waitFor(() => expect(item(/^Archive/).getAttribute('aria-level')).toBe('2'));
-
-    const name = within(details).getByLabelText('Name');
-    await user.clear(name);
-    await user.type(name, 'Job');
-    await user.type(within(details).getByLabelText('Icon or emoji'), '💼');
-    await user.click(within(details).getByRole('button', { name: 'Save' }));
-    await screen.findByRole('treeitem', { name: /^💼 Job/ });
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === work.id)).toMatchObject({ name: 'Job', icon: '💼' }));
-
-    // The popup's picker reads the background's kept list: it has the new name without asking the server.
-    await bg.idle();
-    bg.requests.length = 0;
-    expect((await bg.handlers.listCollections({})).map((c) => c.name).sort()).toEqual(['Archive', 'Clients', 'Job', 'Reading']);
-    expect(bg.requests).toEqual([]);
+    const list = await screen.findByRole('list', { name: 'Smart folders' });
+    expect(await within(list).findByText('Reading list')).toBeTruthy();
+    expect(within(list).getByText('3 conditions, any must hold')).toBeTruthy();
+    const stored = dataOf(await u.api('GET', '/smart-folders'), z.array(SmartFolder));
+    expect(stored.map((f) => f.rules)).toEqual([
+      {
+        match: 'any',
+        conditions: [
+          { field: 'tag', operator: 'contains', value: 'news' },
+          { field: 'domain', operator: 'equals', value: 'example.com' },
+          { field: 'clickCount', operator: 'lte', value: '3' },
+        ],
+      },
+    ]);
   });
 
-  it('moves a collection with the keyboard through “Move to…”, offering only places the server accepts, and returns the focus', async () => {
-    const work = await collection('Work');
-    const clients = await collection('Clients', work.id);
-    await collection('Home');
-    open(CollectionsSection);
+  it('asks for dates and counts in its own words and sends them as the API wants them', async () => {
+    show(SmartFoldersSection);
+    await user.click(await screen.findByRole('button', { name: 'New smart folder' }));
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Recent');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Condition 1 field' }), 'createdAfter');
+    // One operator: no operator box to choose from.
+    expect(screen.queryByRole('combobox', { name: 'Condition 1 operator' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Add condition' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Condition 2 field' }), 'clickCount');
+    await user.type(screen.getByRole('spinbutton', { name: 'Condition 2 value' }), '-1');
+    await user.click(screen.getByRole('button', { name: 'Create smart folder' }));
+    expect(screen.getByText('Condition 1: Choose a date')).toBeTruthy();
+    expect(screen.getByText('Condition 2: Value must be a whole number, 0 or more')).toBeTruthy();
+    expect(requested(/POST \/v1\/smart-folders/)).toHaveLength(0);
 
-    const workRow = await screen.findByRole('treeitem', { name: /^Work/ });
-    workRow.focus();
-    await user.keyboard('{ArrowDown}');
-    expect(document.activeElement).toBe(item(/^Clients/));
-    await user.keyboard('{ArrowLeft}'); // to the parent
-    expect(document.activeElement).toBe(item(/^Work/));
-    await user.keyboard('{ArrowLeft}'); // closes it
-    expect(item(/^Work/).getAttribute('aria-expanded')).toBe('false');
-    expect(within(tree('Collections')).queryByRole('treeitem', { name: /^Clients/ })).toBeNull();
-    await user.keyboard('{ArrowRight}{ArrowDown}');
-    expect(document.activeElement).toBe(item(/^Clients/));
-
-    const moveButton = screen.getByRole('button', { name: 'Move to…' });
-    moveButton.focus();
-    await user.keyboard('{Enter}');
-    const dialog = screen.getByRole('dialog', { name: 'Move “Clients”' });
-    const places = within(dialog).getAllByRole('treeitem').map((row) => row.textContent?.replace(/^[▾▸]/, ''));
-    // Not its own parent, not itself: the top level and Home.
-    expect(places).toEqual(['Top level', 'Home']);
-    await user.click(within(dialog).getByRole('treeitem', { name: /Home/ }));
-    await user.click(within(dialog).getByRole('button', { name: 'Move' }));
-    expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.activeElement).toBe(moveButton);
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).not.toBe(work.id));
-    const home = (await serverCollections()).find((c) => c.name === 'Home')!;
-    expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id);
+    await user.type(screen.getByLabelText('Condition 1 value'), '2026-03-01');
+    await user.clear(screen.getByRole('spinbutton', { name: 'Condition 2 value' }));
+    await user.type(screen.getByRole('spinbutton', { name: 'Condition 2 value' }), '2');
+    await user.click(screen.getByRole('button', { name: 'Create smart folder' }));
+    expect(await screen.findByText('Saved “Recent”.')).toBeTruthy();
+    const [folder] = dataOf(await u.api('GET', '/smart-folders'), z.array(SmartFolder));
+    expect(folder!.rules.conditions).toEqual([
+      { field: 'createdAfter', operator: 'equals', value: String(new Date('2026-03-01T00:00:00').getTime()) },
+      { field: 'clickCount', operator: 'gte', value: '2' },
+    ]);
   });
 
-  it('deletes with a warning naming what goes with it, lists it in the trash and restores it', async () => {
-    const work = await collection('Work');
-    await collection('Clients', work.id);
-    await collection('Drafts', work.id);
-    bookmarks(2, { collectionId: work.id });
-    open(CollectionsSection);
-
-    await user.click(await screen.findByRole('treeitem', { name: /^Work/ }));
-    await user.click(screen.getByRole('button', { name: 'Delete…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete “Work”?' });
-    expect(dialog.textContent).toContain('“Work” goes to the trash with 2 collections inside it and 2 bookmarks.');
-    await user.click(within(dialog).getByRole('button', { name: 'Move to trash' }));
-    await waitFor(() => expect(within(tree('Collections')).queryAllByRole('treeitem')).toHaveLength(0));
-    expect(await serverCollections()).toEqual([]);
-
-    const trashed = screen.getByRole('list', { name: 'Collections in the trash' });
-    await within(trashed).findByText('Work');
-    await user.click(within(trashed).getByRole('button', { name: 'Restore Work' }));
-    await screen.findByRole('treeitem', { name: /^Work\s*2 bookmarks/ });
-    await waitFor(() => expect(within(trashed).queryByText('Work')).toBeNull());
-    expect((await serverCollections()).map((c) => c.name).sort()).toEqual(['Clients', 'Drafts', 'Work']);
+  it('offers at most ten conditions', async () => {
+    show(SmartFoldersSection);
+    await user.click(await screen.findByRole('button', { name: 'New smart folder' }));
+    const add = screen.getByRole('button', { name: 'Add condition' });
+    for (let i = 1; i < 10; i++) await user.click(add);
+    expect(screen.getAllByRole('group', { name: /^Condition \d+$/ })).toHaveLength(10);
+    expect(add).toHaveProperty('disabled', true);
+    expect(screen.getByText('A smart folder holds at most 10 conditions.')).toBeTruthy();
   });
 
-  it('on COLLECTION_TOO_LARGE leads through the spec’s way out (move the bookmarks elsewhere, try again), never emptying the trash', async () => {
-    const big = await collection('Big');
-    const inside = await collection('Inside', big.id);
-    bookmarks(1000, { collectionId: big.id });
-    bookmarks(5, { collectionId: inside.id });
-    const other = await collection('Other');
-    open(CollectionsSection);
+  it('edits a folder’s rules and deletes it after a confirmation that returns focus when cancelled', async () => {
+    await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'old' }] }, 'Topic');
+    show(SmartFoldersSection);
+    await user.click(await screen.findByRole('button', { name: 'Edit Topic' }));
+    const value = screen.getByRole('textbox', { name: 'Condition 1 value' });
+    await user.clear(value);
+    await user.type(value, 'new');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByText('Saved “Topic”.')).toBeTruthy();
+    const [folder] = dataOf(await u.api('GET', '/smart-folders'), z.array(SmartFolder));
+    expect(folder!.rules.conditions).toEqual([{ field: 'tag', operator: 'equals', value: 'new' }]);
 
-    await user.click(await screen.findByRole('treeitem', { name: /^Big/ }));
-    await user.click(screen.getByRole('button', { name: 'Delete…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete “Big”?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Move to trash' }));
-    const alert = await within(dialog).findByRole('alert');
-    expect(alert.textContent).toContain('too large to move to the trash at once');
-    expect(alert.textContent).toContain('Emptying the trash does not help');
-    // Nothing went: the row came back.
-    await screen.findByRole('treeitem', { name: /^Big/ });
-    expect(within(alert).getByRole('button', { name: 'Trash “Inside”' })).toBeTruthy();
+    const del = screen.getByRole('button', { name: 'Delete Topic' });
+    await user.click(del);
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete “Topic”?' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // Tab stays inside the dialog, wrapping both ways.
+    await user.tab();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete smart folder' }));
+    await user.tab();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete smart folder' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(document.activeElement).toBe(del);
 
-    await user.selectOptions(within(alert).getByLabelText(/Or move its 1000 bookmarks to/), other.id);
-    await user.click(within(alert).getByRole('button', { name: 'Move the bookmarks' }));
-    await waitFor(() => expect(alert.textContent).toContain('Moved 1000 bookmarks: try again now.'), { timeout: 20_000 });
-    await user.click(within(dialog).getByRole('button', { name: 'Try again' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect((await serverCollections()).map((c) => [c.name, c.bookmarkCount])).toEqual([['Other', 1000]]);
-    expect(requested(/^DELETE \/v1\/bookmarks\/trash$/)).toEqual([]);
-  }, 60_000);
-
-  it('a trashed collection too large to restore gets the spec’s steps (restore some bookmarks first, then move them back), not an emptied trash', async () => {
-    const big = await collection('Big');
-    bookmarks(990, { collectionId: big.id });
-    dataOf(await u.api('DELETE', `/collections/${big.id}`), z.object({ id: z.string() }));
-    // Trashed on their own before: they count toward the restore, as the server counts every bookmark of the collection.
-    const now = t.server.deps.clock.now();
-    insertBookmarks(t, db, u.userId, Array.from({ length: 20 }, (_, i) => ({ createdAt: now - i, collectionId: big.id, trashed: true })));
-    open(CollectionsSection);
-
-    const trashed = screen.getByRole('list', { name: 'Collections in the trash' });
-    await user.click(await within(trashed).findByRole('button', { name: 'Restore Big' }));
-    const alert = await within(trashed).findByRole('alert');
-    expect(alert.textContent).toContain('“Big” is too large to restore at once');
-    expect(alert.textContent).toContain('restore some of its bookmarks: they come back to Unsorted.');
-    expect(alert.textContent).toContain('Do not empty the trash for this');
-    expect(within(alert).getByRole('link', { name: 'Trash' }).getAttribute('href')).toBe('#trash');
-    expect(requested(/^DELETE \/v1\/bookmarks\/trash$/)).toEqual([]);
-    expect(await serverCollections()).toEqual([]);
+    await user.click(del);
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete smart folder' }));
+    expect(await screen.findByText('No smart folders yet.')).toBeTruthy();
+    expect(dataOf(await u.api('GET', '/smart-folders'), z.array(SmartFolder))).toEqual([]);
   });
 
-  it('moves a collection by dragging it onto another, and ignores a drop inside its own branch', async () => {
-    const work = await collection('Work');
-    const clients = await collection('Clients', work.id);
-    const home = await collection('Home');
-    open(CollectionsSection);
-    const drag = (from: HTMLElement, to: HTMLElement) => {
-      const data = new DataTransfer();
-      fireEvent.dragStart(from, { dataTransfer: data });
-      fireEvent.dragOver(to, { dataTransfer: data });
-      fireEvent.drop(to, { dataTransfer: data });
-    };
-    drag(await screen.findByRole('treeitem', { name: /^Work/ }), item(/^Clients/));
-    drag(item(/^Clients/), item(/^Home/));
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id));
-    expect((await serverCollections()).find((c) => c.id === work.id)?.parentId).toBeNull();
-    expect(requested(/^PATCH /)).toHaveLength(1);
+  it('previews the first matches on request only, within the heavy budget it shares with the side panel, and says when the next is possible', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const ids = insertBookmarks(t, db, u.userId, Array.from({ length: 15 }, (_, i) => ({ createdAt: now() - i * 1000, tags: ['deep'] })));
+    await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
+    const evaluations = () => requested(/GET \/v1\/smart-folders\/[^/]+\/bookmarks/);
+    show(SmartFoldersSection);
+    await screen.findByText('Deep');
+    expect(evaluations()).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Preview Deep' }));
+    const preview = await screen.findByRole('list', { name: 'First matches of Deep' });
+    expect(within(preview).getAllByRole('link')).toHaveLength(10);
+    expect(within(preview).getByRole('link', { name: `Title ${ids[0]}` })).toBeTruthy();
+    expect(evaluations()).toHaveLength(1);
+
+    // The side panel already spent the other request of this minute.
+    await bg.services.smartFolders.evaluate(dataOf(await u.api('GET', '/smart-folders'), z.array(SmartFolder))[0]!.id, true);
+    await user.click(screen.getByRole('button', { name: 'Preview matches' }));
+    expect(await screen.findByText(/the next preview is possible in \d+ s/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Preview matches' })).toHaveProperty('disabled', true);
+    expect(evaluations()).toHaveLength(2);
+
+    await vi.advanceTimersByTimeAsync(MINUTE + 1000);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Preview matches' })).toHaveProperty('disabled', false));
+    await user.click(screen.getByRole('button', { name: 'Preview matches' }));
+    await waitFor(() => expect(evaluations()).toHaveLength(3));
+    // Every evaluation a request for the first page: a preview never walks the cursor on its own.
+    expect(evaluations().every((r) => !r.url.includes('cursor='))).toBe(true);
   });
 
-  it('shares a collection with its public link to copy, and stops sharing it', async () => {
-    await collection('Public');
-    open(CollectionsSection);
-    await user.click(await screen.findByRole('treeitem', { name: /^Public/ }));
-    const share = await screen.findByRole('checkbox', { name: 'Share on a public, read-only page' });
-    expect((share as HTMLInputElement).checked).toBe(false);
-    await user.click(share);
-    const link = (await screen.findByRole('textbox', { name: 'Public link' })) as HTMLInputElement;
-    await waitFor(() => expect((share as HTMLInputElement).disabled).toBe(false));
-    expect(link.value).toMatch(new RegExp(`^${new URL(t.baseUrl).origin}/shared/[\\w-]+$`));
-    expect((await fetch(link.value)).status).toBe(200);
-    await user.click(screen.getByRole('checkbox', { name: 'Share on a public, read-only page' }));
-    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Public link' })).toBeNull());
-    expect((await fetch(link.value)).status).toBe(404);
-  });
-
-  it('without collections:write offers no change and says why, and sends no write request', async () => {
-    await signIn(['collections:read', 'bookmarks:read']);
-    db.prepare("INSERT INTO collections (id, user_id, name, parent_id, sort_order, share_slug, created_at, updated_at) VALUES ('col_ro', ?, 'Read only', NULL, 0, 'slug-ro', 0, 0)").run(u.userId);
-    open(CollectionsSection);
-    await user.click(await screen.findByRole('treeitem', { name: /^Read only/ }));
-    expect(screen.getByText(/lacks the collections:write scope/)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Create' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Delete…' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Move to…' })).toBeNull();
-    expect((screen.getByLabelText('Name') as HTMLInputElement).disabled).toBe(true);
-    expect(bg.requests.filter((r) => r.method !== 'GET')).toEqual([]);
-  });
-
-  it('shows 1,000 collections virtualised, and the filter finds one with its ancestors', async () => {
-    const parents = db.prepare('INSERT INTO collections (id, user_id, name, icon, color, parent_id, sort_order, share_slug, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', ?, ?, ?, 0, 0)');
-    db.transaction(() => {
-      for (let i = 0; i < 100; i++) {
-        parents.run(`col_p${i}`, u.userId, `Parent ${i}`, null, i, `slug-p${i}-${u.userId}`);
-        for (let j = 0; j < 9; j++) parents.run(`col_c${i}_${j}`, u.userId, `Child ${i}.${j}`, `col_p${i}`, j, `slug-c${i}-${j}-${u.userId}`);
-      }
-    })();
-    open(CollectionsSection);
-    await screen.findByRole('treeitem', { name: /^Parent 0\b/ });
-    expect(within(tree('Collections')).getAllByRole('treeitem').length).toBeLessThan(60);
-
-    await user.type(screen.getByLabelText('Filter collections'), 'Child 73.4');
-    await waitFor(() => expect(rowTexts('Collections')).toEqual(['Parent 730 bookmarks', 'Child 73.40 bookmarks']));
+  it('without bookmarks:write, shows the folders and previews but explains why it offers no changes', async () => {
+    await createFolder(u, { match: 'all', conditions: [{ field: 'isFavorite', operator: 'equals', value: 'true' }] }, 'Stars');
+    // The same user, signed in with a token that may only read.
+    const { token } = await issueToken(t.server.deps.store.accounts, { userId: u.userId, name: 'read', scopes: ['bookmarks:read'], expiresAt: null }, now());
+    await bg.services.account.signIn(t.baseUrl, token);
+    show(SmartFoldersSection);
+    expect(await screen.findByText('Stars')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'New smart folder' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Edit Stars' })).toBeNull();
+    expect(screen.getByText(/Creating, changing and deleting smart folders are not offered/).textContent).toContain('bookmarks:write');
   });
 });
 
-const tagItem = (name: RegExp) => within(tree('Tags')).getByRole('treeitem', { name });
+describe('options: trash', () => {
+  it('lists the trash a page at a time, virtualised, and restores a bookmark', async () => {
+    const ids = insertBookmarks(t, db, u.userId, Array.from({ length: 150 }, (_, i) => ({ createdAt: now() - i * 1000, trashed: true })));
+    show(TrashSection);
+    const list = await screen.findByRole('list', { name: 'Trashed bookmarks' });
+    expect(await within(list).findAllByText(/^Title bm_/)).not.toHaveLength(0);
+    expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
+    expect(requested(/GET \/v1\/bookmarks\/trash/)[0]!.url).toContain('limit=100');
 
-describe('options: Tags', () => {
-  it('shows the hierarchy with counts, creates a nested tag, and a rename reaches its children and the background’s kept list', async () => {
-    dataOf(await u.api('POST', '/tags', { body: { name: 'work/clients' } }), Tag, 201);
-    bookmarks(2, { tags: ['work/clients'] });
-    bookmarks(1, { tags: ['work'] });
-    open(TagsSection);
-
-    const work = await screen.findByRole('treeitem', { name: /^work\s*1 bookmark$/ });
-    expect(work.getAttribute('aria-expanded')).toBe('true');
-    expect(tagItem(/^clients\s*2 bookmarks$/).getAttribute('aria-level')).toBe('2');
-
-    await user.type(screen.getByLabelText(/New tag/), 'work/drafts');
-    await user.type(screen.getByLabelText('Colour'), '#16a34a');
-    await user.click(screen.getByRole('button', { name: 'Create tag' }));
-    await screen.findByRole('treeitem', { name: /^drafts/ });
-    expect((await serverTags()).find((tag) => tag.name === 'work/drafts')?.color).toBe('#16a34a');
-
-    await user.click(tagItem(/^work/));
-    const name = screen.getByLabelText(/^Name/);
-    await user.clear(name);
-    await user.type(name, 'job');
-    await user.click(screen.getByRole('button', { name: 'Rename' }));
-    await screen.findByRole('treeitem', { name: /^job/ });
-    await waitFor(async () => expect((await serverTags()).map((tag) => tag.name).sort()).toEqual(['job', 'job/clients', 'job/drafts']));
-    await bg.idle();
-    expect((await bg.handlers.listTags({})).map((tag) => tag.name).sort()).toEqual(['job', 'job/clients', 'job/drafts']);
+    const title = within(list).getAllByText(/^Title bm_/)[0]!.textContent!;
+    const id = title.replace('Title ', '');
+    expect(ids).toContain(id);
+    await user.click(within(list).getByRole('button', { name: `Restore ${title}` }));
+    expect(await screen.findByText(`Restored “${title}”.`)).toBeTruthy();
+    expect(dataOf(await u.api('GET', `/bookmarks/${id}`), Bookmark).deletedAt).toBeNull();
+    expect(within(list).queryByText(title)).toBeNull();
   });
 
-  it('offers merge only for a tag without children, says why otherwise, and merges a leaf into another', async () => {
-    dataOf(await u.api('POST', '/tags', { body: { name: 'work/clients' } }), Tag, 201);
-    bookmarks(2, { tags: ['work/clients'] });
-    bookmarks(3, { tags: ['customers'] });
-    open(TagsSection);
+  it('with the destructive scope, deletes one for good and empties the trash, each after a confirmation', async () => {
+    const [first, second] = insertBookmarks(t, db, u.userId, [
+      { createdAt: now(), trashed: true },
+      { createdAt: now() - 1000, trashed: true },
+      { createdAt: now() - 2000, trashed: true },
+    ]);
+    show(TrashSection);
+    await user.click(await screen.findByRole('button', { name: `Delete Title ${first} for good` }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete this bookmark for good?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete for good' }));
+    expect(await screen.findByText(`Deleted “Title ${first}” for good.`)).toBeTruthy();
+    expect((await u.api('GET', `/bookmarks/${first}`)).status).toBe(404);
 
-    await user.click(await screen.findByRole('treeitem', { name: /^work/ }));
-    const mergeParent = screen.getByRole('button', { name: 'Merge into…' });
-    expect((mergeParent as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByText('Only a tag without child tags can be merged into another: merge or delete its child tags first.')).toBeTruthy();
-
-    await user.click(tagItem(/^clients/));
-    await user.click(screen.getByRole('button', { name: 'Merge into…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Merge “work/clients” into…' });
-    const customers = (await serverTags()).find((tag) => tag.name === 'customers')!;
-    await user.selectOptions(within(dialog).getByLabelText('Merge into'), customers.id);
-    await user.click(within(dialog).getByRole('button', { name: 'Merge' }));
-    await waitFor(() => expect(within(tree('Tags')).queryByRole('treeitem', { name: /^clients/ })).toBeNull());
-    await screen.findByRole('treeitem', { name: /^customers\s*5 bookmarks$/ });
-    expect(requested(/^POST \/v1\/tags\/merge$/)).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Empty trash' }));
+    // Cancel is the first choice: Enter on the dialog as it opens changes nothing.
+    await user.keyboard('{Enter}');
+    expect((await u.api('GET', `/bookmarks/${second}`)).status).toBe(200);
+    await user.click(screen.getByRole('button', { name: 'Empty trash' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Empty the trash?' })).getByRole('button', { name: 'Empty trash' }));
+    expect(await screen.findByText('Emptied the trash: 2 bookmarks deleted for good.')).toBeTruthy();
+    expect(await screen.findByText('The trash is empty.')).toBeTruthy();
   });
 
-  it('deletes a tag saying how many bookmarks lose it and which child tags go too', async () => {
-    dataOf(await u.api('POST', '/tags', { body: { name: 'old/sub' } }), Tag, 201);
-    bookmarks(4, { tags: ['old'] });
-    bookmarks(1, { tags: ['old/sub'] });
-    open(TagsSection);
-    await user.click(await screen.findByRole('treeitem', { name: /^old/ }));
-    await user.click(screen.getByRole('button', { name: 'Delete…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Delete the tag “old”?' });
-    expect(dialog.textContent).toContain('4 bookmarks lose it; the bookmarks themselves stay. Its 1 child tag goes too (old/sub), carried by 1 bookmark.');
-    await user.click(within(dialog).getByRole('button', { name: 'Delete tag' }));
-    await waitFor(() => expect(within(tree('Tags')).queryAllByRole('treeitem')).toHaveLength(0));
-    expect(await serverTags()).toEqual([]);
+  it('without the destructive scope, offers restore only, explains why, and never sends a permanent delete', async () => {
+    await signIn(['bookmarks:write']);
+    const [id] = insertBookmarks(t, db, u.userId, [{ createdAt: now(), trashed: true }]);
+    show(TrashSection);
+    expect(await screen.findByRole('button', { name: `Restore Title ${id}` })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Empty trash' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /for good$/ })).toBeNull();
+    expect(screen.getByText(/emptying the trash are not offered/).textContent).toContain('destructive');
+    expect(requested(/DELETE/)).toHaveLength(0);
   });
 
-  it('a refused rename says why in words and puts the old name back', async () => {
-    dataOf(await u.api('POST', '/tags', { body: { name: 'alpha' } }), Tag, 201);
-    dataOf(await u.api('POST', '/tags', { body: { name: 'beta' } }), Tag, 201);
-    open(TagsSection);
-    await user.click(await screen.findByRole('treeitem', { name: /^alpha/ }));
-    const name = screen.getByLabelText(/^Name/);
-    await user.clear(name);
-    await user.type(name, 'beta');
-    await user.click(screen.getByRole('button', { name: 'Rename' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('That cannot be done right now.');
-    expect(alert.textContent).toContain('merge the tags');
-    await waitFor(() => expect(rowTexts('Tags')).toEqual(['alpha0 bookmarks', 'beta0 bookmarks']));
-  });
-
-  it('a revoked token gets “sign in again” with the way to the Account section', async () => {
-    open(TagsSection);
-    await screen.findByRole('tree', { name: 'Tags' });
-    await screen.findByText('No tags yet.');
-    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
-    await user.type(screen.getByLabelText(/New tag/), 'fresh');
-    await user.click(screen.getByRole('button', { name: 'Create tag' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('revoked');
+  it('a token that expired says so and leads to the Account section to sign in again', async () => {
+    await signIn(undefined, now() + MINUTE);
+    await t.advance(2 * MINUTE);
+    show(TrashSection);
+    expect((await screen.findByRole('alert')).textContent).toContain('This API token has expired.');
     expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe('#account');
   });
+});
 
-  it('shows 2,000 tags virtualised, and the filter narrows them', async () => {
-    const names = Array.from({ length: 2000 }, (_, i) => `topic${i}`);
-    const insert = db.prepare('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, 0)');
-    db.transaction(() => names.forEach((n, i) => insert.run(`tag_bulk${i}_${u.userId}`, u.userId, n, n)))();
-    open(TagsSection);
-    await screen.findByRole('treeitem', { name: /^topic0\b/ });
-    expect(within(tree('Tags')).getAllByRole('treeitem').length).toBeLessThan(60);
-    await user.type(screen.getByLabelText('Filter tags'), 'topic1999');
-    await waitFor(() => expect(rowTexts('Tags')).toEqual(['topic19990 bookmarks']));
+describe('options: import and export', () => {
+  /** The file the page hands the browser to save, read back. */
+  function captureDownloads(): { name: string; text: Promise<string> }[] {
+    const saved: { name: string; text: Promise<string> }[] = [];
+    const blobs = new Map<string, Blob>();
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      const url = `blob:shelf/${blobs.size}`;
+      blobs.set(url, blob as Blob);
+      return url;
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ name: this.download, text: blobs.get(this.href)!.text() });
+    });
+    return saved;
+  }
+
+  it('exports as JSON with a progress bar and downloads the file when done', async () => {
+    const [id] = insertBookmarks(t, db, u.userId, [{ createdAt: now() }]);
+    const saved = captureDownloads();
+    show(TransferSection);
+    await user.click(await screen.findByRole('radio', { name: /^JSON/ }));
+    await user.click(screen.getByRole('button', { name: 'Export library' }));
+    expect(await screen.findByRole('progressbar', { name: 'Export progress' })).toBeTruthy();
+    const link = await screen.findByRole('link', { name: /^shelf-export-.*\.json$/ }, { timeout: 10_000 });
+    expect(screen.getByRole('progressbar', { name: 'Export progress' }).getAttribute('aria-valuenow')).toBe('100');
+    expect(saved).toHaveLength(1);
+    expect(saved[0]!.name).toBe(link.textContent);
+    expect(await saved[0]!.text).toContain(`https://example.com/${id}`);
+  });
+
+  it('imports a Raindrop file: one job, its progress, a summary, and its folders as collections', async () => {
+    show(TransferSection);
+    const file = new File([readFileSync(FIXTURE)], 'raindrop.html', { type: 'text/html' });
+    await user.upload(await screen.findByLabelText('File to import'), file);
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(await screen.findByText(/^Imported 21 bookmarks; 0 were already in your library/, undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuenow')).toBe('100');
+    expect(requested(/POST \/v1\/import\/reserve/)).toHaveLength(1);
+    expect(requested(/POST \/storage\/uploads\//)).toHaveLength(1);
+    expect(requested(/POST \/v1\/import\/start/)).toHaveLength(1);
+    const names = dataOf(await u.api('GET', '/collections'), z.array(Collection)).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['Speed Dial', 'Unsorted']));
+  });
+
+  it('refuses a file over 5 MB or an empty one before sending anything', async () => {
+    show(TransferSection);
+    const input = await screen.findByLabelText('File to import');
+    await user.upload(input, new File(['x'.repeat(5 * 1024 * 1024 + 1)], 'huge.html'));
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(screen.getByText(/huge\.html is larger than 5 MB/)).toBeTruthy();
+    await user.upload(input, new File([''], 'empty.csv'));
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(screen.getByText('empty.csv is empty.')).toBeTruthy();
+    expect(requested(/import/)).toHaveLength(0);
+  });
+
+  it('imports the browser’s own bookmarks in one job after asking for the permission, folders becoming collections', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    vi.spyOn(fakeBrowser.bookmarks, 'getTree').mockResolvedValue([
+      {
+        id: '0',
+        title: '',
+        children: [
+          {
+            id: '1',
+            title: 'Bookmarks bar',
+            children: [
+              { id: '3', title: 'Recipes & more', children: [{ id: '4', title: 'Bread <best>', url: 'https://bread.example/' }] },
+              { id: '5', title: 'News', url: 'https://news.example/', dateAdded: 1_600_000_000_000 },
+            ],
+          },
+          { id: '2', title: 'Other bookmarks', children: [{ id: '6', title: 'Docs', url: 'https://docs.example/' }] },
+        ],
+      },
+    ]);
+    show(TransferSection);
+    await user.click(await screen.findByRole('button', { name: 'Import this browser’s bookmarks' }));
+    expect(await screen.findByText(/^Imported 3 bookmarks/, undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(request).toHaveBeenCalledWith({ permissions: ['bookmarks'] });
+    expect(requested(/POST \/v1\/import\/start/)).toHaveLength(1);
+    expect(requested(/POST \/v1\/bookmarks/)).toHaveLength(0);
+    const collections = dataOf(await u.api('GET', '/collections'), z.array(Collection));
+    const bar = collections.find((c) => c.name === 'Bookmarks bar');
+    expect(collections.find((c) => c.name === 'Recipes & more')?.parentId).toBe(bar?.id);
+    expect(collections.map((c) => c.name)).toContain('Other bookmarks');
+    const titles = dataOf(await u.api('GET', '/bookmarks/search?q=bread'), z.array(Bookmark)).map((b) => b.title);
+    expect(titles).toEqual(['Bread <best>']);
+  });
+
+  it('asks nothing of the server when the permission is refused, and says so', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    show(TransferSection);
+    await user.click(await screen.findByRole('button', { name: 'Import this browser’s bookmarks' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Shelf is not allowed');
+    expect(requested(/import/)).toHaveLength(0);
+  });
+
+  it('without the opt-in scopes, explains why neither is offered', async () => {
+    await signIn(['bookmarks:write']);
+    show(TransferSection);
+    expect((await screen.findByText(/Exporting the library is not offered/)).textContent).toContain('export');
+    expect(screen.getByText(/Importing bookmarks is not offered/).textContent).toContain('import');
+    expect(screen.queryByRole('button', { name: 'Export library' })).toBeNull();
+  });
+});
+
+describe('browser bookmarks as a Netscape file', () => {
+  it('escapes titles and URLs and nests folders', () => {
+    const html = toNetscapeHtml([{ title: '', children: [{ title: 'A & B', children: [{ title: '"q" <x>', url: 'https://x.example/?a=1&b="2"', dateAdded: 2000 }] }] }]);
+    expect(html).toContain('<DT><H3>A &amp; B</H3>');
+    expect(html).toContain('<DT><A HREF="https://x.example/?a=1&amp;b=&quot;2&quot;" ADD_DATE="2">&quot;q&quot; &lt;x&gt;</A>');
+    expect(html.indexOf('<DL><p>', html.indexOf('A &amp; B'))).toBeLessThan(html.indexOf('x.example'));
   });
 });
