@@ -1,8 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import type { Collection } from '../../lib/api/collections.ts';
-import type { Tag } from '../../lib/api/tags.ts';
 import { CollectionPicker } from '../CollectionPicker.tsx';
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from '../field-styles.ts';
+import { useCollections, useTags } from './queries.ts';
+import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
 
 export type DialogChoice = { kind: 'move'; collectionId: string | null } | { kind: 'tag'; name: string } | { kind: 'edit'; title: string; note: string };
@@ -14,8 +15,6 @@ export type DialogRequest =
 
 interface Props {
   request: DialogRequest;
-  collections: readonly Collection[] | null;
-  tags: readonly Tag[] | null;
   onDone(choice: DialogChoice): void;
   onCancel(): void;
 }
@@ -24,8 +23,12 @@ const heading = (r: DialogRequest) =>
   r.kind === 'edit' ? 'Edit bookmark' : `${r.kind === 'move' ? 'Move' : 'Tag'} ${r.count === 1 ? 'bookmark' : `${r.count} bookmarks`}`;
 
 /** The small form behind "Move…", "Tag…" and "Edit…", for one bookmark or a selection. Escape cancels. */
-export function ActionDialog({ request, collections, tags, onDone, onCancel }: Props) {
+export function ActionDialog({ request, onDone, onCancel }: Props) {
   const id = useId();
+  // Read when a dialog opens, not with the list: opening a list waits for nothing else.
+  const qc = useQueryClient();
+  const collections = useCollections().data ?? null;
+  const tags = useTags().data ?? null;
   const formRef = useRef<HTMLFormElement>(null);
   const [collectionId, setCollectionId] = useState(request.kind === 'move' ? request.collectionId : null);
   const [tagName, setTagName] = useState('');
@@ -51,7 +54,11 @@ export function ActionDialog({ request, collections, tags, onDone, onCancel }: P
         value={collectionId}
         onChange={setCollectionId}
         collections={collections}
-        onCreate={(input) => sendLibrary('createCollection', { name: input.name, ...(input.parentId && { parentId: input.parentId }) })}
+        onCreate={async (input) => {
+          const created = await sendLibrary('createCollection', { name: input.name, ...(input.parentId && { parentId: input.parentId }) });
+          void qc.invalidateQueries({ queryKey: keys.collections });
+          return created;
+        }}
       />
     );
   } else if (request.kind === 'tag') {

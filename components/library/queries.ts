@@ -2,6 +2,7 @@ import { type InfiniteData, type QueryKey, useInfiniteQuery, useQuery, useQueryC
 import { useEffect } from 'react';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
+import { firstPageItem } from '../../lib/storage/library-items.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
 
@@ -40,7 +41,12 @@ export function useBrowse(source: BrowseSource) {
   const queryKey = keys.browse(source);
   const list = useInfiniteQuery({
     queryKey,
-    queryFn: ({ pageParam }) => sendLibrary('browseBookmarks', { source, ...(pageParam === null ? { kept: true } : { cursor: pageParam }) }),
+    queryFn: async ({ pageParam }) => {
+      if (pageParam !== null) return sendLibrary('browseBookmarks', { source, cursor: pageParam });
+      // The kept first page straight from storage: no round trip through the background before the first rows.
+      const kept = await firstPageItem(JSON.stringify(source)).get();
+      return kept ? { bookmarks: kept.bookmarks, cursor: kept.cursor, limitNote: kept.limitNote, kept: true } : sendLibrary('browseBookmarks', { source });
+    },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor,
   });

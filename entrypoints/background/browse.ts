@@ -2,7 +2,7 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { BulkResult } from '../../lib/api/bulk.ts';
 import type { BulkAction, BrowseSource } from '../../lib/messaging/library-requests.ts';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
-import { firstPagesItem } from '../../lib/storage/library-items.ts';
+import { firstPageItem, firstPageKeysItem } from '../../lib/storage/library-items.ts';
 import type { Account } from './account.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
@@ -29,19 +29,23 @@ export class Browse {
     private onSavedChange: () => void,
   ) {}
 
-  /** A page of a list; the first one is kept, and answered from there when `kept` asks for it. */
-  async page(source: BrowseSource, cursor?: string, kept = false): Promise<BrowsePage> {
+  /** A page of a list; the first one is also kept, for the pages to show at once the next time the list opens. */
+  async page(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
     if (cursor !== undefined) return this.fetchPage(source, cursor);
     const key = JSON.stringify(source);
-    const pages = await firstPagesItem.get();
-    const found = pages[key];
-    if (kept && found) return { bookmarks: found.bookmarks, cursor: found.cursor, limitNote: found.limitNote, kept: true };
     const first = await this.fetchPage(source);
-    const newest = Object.entries({ ...pages, [key]: { ...first, keptAt: Date.now() } })
-      .sort(([, a], [, b]) => b.keptAt - a.keptAt)
-      .slice(0, KEPT_FIRST_PAGES);
-    await firstPagesItem.set(Object.fromEntries(newest));
+    await firstPageItem(key).set({ ...first, keptAt: Date.now() });
+    const keys = [key, ...(await firstPageKeysItem.get()).filter((k) => k !== key)];
+    await Promise.all(keys.slice(KEPT_FIRST_PAGES).map((k) => firstPageItem(k).set(null)));
+    await firstPageKeysItem.set(keys.slice(0, KEPT_FIRST_PAGES));
     return first;
+  }
+
+  /** At sign-out: the next account sees none of this one's pages. */
+  async clear(): Promise<void> {
+    const keys = await firstPageKeysItem.get();
+    await Promise.all(keys.map((k) => firstPageItem(k).set(null)));
+    await firstPageKeysItem.set([]);
   }
 
   private async fetchPage(source: BrowseSource, cursor?: string): Promise<BrowsePage> {

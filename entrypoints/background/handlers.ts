@@ -42,7 +42,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     },
     signOut: async () => {
       const state = await account.signOut();
-      await Promise.all([index.clear(), library.clear(), smartFolders.clear()]);
+      await Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
       await icon.refreshAll();
       return state;
     },
@@ -59,7 +59,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
       return collection;
     },
 
-    browseBookmarks: ({ source, cursor, kept }) => browse.page(source, cursor, kept),
+    browseBookmarks: ({ source, cursor }) => browse.page(source, cursor),
     searchBookmarks: ({ q }) => browse.search(q),
     listSmartFolders: ({ refresh }) => library.smartFolders(refresh),
     smartFolderResults: ({ id }) => smartFolders.view(id),

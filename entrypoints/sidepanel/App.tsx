@@ -89,8 +89,6 @@ interface ListProps {
 function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab }: ListProps) {
   const [selection, setSelection] = useState<Selection>(NO_SELECTION);
   const actions = useListActions();
-  const collections = useCollections();
-  const tags = useTags();
   const current = tab ? keyOf(tab.url) : null;
   const selected = bookmarks.filter((b) => selection.ids.has(b.id));
   const many = (action: 'move' | 'tag' | 'favorite' | 'trash') => {
@@ -147,7 +145,7 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
         </div>
       )}
       {actions.dialog && (
-        <ActionDialog request={actions.dialog.request} collections={collections.data ?? null} tags={tags.data ?? null} onDone={actions.choose} onCancel={actions.cancelDialog} />
+        <ActionDialog request={actions.dialog.request} onDone={actions.choose} onCancel={actions.cancelDialog} />
       )}
     </>
   );
@@ -187,12 +185,26 @@ function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
   return <ActionableList label={`Search results for ${q}`} bookmarks={results.data} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />;
 }
 
+/** The library's places, with the lists they are read from: asked for only when the places are shown. */
+function LibraryNav({ onOpen }: { onOpen(place: Place): void }) {
+  const collections = useCollections();
+  const tags = useTags();
+  const smartFolders = useSmartFolders();
+  const loadError = collections.error ?? tags.error ?? smartFolders.error;
+  return (
+    <>
+      {loadError && <ErrorAlert error={toClientError(loadError)} />}
+      <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={onOpen} />
+    </>
+  );
+}
+
 /** The place shown last (undefined until it is read): the panel opens where the user left it. */
-function useRememberedPlace(): [Place | null | undefined, (place: Place | null) => void] {
+function useRememberedPlace(opening: Promise<Place | null> | undefined): [Place | null | undefined, (place: Place | null) => void] {
   const [place, setPlace] = useState<Place | null | undefined>(undefined);
   useEffect(() => {
-    void panelPlaceItem.get().then((kept) => setPlace((now) => (now === undefined ? kept : now)));
-  }, []);
+    void (opening ?? panelPlaceItem.get()).then((kept) => setPlace((now) => (now === undefined ? kept : now)));
+  }, [opening]);
   const choose = (next: Place | null) => {
     setPlace(next);
     void panelPlaceItem.set(next);
@@ -201,24 +213,20 @@ function useRememberedPlace(): [Place | null | undefined, (place: Place | null) 
 }
 
 /** Shelf's side panel: browse the library, search it, act on bookmarks, with the current tab's page in view. */
-export function App() {
+export function App({ opening }: { opening?: Promise<Place | null> }) {
   const tab = useCurrentTab();
-  const [place, setPlace] = useRememberedPlace();
+  const [place, setPlace] = useRememberedPlace(opening);
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
-  const collections = useCollections();
-  const tags = useTags();
-  const smartFolders = useSmartFolders();
   const title = place === null || place === undefined ? null : place.kind === 'list' ? place.title : place.name;
 
   let body;
   if (q) body = <SearchResults q={q} tab={tab} />;
   else if (place === undefined) body = null;
-  else if (place === null) body = <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={setPlace} />;
+  else if (place === null) body = <LibraryNav onOpen={setPlace} />;
   else if (place.kind === 'list') body = <BrowseView key={JSON.stringify(place.source)} place={place} tab={tab} />;
   else body = <SmartFolderView key={place.id} place={place} tab={tab} />;
 
-  const loadError = collections.error ?? tags.error ?? smartFolders.error;
   return (
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="space-y-2 border-b border-zinc-200 p-2 dark:border-zinc-800">
@@ -229,7 +237,6 @@ export function App() {
         </label>
       </header>
       <CurrentPage tab={tab} />
-      {loadError && place === null && !q && <ErrorAlert error={toClientError(loadError)} />}
       {title !== null && !q && (
         <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1.5 dark:border-zinc-800">
           <button type="button" className={`${quietButtonClass} ${focusRing}`} onClick={() => setPlace(null)}>

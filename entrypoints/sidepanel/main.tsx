@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { readOpening } from './opening.ts';
 import './style.css';
 
 const root = document.getElementById('root');
@@ -11,7 +12,7 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWind
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <App />
+      <App opening={readOpening(queryClient)} />
     </QueryClientProvider>
   </StrictMode>,
 );

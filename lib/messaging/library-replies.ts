@@ -14,7 +14,7 @@ export const BrowsePage = z.object({
   bookmarks: z.array(Bookmark),
   cursor: z.nullable(z.string()),
   limitNote: z.nullable(z.string()),
-  /** Answered from the background's kept copy: the page asks the server's once shown. */
+  /** Read from the kept copy (firstPageItem), not the server: the page asks the server's once shown. */
   kept: z.optional(z.boolean()),
 });
 export type BrowsePage = z.infer<typeof BrowsePage>;

@@ -30,8 +30,8 @@ const id = z.object({ id: Id });
 
 /** The library messages' inputs (the background checks them); their answers are in library-replies.ts. */
 export const libraryRequests = {
-  /** `kept`: the first page as the background kept it, when it has one (the list shows at once; the page refreshes it). */
-  browseBookmarks: z.object({ source: BrowseSource, cursor: z.optional(z.string().check(z.maxLength(2048))), kept: z.optional(z.boolean()) }),
+  /** Without a cursor, the first page, which the background also keeps (firstPageItem) for the list's next opening. */
+  browseBookmarks: z.object({ source: BrowseSource, cursor: z.optional(z.string().check(z.maxLength(2048))) }),
   searchBookmarks: z.object({ q: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)) }),
   listSmartFolders: z.object({ refresh: z.optional(z.boolean()) }),
   smartFolderResults: id,

@@ -40,8 +40,9 @@ export const PanelPlace = z.discriminatedUnion('kind', [
 export type PanelPlace = z.infer<typeof PanelPlace>;
 export const panelPlaceItem = typedItem('local:sidePanelPlace', z.nullable(PanelPlace), { fallback: null, onInvalid: 'fallback' });
 
-/** The first page of the lists opened last (by source, as JSON), so that a list opens at once; the newest few are kept. */
-export const firstPagesItem = typedItem('local:browseFirstPages', z.record(z.string(), z.extend(BrowsePage, { keptAt: z.number() })), {
-  fallback: {},
-  onInvalid: 'fallback',
-});
+/** The first page of a list opened before (by its source, as JSON), so that it opens at once: one item a list, read alone. */
+export const firstPageItem = (source: string) =>
+  typedItem(`local:firstPage:${source}`, z.nullable(z.extend(BrowsePage, { keptAt: z.number() })), { fallback: null, onInvalid: 'fallback' });
+
+/** Which lists' first pages are kept, newest first, so that the oldest can go. */
+export const firstPageKeysItem = typedItem('local:firstPageKeys', z.array(z.string()), { fallback: [], onInvalid: 'fallback' });
