@@ -1,13 +1,12 @@
 // @vitest-environment node
 // The DOM comes from ./support/dom.ts, imported first (see why there).
-import { closeDom } from './support/dom.ts';
+import './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
-import type Database from 'better-sqlite3';
 import type { ComponentType } from 'react';
 import * as z from 'zod/mini';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setRuntime } from '../../components/messenger.ts';
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
@@ -16,37 +15,25 @@ import { Collection } from '../../lib/api/collections.ts';
 import type { Scope } from '../../lib/api/scopes.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { dataOf } from '../support/expect.ts';
-import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
+import { type TestUser } from '../support/server.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
+import { libraryPageServer } from './support/library-page.ts';
 
-let t: TestServer;
-let db: Database.Database;
+const server = libraryPageServer({ width: 480, height: 480 });
 let bg: TestBackground;
 let u: TestUser;
 let user: UserEvent;
 
-beforeAll(async () => {
-  // happy-dom lays nothing out: the trees' scroll boxes get a size, so that the virtualiser shows rows.
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 480 });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 480 });
-  t = await startTestServer();
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-  await closeDom();
-});
 
 async function signIn(scopes?: Scope[]): Promise<void> {
   fakeBrowser.reset();
   bg = createTestBackground();
   setRuntime(bg.runtime);
   user = userEvent.setup();
-  u = await t.user(scopes ? { scopes } : {});
-  await t.advance(2 * 60_000); // a fresh minute of the server's rate limit for each test
-  await bg.services.account.signIn(t.baseUrl, u.token);
+  u = await server.t.user(scopes ? { scopes } : {});
+  await server.t.advance(2 * 60_000); // a fresh minute of the server's rate limit for each test
+  await bg.services.account.signIn(server.t.baseUrl, u.token);
   await bg.idle();
   bg.requests.length = 0;
 }
@@ -78,8 +65,8 @@ async function serverTags(): Promise<Tag[]> {
   return dataOf(await u.api('GET', '/tags'), z.array(Tag));
 }
 function bookmarks(count: number, extra: { collectionId?: string; tags?: string[] } = {}): string[] {
-  const now = t.server.deps.clock.now();
-  return insertBookmarks(t, db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
+  const now = server.t.server.deps.clock.now();
+  return insertBookmarks(server.t, server.db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
 }
 
 const tree = (name: string) => screen.getByRole('tree', { name });
@@ -214,8 +201,8 @@ describe('options: Collections', () => {
     bookmarks(990, { collectionId: big.id });
     dataOf(await u.api('DELETE', `/collections/${big.id}`), z.object({ id: z.string() }));
     // Trashed on their own before: they count toward the restore, as the server counts every bookmark of the collection.
-    const now = t.server.deps.clock.now();
-    insertBookmarks(t, db, u.userId, Array.from({ length: 20 }, (_, i) => ({ createdAt: now - i, collectionId: big.id, trashed: true })));
+    const now = server.t.server.deps.clock.now();
+    insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 20 }, (_, i) => ({ createdAt: now - i, collectionId: big.id, trashed: true })));
     open(CollectionsSection);
 
     const trashed = screen.getByRole('list', { name: 'Collections in the trash' });
@@ -256,7 +243,7 @@ describe('options: Collections', () => {
     await user.click(share);
     const link = (await screen.findByRole('textbox', { name: 'Public link' })) as HTMLInputElement;
     await waitFor(() => expect((share as HTMLInputElement).disabled).toBe(false));
-    expect(link.value).toMatch(new RegExp(`^${new URL(t.baseUrl).origin}/shared/[\\w-]+$`));
+    expect(link.value).toMatch(new RegExp(`^${new URL(server.t.baseUrl).origin}/shared/[\\w-]+$`));
     expect((await fetch(link.value)).status).toBe(200);
     await user.click(screen.getByRole('checkbox', { name: 'Share on a public, read-only page' }));
     await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Public link' })).toBeNull());
@@ -265,7 +252,7 @@ describe('options: Collections', () => {
 
   it('without collections:write offers no change and says why, and sends no write request', async () => {
     await signIn(['collections:read', 'bookmarks:read']);
-    db.prepare("INSERT INTO collections (id, user_id, name, parent_id, sort_order, share_slug, created_at, updated_at) VALUES ('col_ro', ?, 'Read only', NULL, 0, 'slug-ro', 0, 0)").run(u.userId);
+    server.db.prepare("INSERT INTO collections (id, user_id, name, parent_id, sort_order, share_slug, created_at, updated_at) VALUES ('col_ro', ?, 'Read only', NULL, 0, 'slug-ro', 0, 0)").run(u.userId);
     open(CollectionsSection);
     await user.click(await screen.findByRole('treeitem', { name: /^Read only/ }));
     expect(screen.getByText(/lacks the collections:write scope/)).toBeTruthy();
@@ -277,8 +264,8 @@ describe('options: Collections', () => {
   });
 
   it('shows 1,000 collections virtualised, and the filter finds one with its ancestors', async () => {
-    const parents = db.prepare('INSERT INTO collections (id, user_id, name, icon, color, parent_id, sort_order, share_slug, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', ?, ?, ?, 0, 0)');
-    db.transaction(() => {
+    const parents = server.db.prepare('INSERT INTO collections (id, user_id, name, icon, color, parent_id, sort_order, share_slug, created_at, updated_at) VALUES (?, ?, ?, \'\', \'\', ?, ?, ?, 0, 0)');
+    server.db.transaction(() => {
       for (let i = 0; i < 100; i++) {
         parents.run(`col_p${i}`, u.userId, `Parent ${i}`, null, i, `slug-p${i}-${u.userId}`);
         for (let j = 0; j < 9; j++) parents.run(`col_c${i}_${j}`, u.userId, `Child ${i}.${j}`, `col_p${i}`, j, `slug-c${i}-${j}-${u.userId}`);
@@ -378,7 +365,7 @@ describe('options: Tags', () => {
     open(TagsSection);
     await screen.findByRole('tree', { name: 'Tags' });
     await screen.findByText('No tags yet.');
-    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+    await server.t.server.deps.store.accounts.revokeToken(u.tokenId, server.t.server.deps.clock.now());
     await user.type(screen.getByLabelText(/New tag/), 'fresh');
     await user.click(screen.getByRole('button', { name: 'Create tag' }));
     const alert = await screen.findByRole('alert');
@@ -388,8 +375,8 @@ describe('options: Tags', () => {
 
   it('shows 2,000 tags virtualised, and the filter narrows them', async () => {
     const names = Array.from({ length: 2000 }, (_, i) => `topic${i}`);
-    const insert = db.prepare('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, 0)');
-    db.transaction(() => names.forEach((n, i) => insert.run(`tag_bulk${i}_${u.userId}`, u.userId, n, n)))();
+    const insert = server.db.prepare('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, 0)');
+    server.db.transaction(() => names.forEach((n, i) => insert.run(`tag_bulk${i}_${u.userId}`, u.userId, n, n)))();
     open(TagsSection);
     await screen.findByRole('treeitem', { name: /^topic0\b/ });
     expect(within(tree('Tags')).getAllByRole('treeitem').length).toBeLessThan(60);

@@ -1,13 +1,12 @@
 // @vitest-environment node
 // The DOM comes from ./support/dom.ts, imported first (see why there).
-import { closeDom } from './support/dom.ts';
+import './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
-import type Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import type { ComponentType } from 'react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import * as z from 'zod/mini';
 import { setRuntime } from '../../components/messenger.ts';
@@ -21,35 +20,23 @@ import type { Scope } from '../../lib/api/scopes.ts';
 import { SmartFolder } from '../../lib/api/smart-folders.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { dataOf } from '../support/expect.ts';
-import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
+import { type TestUser } from '../support/server.ts';
 import { createFolder, insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
+import { libraryPageServer } from './support/library-page.ts';
 
 const MINUTE = 60_000;
 const FIXTURE = new URL('../../../shared/fixtures/imports/raindrop-netscape-2021.html', import.meta.url);
 
-let t: TestServer;
-let db: Database.Database;
+const server = libraryPageServer({ width: 560, height: 480 });
 let bg: TestBackground;
 let u: TestUser;
 let user: UserEvent;
 
-beforeAll(async () => {
-  // happy-dom lays nothing out: the trash list's scroll box gets a size, so that the virtualiser shows rows.
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 480 });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 560 });
-  t = await startTestServer();
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-  await closeDom();
-});
 
 async function signIn(scopes?: Scope[], expiresAt?: number): Promise<void> {
-  u = await t.user({ ...(scopes && { scopes }), ...(expiresAt !== undefined && { expiresAt }) });
-  await bg.services.account.signIn(t.baseUrl, u.token);
+  u = await server.t.user({ ...(scopes && { scopes }), ...(expiresAt !== undefined && { expiresAt }) });
+  await bg.services.account.signIn(server.t.baseUrl, u.token);
   await bg.idle();
   bg.requests.length = 0;
 }
@@ -60,7 +47,7 @@ beforeEach(async () => {
   setRuntime(bg.runtime);
   user = userEvent.setup();
   // Each test starts with the heavy-endpoint minute behind it.
-  await t.advance(2 * MINUTE);
+  await server.t.advance(2 * MINUTE);
   await signIn();
 });
 afterEach(async () => {
@@ -80,7 +67,7 @@ function show(Section: ComponentType): void {
 }
 
 const requested = (pattern: RegExp) => bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}`));
-const now = () => t.server.deps.clock.now();
+const now = () => server.t.server.deps.clock.now();
 
 describe('options: smart folders', () => {
   it('builds a folder of three conditions, checking it as the server does before anything is sent', async () => {
@@ -198,7 +185,7 @@ describe('options: smart folders', () => {
 
   it('previews the first matches on request only, within the heavy budget it shares with the side panel, and says when the next is possible', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-    const ids = insertBookmarks(t, db, u.userId, Array.from({ length: 15 }, (_, i) => ({ createdAt: now() - i * 1000, tags: ['deep'] })));
+    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 15 }, (_, i) => ({ createdAt: now() - i * 1000, tags: ['deep'] })));
     await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
     const evaluations = () => requested(/GET \/v1\/smart-folders\/[^/]+\/bookmarks/);
     show(SmartFoldersSection);
@@ -229,8 +216,8 @@ describe('options: smart folders', () => {
   it('without bookmarks:write, shows the folders and previews but explains why it offers no changes', async () => {
     await createFolder(u, { match: 'all', conditions: [{ field: 'isFavorite', operator: 'equals', value: 'true' }] }, 'Stars');
     // The same user, signed in with a token that may only read.
-    const { token } = await issueToken(t.server.deps.store.accounts, { userId: u.userId, name: 'read', scopes: ['bookmarks:read'], expiresAt: null }, now());
-    await bg.services.account.signIn(t.baseUrl, token);
+    const { token } = await issueToken(server.t.server.deps.store.accounts, { userId: u.userId, name: 'read', scopes: ['bookmarks:read'], expiresAt: null }, now());
+    await bg.services.account.signIn(server.t.baseUrl, token);
     show(SmartFoldersSection);
     expect(await screen.findByText('Stars')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'New smart folder' })).toBeNull();
@@ -241,7 +228,7 @@ describe('options: smart folders', () => {
 
 describe('options: trash', () => {
   it('lists the trash a page at a time, virtualised, and restores a bookmark', async () => {
-    const ids = insertBookmarks(t, db, u.userId, Array.from({ length: 150 }, (_, i) => ({ createdAt: now() - i * 1000, trashed: true })));
+    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 150 }, (_, i) => ({ createdAt: now() - i * 1000, trashed: true })));
     show(TrashSection);
     const list = await screen.findByRole('list', { name: 'Trashed bookmarks' });
     expect(await within(list).findAllByText(/^Title bm_/)).not.toHaveLength(0);
@@ -258,7 +245,7 @@ describe('options: trash', () => {
   });
 
   it('with the destructive scope, deletes one for good and empties the trash, each after a confirmation', async () => {
-    const [first, second] = insertBookmarks(t, db, u.userId, [
+    const [first, second] = insertBookmarks(server.t, server.db, u.userId, [
       { createdAt: now(), trashed: true },
       { createdAt: now() - 1000, trashed: true },
       { createdAt: now() - 2000, trashed: true },
@@ -282,7 +269,7 @@ describe('options: trash', () => {
 
   it('without the destructive scope, offers restore only, explains why, and never sends a permanent delete', async () => {
     await signIn(['bookmarks:write']);
-    const [id] = insertBookmarks(t, db, u.userId, [{ createdAt: now(), trashed: true }]);
+    const [id] = insertBookmarks(server.t, server.db, u.userId, [{ createdAt: now(), trashed: true }]);
     show(TrashSection);
     expect(await screen.findByRole('button', { name: `Restore Title ${id}` })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Empty trash' })).toBeNull();
@@ -293,7 +280,7 @@ describe('options: trash', () => {
 
   it('a token that expired says so and leads to the Account section to sign in again', async () => {
     await signIn(undefined, now() + MINUTE);
-    await t.advance(2 * MINUTE);
+    await server.t.advance(2 * MINUTE);
     show(TrashSection);
     expect((await screen.findByRole('alert')).textContent).toContain('This API token has expired.');
     expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe('#account');
@@ -318,7 +305,7 @@ describe('options: import and export', () => {
   }
 
   it('exports as JSON with a progress bar and downloads the file when done', async () => {
-    const [id] = insertBookmarks(t, db, u.userId, [{ createdAt: now() }]);
+    const [id] = insertBookmarks(server.t, server.db, u.userId, [{ createdAt: now() }]);
     const saved = captureDownloads();
     show(TransferSection);
     await user.click(await screen.findByRole('radio', { name: /^JSON/ }));

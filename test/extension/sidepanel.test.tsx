@@ -1,49 +1,36 @@
 // @vitest-environment node
 // The DOM comes from ./support/dom.ts, imported first (see why there).
-import { closeDom } from './support/dom.ts';
+import './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
-import type Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/sidepanel/App.tsx';
 import { Collection } from '../../lib/api/collections.ts';
 import { dataOf } from '../support/expect.ts';
-import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
+import { type TestUser } from '../support/server.ts';
 import { createFolder, insertBookmarks, setRules } from '../server/smart-folders-fixtures.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
+import { libraryPageServer } from './support/library-page.ts';
 
 const MINUTE = 60_000;
 
-let t: TestServer;
-let db: Database.Database;
+const server = libraryPageServer({ width: 360, height: 640 });
 let bg: TestBackground;
 let u: TestUser;
 let user: UserEvent;
 
-beforeAll(async () => {
-  // happy-dom lays nothing out: the list's scroll box gets the size of a side panel, so that the virtualiser shows rows.
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 640 });
-  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 360 });
-  t = await startTestServer();
-  db = openDb(t);
-});
-afterAll(async () => {
-  db.close();
-  await t.close();
-  await closeDom();
-});
 
 beforeEach(async () => {
   fakeBrowser.reset();
   bg = createTestBackground();
   setRuntime(bg.runtime);
   user = userEvent.setup();
-  u = await t.user();
-  await t.advance(2 * MINUTE);
-  await bg.services.account.signIn(t.baseUrl, u.token);
+  u = await server.t.user();
+  await server.t.advance(2 * MINUTE);
+  await bg.services.account.signIn(server.t.baseUrl, u.token);
   await bg.idle();
   bg.requests.length = 0;
 });
@@ -71,8 +58,8 @@ async function collection(name: string): Promise<Collection> {
 
 /** `count` bookmarks, newest first by index: "Title <id>" rows as the fixtures write them. */
 function bookmarks(count: number, extra: { collectionId?: string; tags?: string[]; trashed?: boolean } = {}): string[] {
-  const now = t.server.deps.clock.now();
-  return insertBookmarks(t, db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
+  const now = server.t.server.deps.clock.now();
+  return insertBookmarks(server.t, server.db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
 }
 
 describe('side panel: browsing', () => {
@@ -93,8 +80,8 @@ describe('side panel: browsing', () => {
   });
 
   it('searches as the user types, once the typing settles', async () => {
-    const [id] = insertBookmarks(t, db, u.userId, [{ createdAt: t.server.deps.clock.now() }]);
-    db.prepare('UPDATE bookmarks SET title = ? WHERE id = ?').run('Fermentation at home', id);
+    const [id] = insertBookmarks(server.t, server.db, u.userId, [{ createdAt: server.t.server.deps.clock.now() }]);
+    server.db.prepare('UPDATE bookmarks SET title = ? WHERE id = ?').run('Fermentation at home', id);
     openPanel();
     await user.type(await screen.findByRole('searchbox', { name: 'Search bookmarks' }), 'ferment');
     expect(await screen.findByRole('link', { name: 'Fermentation at home' })).toBeTruthy();
@@ -105,7 +92,7 @@ describe('side panel: browsing', () => {
   it('highlights the current tab’s page and saves it when it is not saved', async () => {
     const tab = await fakeBrowser.tabs.create({ url: 'http://127.0.0.1:9/recipes', active: true });
     vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ ...tab, title: 'Recipes' }]);
-    vi.spyOn(t.server.deps, 'fetchMetadata').mockResolvedValue({
+    vi.spyOn(server.t.server.deps, 'fetchMetadata').mockResolvedValue({
       title: 'Recipes',
       description: '',
       excerpt: '',
@@ -148,7 +135,7 @@ describe('side panel: acting on bookmarks', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Move' }));
     expect(await screen.findByText('Moved 60 of 60.')).toBeTruthy();
     expect(requested(/POST \/v1\/bookmarks\/bulk\/move/)).toHaveLength(2);
-    const moved = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM bookmarks WHERE collection_id = ?').get(target.id)!;
+    const moved = server.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM bookmarks WHERE collection_id = ?').get(target.id)!;
     expect(moved.n).toBe(60);
   });
 
@@ -158,11 +145,11 @@ describe('side panel: acting on bookmarks', () => {
     await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
     const region = await screen.findByRole('region', { name: 'All bookmarks' });
     await within(region).findByRole('link', { name: `Title ${ids[0]}` });
-    db.prepare('UPDATE bookmarks SET deleted_at = 1 WHERE id = ?').run(ids[1]);
+    server.db.prepare('UPDATE bookmarks SET deleted_at = 1 WHERE id = ?').run(ids[1]);
     fireEvent.keyDown(region, { key: 'a', ctrlKey: true });
     await user.click(screen.getByRole('button', { name: 'Favourite' }));
     expect(await screen.findByText('Updated 2 of 3. Not done: 1 (in the trash).')).toBeTruthy();
-    expect(db.prepare('SELECT COUNT(*) AS n FROM bookmarks WHERE is_favorite = 1 AND user_id = ?').get(u.userId)).toEqual({ n: 2 });
+    expect(server.db.prepare('SELECT COUNT(*) AS n FROM bookmarks WHERE is_favorite = 1 AND user_id = ?').get(u.userId)).toEqual({ n: 2 });
   });
 
   it('favourites at once, trashes with undo, and edits a bookmark from its row', async () => {
@@ -172,7 +159,7 @@ describe('side panel: acting on bookmarks', () => {
     const title = `Title ${id}`;
     await user.click(await screen.findByRole('button', { name: `Favourite ${title}` }));
     expect(screen.getByRole('button', { name: `Favourite ${title}` }).getAttribute('aria-pressed')).toBe('true');
-    await waitFor(() => expect(db.prepare('SELECT is_favorite AS f FROM bookmarks WHERE id = ?').get(id)).toEqual({ f: 1 }));
+    await waitFor(() => expect(server.db.prepare('SELECT is_favorite AS f FROM bookmarks WHERE id = ?').get(id)).toEqual({ f: 1 }));
 
     await user.click(screen.getByRole('button', { name: `Edit ${title}` }));
     const dialog = screen.getByRole('dialog', { name: 'Edit bookmark' });
@@ -186,15 +173,15 @@ describe('side panel: acting on bookmarks', () => {
     expect(screen.queryByRole('link', { name: 'Renamed' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(await screen.findByRole('link', { name: 'Renamed' })).toBeTruthy();
-    expect(db.prepare('SELECT deleted_at AS d FROM bookmarks WHERE id = ?').get(id)).toEqual({ d: null });
+    expect(server.db.prepare('SELECT deleted_at AS d FROM bookmarks WHERE id = ?').get(id)).toEqual({ d: null });
   });
 });
 
 describe('side panel: smart folders', () => {
   /** Exact-tag evaluation walks 200 memberships a request: trashed ones first make empty pages that carry a cursor. */
   function deepTag(trashedPages: number, matches: number): void {
-    const now = t.server.deps.clock.now();
-    insertBookmarks(t, db, u.userId, [
+    const now = server.t.server.deps.clock.now();
+    insertBookmarks(server.t, server.db, u.userId, [
       ...Array.from({ length: 200 * trashedPages }, (_, i) => ({ createdAt: now - i, tags: ['deep'], trashed: true })),
       ...Array.from({ length: matches }, (_, i) => ({ createdAt: now - 1e6 - i, tags: ['deep'] })),
     ]);
@@ -225,7 +212,7 @@ describe('side panel: smart folders', () => {
   it('waits for the budget between pages, and starts again without a cursor when the rules changed meanwhile', async () => {
     fakeClock();
     deepTag(2, 10);
-    const fresh = insertBookmarks(t, db, u.userId, [{ createdAt: t.server.deps.clock.now(), tags: ['fresh'] }]);
+    const fresh = insertBookmarks(server.t, server.db, u.userId, [{ createdAt: server.t.server.deps.clock.now(), tags: ['fresh'] }]);
     const folder = await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
     openPanel();
     await user.click(await screen.findByRole('button', { name: 'Deep' }));
@@ -244,8 +231,8 @@ describe('side panel: smart folders', () => {
 
   it('says when results are truncated', async () => {
     fakeClock();
-    const now = t.server.deps.clock.now();
-    insertBookmarks(t, db, u.userId, Array.from({ length: 520 }, (_, i) => ({ createdAt: now - i, domain: 'many.example' })));
+    const now = server.t.server.deps.clock.now();
+    insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 520 }, (_, i) => ({ createdAt: now - i, domain: 'many.example' })));
     await createFolder(u, { match: 'all', conditions: [{ field: 'domain', operator: 'equals', value: 'many.example' }] }, 'Many');
     openPanel();
     await user.click(await screen.findByRole('button', { name: 'Many' }));
