@@ -1,7 +1,9 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import * as z from 'zod/mini';
+import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { handleMessages } from '../../lib/messaging/receive.ts';
+import { requestDayItem } from '../../lib/storage/items.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { Account } from './account.ts';
 import { Bookmarks } from './bookmarks.ts';
@@ -18,7 +20,13 @@ export function startBackground(): void {
   // Nothing but extension pages may read extension storage, the token least of all (Chrome; Firefox has no such setting).
   void browser.storage.local.setAccessLevel?.({ accessLevel: 'TRUSTED_CONTEXTS' });
 
+  // Created first: every API call of every service waits for its turn here.
+  const scheduler = new RequestScheduler({
+    dayStore: { load: () => requestDayItem.get(), save: (day) => requestDayItem.set(day) },
+    onTokenRefused: (error, credential) => void account.tokenRefused(error, credential),
+  });
   const account = new Account({
+    scheduler,
     hasHostPermission: (origin) => browser.permissions.contains({ origins: [`${origin}/*`] }),
   });
   const index = new SavedIndex(account);

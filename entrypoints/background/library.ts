@@ -1,6 +1,7 @@
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
+import type { Priority } from '../../lib/client/scheduler.ts';
 import type { TypedItem } from '../../lib/storage/typed-item.ts';
 import type { Account } from './account.ts';
 
@@ -16,11 +17,11 @@ export class Library {
   constructor(private account: Account) {}
 
   tags(refresh = false): Promise<Tag[]> {
-    return this.cached(tagsCacheItem, refresh, async () => (await this.account.client()).call('listTags'));
+    return this.cached(tagsCacheItem, refresh, async (priority) => (await this.account.client()).call('listTags', { priority }));
   }
 
   collections(refresh = false): Promise<Collection[]> {
-    return this.cached(collectionsCacheItem, refresh, async () => (await this.account.client()).call('listCollections'));
+    return this.cached(collectionsCacheItem, refresh, async (priority) => (await this.account.client()).call('listCollections', { priority }));
   }
 
   async addCollection(collection: Collection): Promise<void> {
@@ -38,16 +39,16 @@ export class Library {
     await Promise.all([tagsCacheItem.set(null), collectionsCacheItem.set(null)]);
   }
 
-  private async cached<T>(item: Cache<T>, refresh: boolean, fetch: () => Promise<T[]>): Promise<T[]> {
+  private async cached<T>(item: Cache<T>, refresh: boolean, fetch: (priority: Priority) => Promise<T[]>): Promise<T[]> {
     const cache = await item.get();
-    const load = async () => {
-      const items = await fetch();
+    const load = async (priority: Priority) => {
+      const items = await fetch(priority);
       await item.set({ items, fetchedAt: Date.now() });
       return items;
     };
-    if (!cache || refresh) return load();
+    if (!cache || refresh) return load('user');
     // The cached list is answered now; a failed refresh leaves it as it was and the next read tries again.
-    if (Date.now() - cache.fetchedAt > FRESH_MS) void load().catch(() => undefined);
+    if (Date.now() - cache.fetchedAt > FRESH_MS) void load('background').catch(() => undefined);
     return cache.items;
   }
 }

@@ -66,7 +66,7 @@ export class SavedIndex {
     const entries: Entries = {};
     let cursor: string | undefined;
     do {
-      const page = await client.call('listBookmarks', { query: { limit: String(PAGE), sortBy: 'oldest', ...(cursor && { cursor }) } });
+      const page = await client.call('listBookmarks', { priority: 'background', query: { limit: String(PAGE), sortBy: 'oldest', ...(cursor && { cursor }) } });
       for (const b of page.data) entries[normaliseUrl(b.url)] = b.id;
       cursor = page.cursor ?? undefined;
     } while (cursor);

@@ -11,6 +11,8 @@ export const AccountState = z.object({
   user: z.nullable(VerifiedUser),
   /** What the token may do; null when signed out or when the server does not say. Pages offer only what it allows. */
   scopes: z.nullable(z.array(Scope)),
+  /** Set when the server refused the token: Shelf has stopped calling it and asks the user to sign in again. */
+  tokenProblem: z.nullable(z.object({ code: z.string(), message: z.string() })),
 });
 
 /**

@@ -24,6 +24,17 @@ export const Grant = z.object({ scopes: z.nullable(z.array(Scope)), expiresAt: z
 export type Grant = z.infer<typeof Grant>;
 export const grantItem = typedItem('local:grant', z.nullable(Grant), { fallback: null, onInvalid: 'fallback' });
 
+/** Why the server refused the stored token (401): no call is made with it until the user signs in again. */
+export const TokenProblem = z.object({ code: z.enum(['MISSING_TOKEN', 'INVALID_TOKEN', 'TOKEN_REVOKED', 'TOKEN_EXPIRED']), message: z.string() });
+export type TokenProblem = z.infer<typeof TokenProblem>;
+export const tokenProblemItem = typedItem('local:tokenProblem', z.nullable(TokenProblem), { fallback: null, onInvalid: 'fallback' });
+
+/** The account's day of requests as the scheduler counts it, kept so that a restarted service worker goes on counting. */
+export const requestDayItem = typedItem('local:requestDay', z.nullable(z.object({ start: z.number(), count: z.number() })), {
+  fallback: null,
+  onInvalid: 'fallback',
+});
+
 /** Normalised URL → bookmark id, for the toolbar icon and the popup, without asking the server per page. */
 export const SavedIndex = z.object({ entries: z.record(z.string(), z.string()), syncedAt: z.nullable(z.number()) });
 export type SavedIndex = z.infer<typeof SavedIndex>;

@@ -289,6 +289,7 @@ describe('sign-in failures, each in its own words', () => {
       expect((await screen.findByRole('alert')).textContent).toContain('Try again in 15 minutes');
 
       await fresh.advance(10 * MINUTE);
+      bg.clock.advance(10 * MINUTE);
       await submitSignIn(fresh.baseUrl, u.token);
       await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Try again in 5 minutes'));
       await expectSignedOut();

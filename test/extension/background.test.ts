@@ -242,7 +242,7 @@ describe('saving, the index and the toolbar icon', () => {
     await vi.waitFor(async () => expect(await badge(savedTab)).toBe('✓'));
 
     const state = await send('signOut', {});
-    expect(state).toEqual({ serverUrl: t.baseUrl, signedIn: false, user: null, scopes: null });
+    expect(state).toEqual({ serverUrl: t.baseUrl, signedIn: false, tokenProblem: null, user: null, scopes: null });
     expect(await grantItem.get()).toBeNull();
     expect(await tokenItem.get()).toBeNull();
     expect(await userItem.get()).toBeNull();

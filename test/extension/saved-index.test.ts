@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { Account } from '../../entrypoints/background/account.ts';
+import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -20,7 +21,7 @@ beforeEach(async () => {
   for (let i = 0; i < 450; i++) {
     await u.api('POST', '/bookmarks', { body: { url: `https://library.example/${i}`, title: `${i}`, description: '' } });
   }
-  const account = new Account({ hasHostPermission: async () => true });
+  const account = new Account({ scheduler: new RequestScheduler(), hasHostPermission: async () => true });
   await account.signIn(t.baseUrl, u.token);
   index = new SavedIndex(account);
 });

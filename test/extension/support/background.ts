@@ -2,12 +2,14 @@ import { browser } from 'wxt/browser';
 import type { Handlers } from '../../../lib/messaging/protocol.ts';
 import { handleMessages } from '../../../lib/messaging/receive.ts';
 import type { Runtime } from '../../../lib/messaging/transport.ts';
+import { RequestScheduler } from '../../../lib/client/scheduler.ts';
 import { Account } from '../../../entrypoints/background/account.ts';
 import { Bookmarks } from '../../../entrypoints/background/bookmarks.ts';
 import { createHandlers, type Services } from '../../../entrypoints/background/handlers.ts';
 import { SavedIcon } from '../../../entrypoints/background/icon.ts';
 import { Library } from '../../../entrypoints/background/library.ts';
 import { SavedIndex } from '../../../entrypoints/background/saved-index.ts';
+import { ShiftedClock } from '../../support/manual-clock.ts';
 import { createLoopbackRuntime } from './loopback-runtime.ts';
 
 export interface SentRequest {
@@ -22,6 +24,8 @@ export interface TestBackground {
   runtime: Runtime;
   /** Every HTTP request the background made, in order. */
   requests: SentRequest[];
+  /** The scheduler's clock: a test that advances its server's clock advances this one alike. */
+  clock: ShiftedClock;
   /** Resolves once no request is under way (the index sync after a sign-in runs behind its answer). */
   idle(): Promise<void>;
 }
@@ -49,7 +53,9 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
     // A few turns: the work after a response (storage writes, the icon) may start another request.
     for (let quiet = 0; quiet < 3; quiet = pending === 0 ? quiet + 1 : 0) await new Promise((resolve) => setTimeout(resolve, 5));
   };
-  const account = new Account({ fetch: countingFetch, hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)) });
+  const clock = new ShiftedClock();
+  const scheduler = new RequestScheduler({ clock, onTokenRefused: (error, credential) => void account.tokenRefused(error, credential) });
+  const account = new Account({ scheduler, fetch: countingFetch, hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)) });
   const index = new SavedIndex(account);
   const library = new Library(account);
   const icon = new SavedIcon(browser, index);
@@ -58,5 +64,5 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers);
-  return { services, handlers, runtime, requests, idle };
+  return { services, handlers, runtime, requests, clock, idle };
 }
