@@ -4,6 +4,7 @@ import type { Bookmarks } from './bookmarks.ts';
 import type { SavedIcon } from './icon.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
+import type { SaveQueue } from './save-queue.ts';
 
 export interface Services {
   account: Account;
@@ -11,6 +12,7 @@ export interface Services {
   library: Library;
   index: SavedIndex;
   icon: SavedIcon;
+  queue: SaveQueue;
 }
 
 /** Every message the UI may send, answered by one service call. */
@@ -32,7 +34,7 @@ export function createHandlers({ account, bookmarks, library, index, icon }: Ser
       await icon.refreshAll();
       return state;
     },
-    lookupUrl: async ({ url }) => ({ bookmark: await bookmarks.lookup(url) }),
+    lookupUrl: ({ url }) => bookmarks.lookup(url),
     saveBookmark: ({ bookmark }) => bookmarks.save(bookmark),
     updateBookmark: ({ id, patch }) => bookmarks.update(id, patch),
     trashBookmark: ({ id }) => bookmarks.trash(id),

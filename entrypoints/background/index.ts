@@ -13,6 +13,8 @@ import { setupIndexSync } from './index-sync.ts';
 import { Library } from './library.ts';
 import { setupQuickSave } from './quick-save.ts';
 import { SavedIndex } from './saved-index.ts';
+import { SaveQueue } from './save-queue.ts';
+import { setupSaveRetry } from './save-retry.ts';
 
 export function startBackground(): void {
   // zod/mini loads no locale (so the popup stays small): a refused message names its problem in English, as the API does.
@@ -28,16 +30,23 @@ export function startBackground(): void {
   const account = new Account({
     scheduler,
     hasHostPermission: (origin) => browser.permissions.contains({ origins: [`${origin}/*`] }),
+    // Saves that waited for a usable token go as soon as there is one.
+    onSignedIn: () => void queue.drain(true),
   });
   const index = new SavedIndex(account);
   const library = new Library(account);
-  const icon = new SavedIcon(browser, index);
-  const bookmarks = new Bookmarks(account, index, library, () => void icon.refreshAll());
+  const queue: SaveQueue = new SaveQueue(account, {
+    onSaved: (bookmark, body) => bookmarks.saved(bookmark, body),
+    onChange: () => void icon.refreshAll(),
+  });
+  const icon = new SavedIcon(browser, index, queue);
+  const bookmarks = new Bookmarks(account, index, library, queue, () => void icon.refreshAll());
 
-  handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, library, index, icon }));
+  handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, library, index, icon, queue }));
   icon.setup();
   setupQuickSave(browser, bookmarks);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
+  setupSaveRetry(browser, queue, typeof globalThis.addEventListener === 'function' ? globalThis : undefined);
 }
 
 // A classic worker is built on its own, so the pages' shared chunks hold only what the pages use.

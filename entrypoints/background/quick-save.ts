@@ -38,7 +38,12 @@ export async function quickSave(browser: Browser, bookmarks: Bookmarks, url: str
   }
   try {
     const saved = await bookmarks.save({ url, ...(title?.trim() && { title: title.trim() }) });
-    await notify(browser, { iconUrl, title: 'Saved to Shelf', message: saved.title || saved.url });
+    if ('queued' in saved) {
+      const why = saved.queued.error ? describeError({ ...saved.queued.error, retryAfterSeconds: undefined }).title : '';
+      await notify(browser, { iconUrl, title: 'Waiting to be saved', message: `${why} Shelf will save it as soon as the server takes it.`.trim() });
+    } else {
+      await notify(browser, { iconUrl, title: 'Saved to Shelf', message: saved.title || saved.url });
+    }
   } catch (err) {
     const text = describeError(toClientError(err));
     await notify(browser, { iconUrl, title: `Not saved: ${text.title}`, message: text.action });

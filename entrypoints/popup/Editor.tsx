@@ -38,9 +38,15 @@ export function Editor({ page, kept, startup }: EditorProps) {
     <Frame heading={HEADINGS[mode.kind]}>
       <p
         role="status"
-        className={state.status ? 'rounded-md bg-emerald-50 px-3 py-1.5 text-sm font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200' : 'sr-only'}
+        className={
+          !state.status
+            ? 'sr-only'
+            : state.waiting
+              ? 'rounded-md bg-amber-50 px-3 py-1.5 text-sm font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200'
+              : 'rounded-md bg-emerald-50 px-3 py-1.5 text-sm font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200'
+        }
       >
-        {state.status && `✓ ${state.status}`}
+        {state.status && (state.waiting ? `⏳ ${state.status}` : `✓ ${state.status}`)}
       </p>
       {state.error && <ErrorAlert error={state.error} />}
       {mode.kind === 'trashed' ? (

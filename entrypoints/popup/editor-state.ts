@@ -2,8 +2,9 @@ import { addTags, findTag, type KnownTag } from '../../components/tag-suggestion
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
-import type { ClientError } from '../../lib/client/errors.ts';
-import { type FormValues, sameValues, valuesOf } from './form.ts';
+import { ClientError } from '../../lib/client/errors.ts';
+import type { MessageOutput } from '../../lib/messaging/protocol.ts';
+import { type FormValues, sameValues, valuesOf, valuesOfBody } from './form.ts';
 import type { Kept } from './startup.ts';
 
 export type Mode = { kind: 'create' } | { kind: 'edit'; bookmark: Bookmark } | { kind: 'trashed'; bookmark: Bookmark };
@@ -23,6 +24,8 @@ export interface EditorState {
   sent: FormValues | null;
   error: ClientError | null;
   status: string;
+  /** The status says the save waits in the queue (not that it is done). */
+  waiting: boolean;
   /** Counts successful saves and updates: each one makes the draft go. */
   saves: number;
   tags: Tag[] | null;
@@ -41,8 +44,12 @@ export type EditorAction =
   | { type: 'loadFailed'; error: ClientError }
   | { type: 'start'; busy: Busy }
   | { type: 'saved'; bookmark: Bookmark; status: string }
+  /** The page's save waits in the queue (its answer, or found there when the popup opened), or was refused for good. */
+  | { type: 'queued'; queued: Queued }
   | { type: 'trashed'; bookmark: Bookmark }
   | { type: 'failed'; error: ClientError };
+
+type Queued = NonNullable<MessageOutput<'lookupUrl'>['queued']>;
 
 /** What the editor takes of what this device kept for the page. */
 export interface KeptValues {
@@ -66,6 +73,7 @@ export function initialState(start: { title: string } & KeptValues): EditorState
     sent: null,
     error: null,
     status: '',
+    waiting: false,
     saves: 0,
     tags: null,
     collections: null,
@@ -95,9 +103,9 @@ function withoutGoneCollection(state: EditorState): EditorState {
 export function editorReducer(state: EditorState, action: EditorAction): EditorState {
   switch (action.type) {
     case 'change':
-      return { ...state, values: { ...state.values, ...action.values }, edited: true, status: '' };
+      return { ...state, values: { ...state.values, ...action.values }, edited: true, status: '', waiting: false };
     case 'typeTag':
-      return { ...state, tagText: action.text, status: '' };
+      return { ...state, tagText: action.text, status: '', waiting: false };
     case 'tabKnown':
       // The tab's title, unless the user or a request got to the form first.
       if (state.edited || state.busy !== null || state.mode.kind !== 'create' || state.values.title !== '') return state;
@@ -127,7 +135,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, error: state.error ?? action.error };
     case 'start': {
       const values = committed(state);
-      return { ...state, values, tagText: '', busy: action.busy, sent: values, error: null, status: '' };
+      return { ...state, values, tagText: '', busy: action.busy, sent: values, error: null, status: '', waiting: false };
     }
     case 'saved': {
       // What the user typed while the request was out is kept, to be sent with the next Update.
@@ -140,8 +148,20 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         busy: null,
         sent: null,
         status: action.status,
+        waiting: false,
         saves: state.saves + 1,
       };
+    }
+    case 'queued': {
+      const { body, error, refused, waiting } = action.queued;
+      const answered = state.busy !== null;
+      // Found when the popup opened: the form shows the waiting save, unless the user has typed already.
+      const values = answered || state.edited ? state.values : valuesOfBody(body);
+      // Not a save yet: the draft stays until the server has it. Why it waits (or was refused) shows as an error does.
+      const reason = error && new ClientError(error.code, error.message);
+      const shown = { ...state, values, busy: null, sent: null, error: reason };
+      if (refused) return { ...shown, status: '', waiting: false };
+      return { ...shown, status: waiting === 1 ? 'Waiting to be saved' : `Waiting to be saved (${waiting} waiting)`, waiting: true };
     }
     case 'trashed':
       return { ...state, mode: { kind: 'trashed', bookmark: action.bookmark }, busy: null, sent: null, status: 'Moved to trash' };

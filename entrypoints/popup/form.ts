@@ -22,6 +22,15 @@ export const valuesOf = ({ title, tags, collectionId, note, isFavorite }: FormVa
   isFavorite,
 });
 
+/** A save's body as the form shows it (a queued save, before the server has made it a bookmark). */
+export const valuesOfBody = (body: CreateBody): FormValues => ({
+  title: body.title ?? '',
+  tags: [...(body.tags ?? [])],
+  collectionId: body.collectionId ?? null,
+  note: body.note ?? '',
+  isFavorite: body.isFavorite ?? false,
+});
+
 /**
  * The one request that saves a page. No description: the server detects it
  * from the page. An empty title is left out for the same reason.

@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { VerifiedUser } from '../api/auth.ts';
+import { CreateBookmarkBody } from '../api/bookmarks.ts';
+import { CLIENT_ERROR_CODES } from '../client/errors.ts';
 import { Scope } from '../api/scopes.ts';
 import { Collection } from '../api/collections.ts';
 import { Tag } from '../api/tags.ts';
@@ -57,3 +59,21 @@ export const Draft = z.object({
 });
 export type Draft = z.infer<typeof Draft>;
 export const draftsItem = typedItem('local:drafts', z.record(z.string(), Draft), { fallback: {}, onInvalid: 'fallback' });
+
+/**
+ * A save the server has not confirmed: it waits here (surviving the service worker and the browser) and is
+ * sent again with the same Idempotency-Key until the server answers it, or kept with the reason it was refused.
+ */
+export const QueuedSave = z.object({
+  key: z.string(),
+  body: CreateBookmarkBody,
+  queuedAt: z.number(),
+  attempts: z.number(),
+  nextAttemptAt: z.number(),
+  /** Why the last attempt did not save it; for a refused save, why it is kept. */
+  error: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
+  /** The server refused it for good (a 4xx a retry cannot fix): kept to be shown, never sent again by itself. */
+  refused: z.boolean(),
+});
+export type QueuedSave = z.infer<typeof QueuedSave>;
+export const saveQueueItem = typedItem('local:saveQueue', z.array(QueuedSave), { fallback: [], onInvalid: 'throw' });

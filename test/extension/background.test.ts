@@ -178,6 +178,7 @@ describe('saving, the index and the toolbar icon', () => {
     const otherTab = await tab('https://example.com/other');
     fetchSpy.mockClear();
     const bookmark = await send('saveBookmark', { bookmark: { url: SAVED_URL, title: 'Read me', description: '', tags: ['later'], isFavorite: true } });
+    if ('queued' in bookmark) throw new Error('the save was queued');
     return { id: bookmark.id, savedTab, otherTab };
   }
 
@@ -215,7 +216,7 @@ describe('saving, the index and the toolbar icon', () => {
     const { id } = await savedPage();
     await settled();
     fetchSpy.mockClear();
-    expect(await send('lookupUrl', { url: 'https://example.com/never-saved' })).toEqual({ bookmark: null });
+    expect(await send('lookupUrl', { url: 'https://example.com/never-saved' })).toEqual({ bookmark: null, queued: null });
     expect(fetchSpy).not.toHaveBeenCalled();
     expect((await send('lookupUrl', { url: 'http://example.com/read?utm_medium=mail' })).bookmark?.id).toBe(id);
     expect(apiCalls()).toEqual([`GET /v1/bookmarks/${id}`]);

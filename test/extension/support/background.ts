@@ -9,6 +9,7 @@ import { createHandlers, type Services } from '../../../entrypoints/background/h
 import { SavedIcon } from '../../../entrypoints/background/icon.ts';
 import { Library } from '../../../entrypoints/background/library.ts';
 import { SavedIndex } from '../../../entrypoints/background/saved-index.ts';
+import { SaveQueue } from '../../../entrypoints/background/save-queue.ts';
 import { ShiftedClock } from '../../support/manual-clock.ts';
 import { createLoopbackRuntime } from './loopback-runtime.ts';
 
@@ -55,12 +56,13 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
   };
   const clock = new ShiftedClock();
   const scheduler = new RequestScheduler({ clock, onTokenRefused: (error, credential) => void account.tokenRefused(error, credential) });
-  const account = new Account({ scheduler, fetch: countingFetch, hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)) });
+  const account: Account = new Account({ scheduler, onSignedIn: () => void queue.drain(true), fetch: countingFetch, hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)) });
   const index = new SavedIndex(account);
   const library = new Library(account);
-  const icon = new SavedIcon(browser, index);
-  const bookmarks = new Bookmarks(account, index, library, () => void icon.refreshAll());
-  const services: Services = { account, bookmarks, library, index, icon };
+  const queue: SaveQueue = new SaveQueue(account, { onSaved: (bookmark, body) => bookmarks.saved(bookmark, body), onChange: () => void icon.refreshAll() });
+  const icon = new SavedIcon(browser, index, queue);
+  const bookmarks = new Bookmarks(account, index, library, queue, () => void icon.refreshAll());
+  const services: Services = { account, bookmarks, library, index, icon, queue };
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers);
