@@ -13,7 +13,7 @@ export const AccountState = z.object({
   /** What the token may do; null when signed out or when the server does not say. Pages offer only what it allows. */
   scopes: z.nullable(z.array(Scope)),
   /** Set when the server refused the token: Shelf has stopped calling it and asks the user to sign in again. */
-  tokenProblem: z.nullable(z.object({ code: z.string(), message: z.string() })),
+  tokenProblem: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
 });
 
 /** A save the server has not confirmed yet (or refused for good), as the pages show it. */

@@ -209,6 +209,24 @@ describe('signing in', () => {
     expect(summary()).toMatchObject({ Name: 'Test user', Server: t.baseUrl });
     expect(screen.queryByLabelText('API token')).toBeNull();
   });
+
+  it('asks to sign in again once the server has refused the token, and signing in clears it', async () => {
+    const u = await t.user();
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+    await bg.idle();
+    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+    await expect(bg.handlers.listTags({ refresh: true })).rejects.toMatchObject({ code: 'TOKEN_REVOKED' });
+    render(<App />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(describeError({ code: 'TOKEN_REVOKED', message: '', retryAfterSeconds: undefined }).title);
+    expect(screen.getByText(/Shelf has stopped using this token/)).toBeTruthy();
+
+    const next = await t.user();
+    await user.click(screen.getByRole('button', { name: 'Change server or token' }));
+    await submitSignIn(t.baseUrl, next.token);
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect((await bg.handlers.getAccount({})).tokenProblem).toBeNull();
+  });
 });
 
 describe('sign-in failures, each in its own words', () => {
