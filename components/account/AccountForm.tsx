@@ -4,6 +4,7 @@ import type { AccountState } from '../../lib/messaging/protocol.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { send } from '../messenger.ts';
 import { AccountSummary } from './AccountSummary.tsx';
+import { IndexSyncStatus } from './IndexSyncStatus.tsx';
 import { SignInForm } from './SignInForm.tsx';
 
 /**
@@ -71,6 +72,7 @@ export function AccountForm() {
         {...(!replacing && { onReplaceToken: () => setReplacing(true) })}
         focusHeading={acted && !replacing}
       />
+      <IndexSyncStatus />
       {error && <ErrorAlert error={error} />}
       {account.tokenProblem && !replacing && (
         <div className="space-y-2">

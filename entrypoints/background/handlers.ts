@@ -23,7 +23,7 @@ export function createHandlers({ account, bookmarks, library, index, icon }: Ser
       const state = await account.signIn(serverUrl, token);
       // The index fills in behind the answer; the popup works meanwhile, the icon catches up when it is done.
       void index
-        .sync()
+        .sync({ full: true })
         .then(() => icon.refreshAll())
         .catch((err: unknown) => console.warn('Shelf: saved-page sync failed', err));
       return state;

@@ -38,9 +38,26 @@ export const requestDayItem = typedItem('local:requestDay', z.nullable(z.object(
 });
 
 /** Normalised URL → bookmark id, for the toolbar icon and the popup, without asking the server per page. */
-export const SavedIndex = z.object({ entries: z.record(z.string(), z.string()), syncedAt: z.nullable(z.number()) });
+export const SavedIndex = z.object({
+  entries: z.record(z.string(), z.string()),
+  syncedAt: z.nullable(z.number()),
+  /** The last pass over the whole library (which alone sees deletions and changes made elsewhere). */
+  fullSyncedAt: z.optional(z.nullable(z.number())),
+});
 export type SavedIndex = z.infer<typeof SavedIndex>;
 export const savedIndexItem = typedItem('local:savedIndex', SavedIndex, { fallback: { entries: {}, syncedAt: null }, onInvalid: 'fallback' });
+
+/** How far the saved-page sync has come, for the options page. */
+export const IndexSyncProgress = z.object({
+  full: z.boolean(),
+  fetched: z.number(),
+  /** The library's size when known (a full pass asks for it first). */
+  total: z.nullable(z.number()),
+  requests: z.number(),
+  running: z.boolean(),
+});
+export type IndexSyncProgress = z.infer<typeof IndexSyncProgress>;
+export const indexSyncItem = typedItem('local:indexSync', z.nullable(IndexSyncProgress), { fallback: null, onInvalid: 'fallback' });
 
 const cache = <S extends z.ZodMiniType>(item: S) => z.object({ items: z.array(item), fetchedAt: z.number() });
 export const tagsCacheItem = typedItem('local:tagsCache', z.nullable(cache(Tag)), { fallback: null, onInvalid: 'fallback' });

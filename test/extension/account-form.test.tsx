@@ -9,7 +9,7 @@ import { VerifiedUser } from '../../lib/api/auth.ts';
 import type { ClientErrorCode } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import { DEFAULT_SERVER_URL } from '../../lib/messaging/protocol.ts';
-import { tokenItem } from '../../lib/storage/items.ts';
+import { indexSyncItem, tokenItem } from '../../lib/storage/items.ts';
 import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/options/App.tsx';
 import { dataOf } from '../support/expect.ts';
@@ -210,6 +210,19 @@ describe('signing in', () => {
     expect(screen.queryByLabelText('API token')).toBeNull();
   });
 
+  it('shows how far the saved-page sync has come, live', async () => {
+    const u = await t.user();
+    for (const i of [1, 2, 3]) await u.api('POST', '/bookmarks', { body: { url: `https://sync.example/${i}`, description: '' } });
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+    await bg.idle();
+    await indexSyncItem.set({ full: true, fetched: 200, total: 450, requests: 2, running: true });
+    render(<App />);
+    expect((await screen.findByText(/Syncing saved pages/)).textContent).toBe('Syncing saved pages: 200 of 450');
+    expect(screen.getByRole('progressbar', { name: 'Saved-page sync' })).toHaveProperty('value', 200);
+    await bg.services.index.sync({ full: true });
+    expect((await screen.findByText(/Saved pages synced/)).textContent).toBe('Saved pages synced: 3.');
+  });
+
   it('asks to sign in again once the server has refused the token, and signing in clears it', async () => {
     const u = await t.user();
     await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
@@ -224,7 +237,8 @@ describe('signing in', () => {
     const next = await t.user();
     await user.click(screen.getByRole('button', { name: 'Change server or token' }));
     await submitSignIn(t.baseUrl, next.token);
-    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Change server or token' })).toBeNull());
+    expect(screen.queryByRole('alert')).toBeNull();
     expect((await bg.handlers.getAccount({})).tokenProblem).toBeNull();
   });
 });
