@@ -119,7 +119,7 @@ describe('signing in', () => {
     await signedIn(u);
     expect(Object.keys((await savedIndexItem.get()).entries)).toEqual(['example.com/saved-elsewhere']);
     await vi.waitFor(async () => expect(await badge(open)).toBe('✓'));
-    expect(apiCalls()).toEqual(['POST /v1/auth/verify', 'GET /v1/auth/verify', 'GET /v1/bookmarks']);
+    expect(apiCalls()).toEqual(['POST /v1/auth/verify', 'GET /v1/auth/verify', 'GET /v1/bookmarks/stats', 'GET /v1/bookmarks']);
   });
 
   it('keeps what the token may do, answers it to the pages, and refuses unsent what it may not', async () => {
