@@ -55,8 +55,8 @@ export class Account {
   }
 
   /** Verifies the token with the server before keeping anything, so a bad token never replaces a good one. */
-  async signIn(serverUrl: string, token: string): Promise<AccountState> {
-    const normalized = normalizeServerUrl(serverUrl);
+  async signIn(serverUrl: string, token: string, options: { allowInsecure?: boolean } = {}): Promise<AccountState> {
+    const normalized = normalizeServerUrl(serverUrl, options);
     this.deps.scheduler.forgetRefusedTokens();
     if (!(await this.deps.hasHostPermission(new URL(normalized).origin))) {
       throw new ClientError('PERMISSION_DENIED', `Shelf is not allowed to reach ${new URL(normalized).origin}`);

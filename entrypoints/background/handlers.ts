@@ -19,8 +19,8 @@ export interface Services {
 export function createHandlers({ account, bookmarks, library, index, icon }: Services): Handlers {
   return {
     getAccount: () => account.state(),
-    signIn: async ({ serverUrl, token }) => {
-      const state = await account.signIn(serverUrl, token);
+    signIn: async ({ serverUrl, token, allowInsecure }) => {
+      const state = await account.signIn(serverUrl, token, { allowInsecure: allowInsecure === true });
       // The index fills in behind the answer; the popup works meanwhile, the icon catches up when it is done.
       void index
         .sync({ full: true })

@@ -376,6 +376,27 @@ describe('servers other than the local one', () => {
     await expectSignedOut();
   });
 
+  it('uses https for a name typed without a scheme, and sends a token over plain http elsewhere only once the user agrees', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    render(<App />);
+    await submitSignIn('bookmarks.example.com', BAD_TOKEN);
+    await expectFailure('PERMISSION_DENIED');
+    expect(request).toHaveBeenLastCalledWith({ origins: ['https://bookmarks.example.com/*'] });
+
+    await submitSignIn('http://bookmarks.example.com', BAD_TOKEN);
+    await expectFailure('INSECURE_SERVER');
+    expect(request).toHaveBeenCalledTimes(1);
+    const agree = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Send my token unencrypted' });
+    expect(agree.checked).toBe(false);
+    await user.click(agree);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await expectFailure('PERMISSION_DENIED');
+    expect(request).toHaveBeenLastCalledWith({ origins: ['http://bookmarks.example.com/*'] });
+    expect(bg.requests).toHaveLength(0);
+    // The background checks it too: a page cannot skip the question.
+    await expect(bg.handlers.signIn({ serverUrl: 'http://bookmarks.example.com', token: BAD_TOKEN })).rejects.toMatchObject({ code: 'INSECURE_SERVER' });
+  });
+
   it('signs in once access is granted', async () => {
     // 127.0.0.2 is this computer too, but not an origin the manifest grants.
     const other = await startTestServer({ host: '127.0.0.2' });
