@@ -19,6 +19,11 @@ export default defineConfig({
     // The default server is local; any other server's origin is asked for when the user sets it.
     host_permissions: ['http://127.0.0.1/*', 'http://localhost/*'],
     optional_host_permissions: ['https://*/*', 'http://*/*'],
+    // Extension pages run only the extension's own scripts: no inline or remote script, no plugins, no <base>
+    // rewriting, no form posting anywhere, and no framing by a web page.
+    content_security_policy: {
+      extension_pages: "script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    },
     commands: {
       'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Save the current tab to Shelf' },
     },

@@ -42,7 +42,8 @@ export function startBackground(): void {
   const icon = new SavedIcon(browser, index, queue);
   const bookmarks = new Bookmarks(account, index, library, queue, () => void icon.refreshAll());
 
-  handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, library, index, icon, queue }));
+  const ownPages = { id: browser.runtime.id, origin: new URL(browser.runtime.getURL('/')).origin };
+  handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, library, index, icon, queue }), ownPages);
   icon.setup();
   setupQuickSave(browser, bookmarks);
   setupIndexSync(browser, account, index, () => icon.refreshAll());

@@ -11,7 +11,7 @@ import { Library } from '../../../entrypoints/background/library.ts';
 import { SavedIndex } from '../../../entrypoints/background/saved-index.ts';
 import { SaveQueue } from '../../../entrypoints/background/save-queue.ts';
 import { ShiftedClock } from '../../support/manual-clock.ts';
-import { createLoopbackRuntime } from './loopback-runtime.ts';
+import { LOOPBACK_EXTENSION, createLoopbackRuntime } from './loopback-runtime.ts';
 
 export interface SentRequest {
   method: string;
@@ -65,6 +65,6 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
   const services: Services = { account, bookmarks, library, index, icon, queue };
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
-  handleMessages(runtime, handlers);
+  handleMessages(runtime, handlers, LOOPBACK_EXTENSION);
   return { services, handlers, runtime, requests, clock, idle };
 }
