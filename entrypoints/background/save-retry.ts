@@ -6,10 +6,11 @@ type Browser = typeof browser;
 const ALARM = 'shelf-save-queue';
 
 /**
- * When the queue is tried again: at every start of the service worker (it may
- * have stopped with saves waiting), on an alarm every half minute (it wakes a
- * stopped worker; each save keeps its own backoff), and at once when the browser
- * comes back online.
+ * When the queue is tried again: everything at every start of the service
+ * worker (it may have stopped, or the browser closed, with saves waiting: one
+ * request tells whether the server is back), on an alarm every half minute (it
+ * wakes a stopped worker; each save keeps its own backoff), and everything at
+ * once when the browser comes back online.
  */
 export function setupSaveRetry(browser: Browser, queue: SaveQueue, online: Pick<EventTarget, 'addEventListener'> | undefined): void {
   const drain = (all: boolean) => void queue.drain(all).catch((err: unknown) => console.warn('Shelf: the save queue could not be sent', err));
@@ -18,5 +19,5 @@ export function setupSaveRetry(browser: Browser, queue: SaveQueue, online: Pick<
     if (alarm.name === ALARM) drain(false);
   });
   online?.addEventListener('online', () => drain(true));
-  drain(false);
+  drain(true);
 }

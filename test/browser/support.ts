@@ -60,6 +60,10 @@ export interface ShelfProcess {
   admin(...args: string[]): Promise<unknown>;
   /** A request to the API with this token (or another), answering the status and the parsed body. */
   api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: unknown }>;
+  /** SIGKILL, as a crash: requests under way get no answer. */
+  kill(): Promise<void>;
+  /** Starts it again on the same data directory (on another port: baseUrl changes). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -98,7 +102,7 @@ export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']
   if (!baseUrl || !token || !userId) throw new Error(`unexpected server banner:\n${text}`);
 
   const api: ShelfProcess['api'] = async (method, path, body, asToken = token) => {
-    const res = await fetch(baseUrl + path, {
+    const res = await fetch(shelf.baseUrl + path, {
       method,
       headers: { Authorization: `Bearer ${asToken}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
       ...(body !== undefined && { body: JSON.stringify(body) }),
@@ -107,18 +111,25 @@ export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']
     return { status: res.status, body: raw ? (JSON.parse(raw) as unknown) : null };
   };
 
-  return {
+  const shelf: ShelfProcess = {
     baseUrl,
     dataDir,
     userId,
     token,
     api,
     admin: (...args) => runAdmin(dataDir, args),
+    kill: () => server.kill(),
+    async restart() {
+      await server.stop();
+      server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, ...extraArgs]);
+      shelf.baseUrl = server.url;
+    },
     async stop() {
       await server.stop();
       removeDir(dataDir);
     },
   };
+  return shelf;
 }
 
 const execFileAsync = promisify(execFile);

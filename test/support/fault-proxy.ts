@@ -27,6 +27,8 @@ export interface ProxiedRequest {
 export interface FaultProxy {
   /** The proxied API base URL (…/v1). */
   baseUrl: string;
+  /** Where it forwards to (a restarted server listens on another port): an origin or a base URL on the same path. */
+  target: string;
   fault: Fault;
   requests: ProxiedRequest[];
   close(): Promise<void>;
@@ -34,11 +36,11 @@ export interface FaultProxy {
 
 /** A small HTTP proxy of the tests' own in front of the real server, to inject the faults a network and a server can have. */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
-  const upstream = new URL(target);
-  const proxy: FaultProxy = { baseUrl: '', fault: 'pass', requests: [], close: () => Promise.resolve() };
+  const proxy: FaultProxy = { baseUrl: '', target, fault: 'pass', requests: [], close: () => Promise.resolve() };
 
   const forward = (req: IncomingMessage, body: Buffer) =>
     new Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }>((resolve, reject) => {
+      const upstream = new URL(proxy.target);
       const out = request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
         (res) => {
@@ -86,7 +88,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  proxy.baseUrl = `http://127.0.0.1:${port}${upstream.pathname.replace(/\/+$/, '')}`;
+  proxy.baseUrl = `http://127.0.0.1:${port}${new URL(target).pathname.replace(/\/+$/, '')}`;
   proxy.close = () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
