@@ -90,28 +90,22 @@ describe('saves through faults, in Chromium', () => {
     expect(proxy.requests.filter((r) => r.replayed).length).toBeGreaterThanOrEqual(2);
   });
 
-  it('a service worker stopped with saves queued drains the queue when it starts again', { timeout: 120_000 }, async () => {
+  it('saves queued when the browser and its worker stop are sent when they start again', { timeout: 120_000 }, async () => {
     proxy.fault = 'down';
     const urls = [1, 2, 3].map((i) => site.url(`/stopped-${i}`));
     for (const url of urls) await saveLink(url);
     expect(await queued()).toHaveLength(3);
-    const { tabId } = await browser.openTab(site.url('/stopped-1'));
-    await expect.poll(() => browser.badge(tabId)).toBe('3');
+    const { tabId: before } = await browser.openTab(site.url('/stopped-1'));
+    await expect.poll(() => browser.badge(before)).toBe('3');
 
-    const running = await worker();
-    const stopped = new Promise<void>((resolve) => running.once('close', () => resolve()));
-    const page = await browser.context.newPage();
-    const cdp = await browser.context.newCDPSession(page);
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
-    await stopped;
-    expect(browser.context.serviceWorkers().filter((w) => w.url().startsWith('chrome-extension://'))).toEqual([]);
-
+    // Chromium closed and started again with saves waiting: the worker starts afresh and finds them in storage.
+    // (Stopping only the worker, with CDP's ServiceWorker.stopAllWorkers or chrome://serviceworker-internals, works,
+    // but Playwright then never gets the restarted worker going: every later call on the context hangs.)
+    await browser.relaunch();
     proxy.fault = 'pass';
-    // Any event starts it again; here the options page asking for the account.
-    await page.goto(browser.url('options.html'));
     await expect.poll(queued, { timeout: 60_000 }).toEqual([]);
     expect(await copies(urls)).toEqual([1, 1, 1]);
+    const { tabId } = await browser.openTab(site.url('/stopped-1'));
     await expect.poll(() => browser.badge(tabId), { timeout: 10_000 }).toBe('✓');
   });
 

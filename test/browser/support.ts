@@ -196,6 +196,8 @@ export interface ExtensionBrowser {
   /** Opens a web page in a new tab and answers the page and its tab id. */
   openTab(url: string): Promise<{ page: Page; tabId: number }>;
   badge(tabId: number): Promise<string>;
+  /** Closes Chromium and starts it again on the same profile: the extension's worker starts afresh with what it stored. */
+  relaunch(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -232,18 +234,26 @@ export async function launchExtension(options: { extraPages?: Record<string, str
   }
   // The bench's baseline page is served from the same extension, so that both load the same way.
   for (const [name, dir] of Object.entries(options.extraPages ?? {})) cpSync(dir, join(extensionDir, name), { recursive: true });
-  const context = await chromium.launchPersistentContext(join(root, 'profile'), {
-    headless: true,
-    executablePath: CHROMIUM,
-    args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...ARGS],
-  });
+  const launch = () =>
+    chromium.launchPersistentContext(join(root, 'profile'), {
+      headless: true,
+      executablePath: CHROMIUM,
+      args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...ARGS],
+    });
+  let context = await launch();
   const isOurs = (w: Worker) => w.url().startsWith('chrome-extension://');
   const worker = async (): Promise<Worker> =>
     context.serviceWorkers().find(isOurs) ?? (await context.waitForEvent('serviceworker', { predicate: isOurs, timeout: 10_000 }));
   const extensionId = new URL((await worker()).url()).host;
 
   return {
-    context,
+    get context() {
+      return context;
+    },
+    async relaunch() {
+      await context.close();
+      context = await launch();
+    },
     extensionId,
     worker,
     url: (path) => `chrome-extension://${extensionId}/${path}`,
