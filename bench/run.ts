@@ -2,13 +2,14 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
+import { reliabilitySection } from './reliability.ts';
 import { smartFolderSection } from './smart-folder.ts';
 import { type Row, failureRow, fmtCount, fmtMs, renderTable } from './table.ts';
 import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,smart-folder,export,import,extension]`:
+ * `npm run bench [-- --quick] [-- --only http,smart-folder,export,import,extension,reliability]`:
  * the server's HTTP figures; import, export and smart-folder figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -20,6 +21,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   export: exportSection,
   import: importSection,
   extension: extensionSection,
+  reliability: reliabilitySection,
 };
 
 const { values } = parseArgs({

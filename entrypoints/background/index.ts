@@ -42,7 +42,7 @@ export function startBackground(): void {
   const icon = new SavedIcon(browser, index, queue);
   const bookmarks = new Bookmarks(account, index, library, queue, () => void icon.refreshAll());
 
-  const ownPages = { id: browser.runtime.id, origin: new URL(browser.runtime.getURL('/')).origin };
+  const ownPages = { id: browser.runtime.id, root: browser.runtime.getURL('/') };
   handleMessages(browser.runtime as unknown as Runtime, createHandlers({ account, bookmarks, library, index, icon, queue }), ownPages);
   icon.setup();
   setupQuickSave(browser, bookmarks);

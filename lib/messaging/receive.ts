@@ -10,8 +10,8 @@ const Request = z.object({ name: z.enum(Object.keys(requests) as [MessageName, .
 export interface OwnPages {
   /** The extension's id. */
   id: string;
-  /** The origin of its pages (chrome-extension://<id>, moz-extension://<uuid>). */
-  origin: string;
+  /** Where its pages live, ending in a slash: runtime.getURL('/') (chrome-extension://<id>/, moz-extension://<uuid>/). */
+  root: string;
 }
 
 const Sender = z.object({ id: z.optional(z.string()), url: z.optional(z.string()) });
@@ -23,8 +23,8 @@ const Sender = z.object({ id: z.optional(z.string()), url: z.optional(z.string()
  */
 export function isOwnPage(sender: unknown, own: OwnPages): boolean {
   const parsed = Sender.safeParse(sender);
-  if (!parsed.success || parsed.data.id !== own.id || parsed.data.url === undefined || !URL.canParse(parsed.data.url)) return false;
-  return new URL(parsed.data.url).origin === own.origin;
+  // By prefix, not URL.origin: an extension scheme's origin is "null" outside the browser's own URL parser.
+  return parsed.success && parsed.data.id === own.id && parsed.data.url !== undefined && own.root.endsWith('/') && parsed.data.url.startsWith(own.root);
 }
 
 /** Background side: validates every message and its sender, and turns every failure into a serialized error. */

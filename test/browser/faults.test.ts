@@ -118,12 +118,16 @@ describe('saves through faults, in Chromium', () => {
         (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch({ menuItemId: 'shelf-save-link', linkUrl, pageUrl: linkUrl, editable: false });
       }
     }, urls);
-    // Signing in again makes a full pass over the library, in the middle of the burst.
-    await signInThroughOptions(browser, proxy.baseUrl, shelf.token);
+    // A full pass over the library in the middle of the burst: the hourly sync's alarm, its last full pass made a day old.
+    await (await worker()).evaluate(async () => {
+      const { savedIndex } = await chrome.storage.local.get('savedIndex');
+      await chrome.storage.local.set({ savedIndex: { ...(savedIndex as object), fullSyncedAt: 0 } });
+      (chrome.alarms.onAlarm as unknown as Dispatchable).dispatch({ name: 'shelf-sync-saved-index', scheduledTime: Date.now() });
+    });
     await expect.poll(async () => (await copies(urls)).filter((n) => n === 1).length, { timeout: 540_000, interval: 5_000 }).toBe(200);
     await expect.poll(queued, { timeout: 60_000 }).toEqual([]);
     expect(await copies(urls)).toEqual(urls.map(() => 1));
     expect(proxy.requests.filter((r) => r.status === 429)).toEqual([]);
-    expect(proxy.requests.some((r) => r.method === 'GET' && r.path === '/v1/bookmarks')).toBe(true);
+    expect(proxy.requests.some((r) => r.method === 'GET' && r.path === '/v1/bookmarks/stats')).toBe(true); // the full pass ran
   });
 });

@@ -15,6 +15,7 @@ import { App } from '../../entrypoints/options/App.tsx';
 import { dataOf } from '../support/expect.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
+import { ShiftedClock } from '../support/manual-clock.ts';
 import { closedPort, startFakeServer } from './support/network.ts';
 
 const MINUTE = 60_000;
@@ -22,6 +23,8 @@ const BAD_TOKEN = `tok_${'0'.repeat(64)}`;
 
 let t: TestServer;
 let bg: TestBackground;
+/** The background's clock, moved with the server's. */
+let clock: ShiftedClock;
 let user: UserEvent;
 
 beforeAll(async () => {
@@ -34,7 +37,8 @@ afterAll(async () => {
 
 beforeEach(async () => {
   fakeBrowser.reset();
-  bg = createTestBackground();
+  clock = new ShiftedClock();
+  bg = createTestBackground({ clock });
   setRuntime(bg.runtime);
   user = userEvent.setup();
   // Every request of the background comes from 127.0.0.1: each test starts past the previous one's
@@ -321,7 +325,7 @@ describe('sign-in failures, each in its own words', () => {
       expect((await screen.findByRole('alert')).textContent).toContain('Try again in 15 minutes');
 
       await fresh.advance(10 * MINUTE);
-      bg.clock.advance(10 * MINUTE);
+      clock.advance(10 * MINUTE);
       await submitSignIn(fresh.baseUrl, u.token);
       await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Try again in 5 minutes'));
       await expectSignedOut();

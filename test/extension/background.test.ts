@@ -275,6 +275,8 @@ describe('who may ask the background', () => {
     const strangers = [
       { id: fakeBrowser.runtime.id, url: 'https://evil.example/page', tab: { id: 7 }, frameId: 0 }, // a content script of ours, on a web page
       { id: 'another-extension-id', url: 'chrome-extension://another-extension-id/page.html' },
+      { id: 'another-extension-id', url: fakeBrowser.runtime.getURL('/popup.html') }, // another extension naming our page
+      { id: fakeBrowser.runtime.id, url: `${fakeBrowser.runtime.getURL('/')}`.replace(fakeBrowser.runtime.id, 'another-extension-id') },
       { url: 'https://evil.example/', origin: 'https://evil.example' }, // a web page
       { id: fakeBrowser.runtime.id }, // no page at all
       undefined,

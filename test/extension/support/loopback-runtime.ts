@@ -2,7 +2,7 @@ import type { Runtime } from '../../../lib/messaging/transport.ts';
 
 /** The extension page every message of the loopback runtime comes from. */
 export const LOOPBACK_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/options.html' };
-export const LOOPBACK_EXTENSION = { id: LOOPBACK_PAGE.id, origin: 'chrome-extension://test-extension-id' };
+export const LOOPBACK_EXTENSION = { id: LOOPBACK_PAGE.id, root: 'chrome-extension://test-extension-id/' };
 
 type Listener = Parameters<Runtime['onMessage']['addListener']>[0];
 
