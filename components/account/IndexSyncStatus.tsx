@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
-import { type IndexSyncProgress, indexSyncItem } from '../../lib/storage/items.ts';
+import { type IndexSyncProgress, indexSyncItem } from '../../lib/storage/background-items.ts';
 
 const count = (n: number) => n.toLocaleString('en');
 

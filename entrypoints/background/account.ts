@@ -3,7 +3,8 @@ import { ClientError } from '../../lib/client/errors.ts';
 import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { normalizeServerUrl } from '../../lib/client/server-url.ts';
 import type { AccountState } from '../../lib/messaging/protocol.ts';
-import { type Grant, TokenProblem, grantItem, settingsItem, tokenItem, tokenProblemItem, userItem } from '../../lib/storage/items.ts';
+import { type Grant, grantItem, settingsItem, tokenItem, userItem } from '../../lib/storage/items.ts';
+import { TokenProblem, tokenProblemItem } from '../../lib/storage/background-items.ts';
 
 export interface AccountDeps {
   fetch?: typeof fetch;

@@ -3,7 +3,7 @@ import { defineBackground } from 'wxt/utils/define-background';
 import * as z from 'zod/mini';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { handleMessages } from '../../lib/messaging/receive.ts';
-import { requestDayItem } from '../../lib/storage/items.ts';
+import { requestDayItem } from '../../lib/storage/background-items.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { Account } from './account.ts';
 import { Bookmarks } from './bookmarks.ts';

@@ -1,7 +1,7 @@
 import type { Bookmark, CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
 import { type ClientError, type ClientErrorCode, toClientError } from '../../lib/client/errors.ts';
 import type { QueuedSaveInfo } from '../../lib/messaging/replies.ts';
-import { type QueuedSave, saveQueueItem } from '../../lib/storage/items.ts';
+import { type QueuedSave, saveQueueItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { Account } from './account.ts';
 import type * as z from 'zod/mini';

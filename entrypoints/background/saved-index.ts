@@ -1,5 +1,6 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
-import { type IndexSyncProgress, indexSyncItem, savedIndexItem } from '../../lib/storage/items.ts';
+import { savedIndexItem } from '../../lib/storage/items.ts';
+import { type IndexSyncProgress, indexSyncItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { ApiClient } from '../../lib/client/api-client.ts';
 import type { Account } from './account.ts';

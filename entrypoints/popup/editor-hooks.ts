@@ -117,7 +117,7 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
       if (!canSave) return;
       if (mode.kind === 'edit' && patch) {
         dispatch({ type: 'start', busy: 'update' });
-        void finish(send('updateBookmark', { id: mode.bookmark.id, patch }), 'Updated');
+        void finish(send('updateBookmark', { id: mode.bookmark.id, patch }), '✓ Updated');
         return;
       }
       dispatch({ type: 'start', busy: 'save' });
@@ -130,7 +130,7 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
               // Clicked before the tab was known, the title field was still empty: the tab's title is the one shown next.
               send('saveBookmark', { bookmark: createBody(target.url, page || values.title.trim() !== '' ? values : { ...values, title: target.title }) }),
             );
-      void finish(request, 'Saved');
+      void finish(request, '✓ Saved');
     },
     async trash(bookmark) {
       dispatch({ type: 'start', busy: 'trash' });

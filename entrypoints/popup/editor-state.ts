@@ -2,7 +2,7 @@ import { addTags, findTag, type KnownTag } from '../../components/tag-suggestion
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
-import { ClientError } from '../../lib/client/errors.ts';
+import type { ClientError } from '../../lib/client/errors.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
 import { type FormValues, sameValues, valuesOf, valuesOfBody } from './form.ts';
 import type { Kept } from './startup.ts';
@@ -22,10 +22,9 @@ export interface EditorState {
   busy: Busy | null;
   /** What a request in flight carries, to tell whether the user typed on meanwhile. */
   sent: FormValues | null;
-  error: ClientError | null;
+  error: Pick<ClientError, 'code' | 'message' | 'retryAfterSeconds'> | null;
+  /** What was done, with its mark: ✓ done, ⏳ waiting in the save queue. */
   status: string;
-  /** The status says the save waits in the queue (not that it is done). */
-  waiting: boolean;
   /** Counts successful saves and updates: each one makes the draft go. */
   saves: number;
   tags: Tag[] | null;
@@ -73,7 +72,6 @@ export function initialState(start: { title: string } & KeptValues): EditorState
     sent: null,
     error: null,
     status: '',
-    waiting: false,
     saves: 0,
     tags: null,
     collections: null,
@@ -103,9 +101,9 @@ function withoutGoneCollection(state: EditorState): EditorState {
 export function editorReducer(state: EditorState, action: EditorAction): EditorState {
   switch (action.type) {
     case 'change':
-      return { ...state, values: { ...state.values, ...action.values }, edited: true, status: '', waiting: false };
+      return { ...state, values: { ...state.values, ...action.values }, edited: true, status: '' };
     case 'typeTag':
-      return { ...state, tagText: action.text, status: '', waiting: false };
+      return { ...state, tagText: action.text, status: '' };
     case 'tabKnown':
       // The tab's title, unless the user or a request got to the form first.
       if (state.edited || state.busy !== null || state.mode.kind !== 'create' || state.values.title !== '') return state;
@@ -135,7 +133,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, error: state.error ?? action.error };
     case 'start': {
       const values = committed(state);
-      return { ...state, values, tagText: '', busy: action.busy, sent: values, error: null, status: '', waiting: false };
+      return { ...state, values, tagText: '', busy: action.busy, sent: values, error: null, status: '' };
     }
     case 'saved': {
       // What the user typed while the request was out is kept, to be sent with the next Update.
@@ -148,7 +146,6 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         busy: null,
         sent: null,
         status: action.status,
-        waiting: false,
         saves: state.saves + 1,
       };
     }
@@ -158,13 +155,11 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       // Found when the popup opened: the form shows the waiting save, unless the user has typed already.
       const values = answered || state.edited ? state.values : valuesOfBody(body);
       // Not a save yet: the draft stays until the server has it. Why it waits (or was refused) shows as an error does.
-      const reason = error && new ClientError(error.code, error.message);
-      const shown = { ...state, values, busy: null, sent: null, error: reason };
-      if (refused) return { ...shown, status: '', waiting: false };
-      return { ...shown, status: waiting === 1 ? 'Waiting to be saved' : `Waiting to be saved (${waiting} waiting)`, waiting: true };
+      const status = refused ? '' : `⏳ Waiting to be saved${waiting > 1 ? ` (${waiting} waiting)` : ''}`;
+      return { ...state, values, busy: null, sent: null, error: error && { ...error, retryAfterSeconds: undefined }, status };
     }
     case 'trashed':
-      return { ...state, mode: { kind: 'trashed', bookmark: action.bookmark }, busy: null, sent: null, status: 'Moved to trash' };
+      return { ...state, mode: { kind: 'trashed', bookmark: action.bookmark }, busy: null, sent: null, status: '✓ Moved to trash' };
     case 'failed':
       return { ...state, busy: null, sent: null, error: action.error };
   }

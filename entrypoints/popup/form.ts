@@ -23,13 +23,7 @@ export const valuesOf = ({ title, tags, collectionId, note, isFavorite }: FormVa
 });
 
 /** A save's body as the form shows it (a queued save, before the server has made it a bookmark). */
-export const valuesOfBody = (body: CreateBody): FormValues => ({
-  title: body.title ?? '',
-  tags: [...(body.tags ?? [])],
-  collectionId: body.collectionId ?? null,
-  note: body.note ?? '',
-  isFavorite: body.isFavorite ?? false,
-});
+export const valuesOfBody = (body: CreateBody): FormValues => valuesOf({ title: '', tags: [], collectionId: null, note: '', isFavorite: false, ...body });
 
 /**
  * The one request that saves a page. No description: the server detects it

@@ -18,7 +18,9 @@ describe('saves through faults, in Chromium', () => {
   let browser: ExtensionBrowser;
 
   beforeAll(async () => {
-    [shelf, site, browser] = await Promise.all([startShelf(), startSite({}), launchExtension()]);
+    // --trust-proxy: the test's own reads name another address (X-Forwarded-For), so that they take nothing
+    // from the per-address budget the extension keeps to (its requests come through the proxy without one).
+    [shelf, site, browser] = await Promise.all([startShelf(['--allow-private-fetch', '--trust-proxy']), startSite({}), launchExtension()]);
     proxy = await startFaultProxy(shelf.baseUrl);
     await signInThroughOptions(browser, proxy.baseUrl, shelf.token);
   });
@@ -28,12 +30,18 @@ describe('saves through faults, in Chromium', () => {
     await shelf?.stop();
   });
 
-  /** Every bookmark of the account, straight from the server (not through the proxy). */
+  /** A read of the test's own, straight to the server from another address. */
+  async function read<T>(path: string): Promise<T> {
+    const res = await fetch(shelf.baseUrl + path, { headers: { Authorization: `Bearer ${shelf.token}`, 'X-Forwarded-For': '10.200.0.1' } });
+    return dataOf<T>({ status: res.status, body: (await res.json()) as unknown });
+  }
+
+  /** Every bookmark of the account. */
   async function onServer(): Promise<Bookmark[]> {
     const all: Bookmark[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: Bookmark[]; cursor: string | null } = dataOf(await shelf.api('GET', `/bookmarks?limit=200${cursor ? `&cursor=${cursor}` : ''}`));
+      const page: { data: Bookmark[]; cursor: string | null } = await read(`/bookmarks?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
       all.push(...page.data);
       cursor = page.cursor;
     } while (cursor);
@@ -112,6 +120,8 @@ describe('saves through faults, in Chromium', () => {
   it('a burst of 200 saves with a full sync beside it meets no 429 and loses no save', { timeout: 600_000 }, async () => {
     proxy.fault = 'pass';
     proxy.requests.length = 0;
+    const total = async () => (await read<{ total: number }>('/bookmarks/stats')).total;
+    const before = await total();
     const urls = Array.from({ length: 200 }, (_, i) => site.url(`/burst-${i}`));
     await (await worker()).evaluate((links) => {
       for (const linkUrl of links) {
@@ -124,7 +134,7 @@ describe('saves through faults, in Chromium', () => {
       await chrome.storage.local.set({ savedIndex: { ...(savedIndex as object), fullSyncedAt: 0 } });
       (chrome.alarms.onAlarm as unknown as Dispatchable).dispatch({ name: 'shelf-sync-saved-index', scheduledTime: Date.now() });
     });
-    await expect.poll(async () => (await copies(urls)).filter((n) => n === 1).length, { timeout: 540_000, interval: 5_000 }).toBe(200);
+    await expect.poll(total, { timeout: 540_000, interval: 10_000 }).toBeGreaterThanOrEqual(before + 200);
     await expect.poll(queued, { timeout: 60_000 }).toEqual([]);
     expect(await copies(urls)).toEqual(urls.map(() => 1));
     expect(proxy.requests.filter((r) => r.status === 429)).toEqual([]);

@@ -5,7 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
-import { saveQueueItem, tokenProblemItem } from '../../lib/storage/items.ts';
+import { saveQueueItem, tokenProblemItem } from '../../lib/storage/background-items.ts';
 import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';

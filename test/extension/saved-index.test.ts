@@ -5,7 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { Account } from '../../entrypoints/background/account.ts';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
-import { indexSyncItem } from '../../lib/storage/items.ts';
+import { indexSyncItem } from '../../lib/storage/background-items.ts';
 import { startTestServer, type TestServer, type TestUser } from '../support/server.ts';
 
 /** The index is one stored record: concurrent changes and a sync running beside them must lose nothing. */
