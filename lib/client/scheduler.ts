@@ -22,10 +22,14 @@ export const realClock: Clock = {
   clearTimeout: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
 };
 
-/** The account's day window, as kept in storage so that a restarted service worker goes on counting. */
+/**
+ * What was spent, as kept in storage so that a restarted service worker (or browser) goes on counting:
+ * the account's day window, and the send times of the last minute (the server's minute windows outlive the worker).
+ */
 export interface DayCount {
   start: number;
   count: number;
+  recent?: number[];
 }
 export interface DayStore {
   load(): Promise<DayCount | null>;
@@ -110,6 +114,11 @@ class SlidingWindow {
     this.times.push(now);
   }
 
+  /** The send times still inside the period. */
+  within(now: number): number[] {
+    return this.times.filter((t) => now - t < this.periodMs);
+  }
+
   /** 0 when one more request fits under `limit` now, else how long until it does. */
   waitFor(now: number, limit: number): number {
     this.times = this.times.filter((t) => now - t < this.periodMs);
@@ -150,7 +159,15 @@ export class RequestScheduler {
     this.gateway = new SlidingWindow(period);
     this.account = new SlidingWindow(period);
     this.dayLoaded = (options.dayStore?.load() ?? Promise.resolve(null)).then(
-      (day) => void (this.day ??= day),
+      (stored) => {
+        if (!stored || this.day) return;
+        const { recent = [], ...day } = stored;
+        this.day = day;
+        for (const at of recent) {
+          this.gateway.record(at);
+          this.account.record(at);
+        }
+      },
       () => undefined,
     );
   }
@@ -269,7 +286,7 @@ export class RequestScheduler {
   private countDay(now: number): void {
     if (!this.day || now >= this.day.start + DAY + this.limits.marginMs) this.day = { start: now, count: 0 };
     this.day.count++;
-    void this.options.dayStore?.save({ ...this.day }).catch(() => undefined);
+    void this.options.dayStore?.save({ ...this.day, recent: this.gateway.within(now) }).catch(() => undefined);
   }
 
   private async answered(task: Task, response: Response): Promise<void> {

@@ -14,8 +14,8 @@ export const TokenProblem = z.object({ code: z.enum(['MISSING_TOKEN', 'INVALID_T
 export type TokenProblem = z.infer<typeof TokenProblem>;
 export const tokenProblemItem = typedItem('local:tokenProblem', z.nullable(TokenProblem), { fallback: null, onInvalid: 'fallback' });
 
-/** The account's day of requests as the scheduler counts it, kept so that a restarted service worker goes on counting. */
-export const requestDayItem = typedItem('local:requestDay', z.nullable(z.object({ start: z.number(), count: z.number() })), {
+/** The requests the scheduler counted (the account's day, the last minute's send times), kept so that a restarted worker goes on counting. */
+export const requestDayItem = typedItem('local:requestDay', z.nullable(z.object({ start: z.number(), count: z.number(), recent: z.optional(z.array(z.number())) })), {
   fallback: null,
   onInvalid: 'fallback',
 });

@@ -126,7 +126,7 @@ describe('request scheduler', () => {
     const dayStore = { load: () => Promise.resolve(stored), save: (day: DayCount) => Promise.resolve(void (stored = day)) };
     const first = setup({ dayStore });
     await Promise.all([first.send('a'), first.send('b')]);
-    expect(stored).toEqual({ start: first.start, count: 2 });
+    expect(stored).toEqual({ start: first.start, count: 2, recent: [first.start, first.start] });
 
     // A restarted worker, near the end of the day's budget.
     stored = { start: first.start, count: 10_000 - 501 };
@@ -155,6 +155,23 @@ describe('request scheduler', () => {
     expect((error as ClientError).code).toBe('RATE_LIMITED');
     expect((error as ClientError).retryAfterSeconds).toBe(62);
     expect(sent).toHaveLength(60);
+  });
+
+  it('a restarted worker goes on from the last minute’s requests: the server’s minute outlives it', async () => {
+    let stored: DayCount | null = null;
+    const dayStore = { load: () => Promise.resolve(stored), save: (day: DayCount) => Promise.resolve(void (stored = day)) };
+    const first = setup({ dayStore });
+    await Promise.all(Array.from({ length: 40 }, (_, i) => first.send(`before-${i}`)));
+    await first.clock.advance(30_000);
+
+    const second = setup({ dayStore });
+    await second.clock.advance(first.clock.now() - second.clock.now()); // the same moment, 30 s after the 40
+    const after = Array.from({ length: 30 }, (_, i) => second.send(`after-${i}`));
+    await second.clock.advance(0);
+    expect(second.sent).toHaveLength(20);
+    await second.clock.advance(30_000 + SPEC_LIMITS.marginMs);
+    await Promise.all(after);
+    expect(second.sent).toHaveLength(30);
   });
 
   it('a user request waits 15 s at most unless it says otherwise; background work as long as it takes', async () => {
