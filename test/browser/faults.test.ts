@@ -123,17 +123,16 @@ describe('saves through faults, in Chromium', () => {
     const total = async () => (await read<{ total: number }>('/bookmarks/stats')).total;
     const before = await total();
     const urls = Array.from({ length: 200 }, (_, i) => site.url(`/burst-${i}`));
-    await (await worker()).evaluate((links) => {
+    // A full pass over the library beside the burst: the hourly sync's alarm, with the last full pass made a day
+    // old first (while nothing else writes the index), then the 200 saves at once.
+    await (await worker()).evaluate(async (links) => {
+      const { savedIndex } = await chrome.storage.local.get('savedIndex');
+      await chrome.storage.local.set({ savedIndex: { ...(savedIndex as object), fullSyncedAt: 0 } });
+      (chrome.alarms.onAlarm as unknown as Dispatchable).dispatch({ name: 'shelf-sync-saved-index', scheduledTime: Date.now() });
       for (const linkUrl of links) {
         (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch({ menuItemId: 'shelf-save-link', linkUrl, pageUrl: linkUrl, editable: false });
       }
     }, urls);
-    // A full pass over the library in the middle of the burst: the hourly sync's alarm, its last full pass made a day old.
-    await (await worker()).evaluate(async () => {
-      const { savedIndex } = await chrome.storage.local.get('savedIndex');
-      await chrome.storage.local.set({ savedIndex: { ...(savedIndex as object), fullSyncedAt: 0 } });
-      (chrome.alarms.onAlarm as unknown as Dispatchable).dispatch({ name: 'shelf-sync-saved-index', scheduledTime: Date.now() });
-    });
     await expect.poll(total, { timeout: 540_000, interval: 10_000 }).toBeGreaterThanOrEqual(before + 200);
     await expect.poll(queued, { timeout: 60_000 }).toEqual([]);
     expect(await copies(urls)).toEqual(urls.map(() => 1));
