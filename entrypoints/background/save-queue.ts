@@ -28,7 +28,6 @@ export function shouldQueue(error: ClientError): boolean {
 const backoff = (attempts: number) => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
 export interface SaveQueueDeps {
-  now?: () => number;
   /** A queued save reached the server: the index and icons learn of it. */
   onSaved(bookmark: Bookmark, body: CreateBookmarkBody): Promise<void>;
   /** The queue changed (the icon shows how many wait). */
@@ -47,14 +46,11 @@ export class SaveQueue {
   /** URL key → the last task for that page: a save from the popup and a queued one for the same page never overlap. */
   private pages = new Map<string, Promise<unknown>>();
   private writes: Promise<unknown> = Promise.resolve();
-  private readonly now: () => number;
 
   constructor(
     private account: Account,
     private deps: SaveQueueDeps,
-  ) {
-    this.now = deps.now ?? Date.now;
-  }
+  ) {}
 
   list(): Promise<QueuedSave[]> {
     return saveQueueItem.get();
@@ -89,7 +85,7 @@ export class SaveQueue {
 
   /** A failed attempt of a new save: queued when a retry may succeed. */
   queueFailure(body: CreateBookmarkBody, key: string, error: ClientError, attempts: number): Promise<void> {
-    const now = this.now();
+    const now = Date.now();
     return this.put({ key, body, queuedAt: now, attempts, nextAttemptAt: now + backoff(attempts), error: plain(error), refused: false });
   }
 
@@ -117,7 +113,7 @@ export class SaveQueue {
 
   private async drainOnce(all: boolean): Promise<void> {
     for (const listed of await this.list()) {
-      if (listed.refused || (!all && listed.nextAttemptAt > this.now())) continue;
+      if (listed.refused || (!all && listed.nextAttemptAt > Date.now())) continue;
       const goOn = await this.exclusive(listed.body.url, async () => {
         // Read again under the page's lock: the user may have saved or edited it meanwhile.
         const save = await this.forUrl(listed.body.url);
@@ -141,7 +137,7 @@ export class SaveQueue {
       if (error.code === 'NOT_SIGNED_IN') return false;
       const attempts = save.attempts + 1;
       const queued = shouldQueue(error);
-      const next = { ...save, attempts, nextAttemptAt: this.now() + backoff(attempts), error: plain(error), refused: !queued };
+      const next = { ...save, attempts, nextAttemptAt: Date.now() + backoff(attempts), error: plain(error), refused: !queued };
       await this.update((saves) => saves.map((s) => (s.key === save.key ? next : s)));
       // A refusal is this save's alone; anything else (server down, token refused) would stop the next one too.
       return !queued;
