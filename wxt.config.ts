@@ -57,6 +57,11 @@ export default defineConfig({
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     // Asked for when the user imports this browser's bookmarks, not before.
     optional_permissions: ['bookmarks'],
+    // Extension pages run only the extension's own scripts: no inline or remote script, no plugins, no <base>
+    // rewriting, no form posting anywhere, and no framing by a web page.
+    content_security_policy: {
+      extension_pages: "script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    },
     commands: {
       'save-page': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Save the current tab to Shelf' },
       'open-side-panel': { suggested_key: { default: 'Alt+Shift+L' }, description: 'Open the Shelf side panel' },

@@ -4,6 +4,7 @@ import type { AccountState } from '../../lib/messaging/protocol.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { send } from '../messenger.ts';
 import { AccountSummary } from './AccountSummary.tsx';
+import { IndexSyncStatus } from './IndexSyncStatus.tsx';
 import { SignInForm } from './SignInForm.tsx';
 
 /**
@@ -71,7 +72,16 @@ export function AccountForm() {
         {...(!replacing && { onReplaceToken: () => setReplacing(true) })}
         focusHeading={acted && !replacing}
       />
+      <IndexSyncStatus />
       {error && <ErrorAlert error={error} />}
+      {account.tokenProblem && !replacing && (
+        <div className="space-y-2">
+          <ErrorAlert error={{ ...account.tokenProblem, retryAfterSeconds: undefined }} />
+          <p className="text-sm text-zinc-700 dark:text-zinc-300">
+            Shelf has stopped using this token. Sign in again with a valid one: saves waiting meanwhile are kept and sent then.
+          </p>
+        </div>
+      )}
       {replacing && (
         <div className="space-y-3 border-t border-zinc-200 pt-4 dark:border-zinc-800">
           <h3 className="text-base font-semibold">Change server or token</h3>

@@ -24,6 +24,8 @@ export function SignInForm({ initialServerUrl, onSignedIn, onCancel, focusToken 
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ClientError | null>(null);
+  /** Offered once an address turned out to be plain http to a server that is not local; never ticked by default. */
+  const [allowInsecure, setAllowInsecure] = useState<boolean | null>(null);
   const tokenRef = useRef<HTMLInputElement>(null);
   const serverId = useId();
   const serverHintId = useId();
@@ -35,7 +37,7 @@ export function SignInForm({ initialServerUrl, onSignedIn, onCancel, focusToken 
   const signIn = async (access: Promise<boolean>) => {
     try {
       if (!(await access)) throw new ClientError('PERMISSION_DENIED', 'The browser did not allow Shelf to reach this server');
-      const state = await send('signIn', { serverUrl, token });
+      const state = await send('signIn', { serverUrl, token, ...(allowInsecure && { allowInsecure }) });
       setBusy(false);
       onSignedIn(state);
     } catch (err) {
@@ -49,9 +51,11 @@ export function SignInForm({ initialServerUrl, onSignedIn, onCancel, focusToken 
     if (busy) return;
     let access: Promise<boolean>;
     try {
-      access = requestServerAccess(serverUrl); // first, while the user's gesture lasts
+      access = requestServerAccess(serverUrl, { allowInsecure: allowInsecure === true }); // first, while the user's gesture lasts
     } catch (err) {
-      setError(toClientError(err));
+      const failure = toClientError(err);
+      if (failure.code === 'INSECURE_SERVER') setAllowInsecure((was) => was ?? false);
+      setError(failure);
       return;
     }
     setError(null);
@@ -86,6 +90,12 @@ export function SignInForm({ initialServerUrl, onSignedIn, onCancel, focusToken 
           Your Bookmark Library API, such as 127.0.0.1:8787 or https://bookmarks.example.com/v1.
         </p>
       </div>
+      {allowInsecure !== null && (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={allowInsecure} onChange={(event) => setAllowInsecure(event.target.checked)} />
+          Send my token unencrypted
+        </label>
+      )}
       <TokenField ref={tokenRef} value={token} onChange={setToken} />
       {error && <ErrorAlert error={error} />}
       <div className="flex gap-2">

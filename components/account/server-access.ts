@@ -12,10 +12,11 @@ export function isGrantedByManifest(origin: string): boolean {
  * it. Call it synchronously in the click or submit handler, before any await:
  * browsers show the prompt only during the user's gesture (Firefox forgets it
  * after the first await). A refusal (or a failed prompt) answers false.
- * Throws a ClientError (VALIDATION_ERROR) when the address is not one.
+ * Throws a ClientError when the address is not one (VALIDATION_ERROR) or is
+ * plain http to a server that is not local and the user has not agreed to it (INSECURE_SERVER).
  */
-export function requestServerAccess(serverUrl: string): Promise<boolean> {
-  const origin = new URL(normalizeServerUrl(serverUrl)).origin;
+export function requestServerAccess(serverUrl: string, options: { allowInsecure?: boolean } = {}): Promise<boolean> {
+  const origin = new URL(normalizeServerUrl(serverUrl, options)).origin;
   if (isGrantedByManifest(origin)) return Promise.resolve(true);
   return browser.permissions.request({ origins: [`${origin}/*`] }).catch(() => false);
 }

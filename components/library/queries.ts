@@ -74,6 +74,6 @@ export const useSearch = (q: string) =>
 export const useSavedPage = (url: string | null) =>
   useQuery({
     queryKey: keys.savedPage(url ?? ''),
-    queryFn: async () => (await sendLibrary('lookupUrl', { url: url ?? '' })).bookmark,
+    queryFn: () => sendLibrary('lookupUrl', { url: url ?? '' }),
     enabled: url !== null && /^https?:\/\//.test(url),
   });

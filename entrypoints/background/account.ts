@@ -1,13 +1,19 @@
 import { createApiClient, type ApiClient } from '../../lib/client/api-client.ts';
 import { ClientError } from '../../lib/client/errors.ts';
+import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { normalizeServerUrl } from '../../lib/client/server-url.ts';
 import type { AccountState } from '../../lib/messaging/protocol.ts';
 import { type Grant, grantItem, settingsItem, tokenItem, userItem } from '../../lib/storage/items.ts';
+import { TokenProblem, tokenProblemItem } from '../../lib/storage/background-items.ts';
 
 export interface AccountDeps {
   fetch?: typeof fetch;
   /** Whether the extension may reach this server; for a non-default server the options page asks first. */
   hasHostPermission(origin: string): Promise<boolean>;
+  /** The background's one scheduler, through which every call of every client goes. */
+  scheduler: RequestScheduler;
+  /** After a sign-in: what waited for a usable token (the save queue) goes on. */
+  onSignedIn?: () => void;
 }
 
 /** Holds the token: the only place that reads it and builds the API client from it. */
@@ -17,15 +23,29 @@ export class Account {
   constructor(private deps: AccountDeps) {}
 
   async state(): Promise<AccountState> {
-    const [{ serverUrl }, token, user, grant] = await Promise.all([settingsItem.get(), tokenItem.get(), userItem.get(), grantItem.get()]);
+    const [{ serverUrl }, token, user, grant, problem] = await Promise.all([
+      settingsItem.get(),
+      tokenItem.get(),
+      userItem.get(),
+      grantItem.get(),
+      tokenProblemItem.get(),
+    ]);
     const signedIn = token !== null;
-    return { serverUrl, signedIn, user: signedIn ? user : null, scopes: signedIn ? (grant?.scopes ?? null) : null };
+    return {
+      serverUrl,
+      signedIn,
+      user: signedIn ? user : null,
+      scopes: signedIn ? (grant?.scopes ?? null) : null,
+      tokenProblem: signedIn ? problem : null,
+    };
   }
 
   /** The client for the signed-in account, refusing unsent what the token may not do; NOT_SIGNED_IN when there is none. */
   async client(): Promise<ApiClient> {
-    const [{ serverUrl }, token, stored] = await Promise.all([settingsItem.get(), tokenItem.get(), grantItem.get()]);
+    const [{ serverUrl }, token, stored, problem] = await Promise.all([settingsItem.get(), tokenItem.get(), grantItem.get(), tokenProblemItem.get()]);
     if (token === null) throw new ClientError('NOT_SIGNED_IN', 'Sign in to Shelf in its options page first');
+    // A refused token is not tried again: every failed attempt counts toward blocking this address.
+    if (problem !== null) throw new ClientError(problem.code, problem.message, { status: 401 });
     const key = `${serverUrl}\n${token}`;
     if (this.cached?.key === key && stored !== null) return this.cached.client;
     // Signed in before grants were kept: asked once (any valid token may ask), then kept.
@@ -59,8 +79,9 @@ export class Account {
   }
 
   /** Verifies the token with the server before keeping anything, so a bad token never replaces a good one. */
-  async signIn(serverUrl: string, token: string): Promise<AccountState> {
-    const normalized = normalizeServerUrl(serverUrl);
+  async signIn(serverUrl: string, token: string, options: { allowInsecure?: boolean } = {}): Promise<AccountState> {
+    const normalized = normalizeServerUrl(serverUrl, options);
+    this.deps.scheduler.forgetRefusedTokens();
     if (!(await this.deps.hasHostPermission(new URL(normalized).origin))) {
       throw new ClientError('PERMISSION_DENIED', `Shelf is not allowed to reach ${new URL(normalized).origin}`);
     }
@@ -70,14 +91,24 @@ export class Account {
     await tokenItem.set(token);
     await userItem.set(user);
     await grantItem.set(grant);
+    await tokenProblemItem.set(null);
     this.cached = undefined;
+    this.deps.onSignedIn?.();
     return this.state();
+  }
+
+  /** The scheduler saw the server refuse a token; when it is the stored one (not one being tried at sign-in), it is not used again. */
+  async tokenRefused(error: ClientError, credential: string): Promise<void> {
+    const problem = TokenProblem.safeParse({ code: error.code, message: error.message });
+    if (!problem.success || credential !== `Bearer ${await tokenItem.get()}`) return;
+    await tokenProblemItem.set(problem.data);
   }
 
   async signOut(): Promise<AccountState> {
     await tokenItem.set(null);
     await userItem.set(null);
     await grantItem.set(null);
+    await tokenProblemItem.set(null);
     this.cached = undefined;
     return this.state();
   }
@@ -94,6 +125,6 @@ export class Account {
   }
 
   private make(baseUrl: string, token: string, scopes: Grant['scopes'] = null): ApiClient {
-    return createApiClient({ baseUrl, token, scopes, ...(this.deps.fetch && { fetch: this.deps.fetch }) });
+    return createApiClient({ baseUrl, token, scopes, scheduler: this.deps.scheduler, ...(this.deps.fetch && { fetch: this.deps.fetch }) });
   }
 }

@@ -70,8 +70,8 @@ export class Covers {
     try {
       if (!(await account.isPro())) throw needsPro();
       const image = await prepareCover(await this.deps.readImage(request), this.deps.rasterise, this.deps.decode);
-      const saved = await bookmarks.lookup(request.pageUrl);
-      const bookmark = saved ?? (await bookmarks.save({ url: request.pageUrl, ...(request.pageTitle?.trim() && { title: request.pageTitle.trim() }) }));
+      const saved = (await bookmarks.lookup(request.pageUrl)).bookmark;
+      const bookmark = saved ?? savedNow(await bookmarks.save({ url: request.pageUrl, ...(request.pageTitle?.trim() && { title: request.pageTitle.trim() }) }));
       const url = await this.upload(await account.client(), bookmark.id, image);
       return { bookmark: { ...bookmark, coverImage: url }, url, savedPage: saved === null };
     } catch (err) {
@@ -109,4 +109,11 @@ export function browserCovers(
     rasterise: pickRasteriser(browser),
     decode: async (dataUrl) => new Uint8Array(await (await fetch(dataUrl)).arrayBuffer()),
   });
+}
+
+/** A cover needs the bookmark itself: a save the queue holds (the server out of reach) is not one yet. */
+function savedNow(result: Awaited<ReturnType<Bookmarks['save']>>): Bookmark {
+  if (!('queued' in result)) return result;
+  const { error } = result.queued;
+  throw new ClientError(error?.code ?? 'NETWORK_ERROR', 'The page is waiting to be saved (the server could not take it now); set its cover once it is saved');
 }

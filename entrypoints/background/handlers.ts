@@ -11,6 +11,7 @@ import type { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import type { SmartFolders } from './smart-folders.ts';
 import type { Transfer } from './transfer.ts';
 import type { Trash } from './trash.ts';
+import type { SaveQueue } from './save-queue.ts';
 
 export interface Services {
   account: Account;
@@ -25,17 +26,18 @@ export interface Services {
   smartFolderDefinitions: SmartFolderDefinitions;
   trash: Trash;
   transfer: Transfer;
+  queue: SaveQueue;
 }
 
 /** Every message the UI may send, answered by one service call. */
 export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer }: Services): Handlers {
   return {
     getAccount: () => account.state(),
-    signIn: async ({ serverUrl, token }) => {
-      const state = await account.signIn(serverUrl, token);
+    signIn: async ({ serverUrl, token, allowInsecure }) => {
+      const state = await account.signIn(serverUrl, token, { allowInsecure: allowInsecure === true });
       // The index fills in behind the answer; the popup works meanwhile, the icon catches up when it is done.
       void index
-        .sync()
+        .sync({ full: true })
         .then(() => icon.refreshAll())
         .catch((err: unknown) => console.warn('Shelf: saved-page sync failed', err));
       return state;
@@ -46,7 +48,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
       await icon.refreshAll();
       return state;
     },
-    lookupUrl: async ({ url }) => ({ bookmark: await bookmarks.lookup(url) }),
+    lookupUrl: ({ url }) => bookmarks.lookup(url),
     saveBookmark: ({ bookmark }) => bookmarks.save(bookmark),
     updateBookmark: ({ id, patch }) => bookmarks.update(id, patch),
     trashBookmark: ({ id }) => bookmarks.trash(id),

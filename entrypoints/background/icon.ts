@@ -2,15 +2,17 @@ import type { browser } from 'wxt/browser';
 
 type Browser = typeof browser;
 import type { SavedIndex } from './saved-index.ts';
+import type { SaveQueue } from './save-queue.ts';
 
 /**
  * The toolbar icon tells whether the current tab is saved, from the local index
- * alone: a tab switch costs no request.
+ * alone (a tab switch costs no request), and how many saves wait in the queue.
  */
 export class SavedIcon {
   constructor(
     private browser: Browser,
     private index: SavedIndex,
+    private queue: SaveQueue,
   ) {}
 
   setup(): void {
@@ -32,11 +34,20 @@ export class SavedIcon {
   }
 
   async show(tabId: number, url: string | undefined): Promise<void> {
-    const saved = url !== undefined && /^https?:/.test(url) && (await this.index.lookup(url)) !== null;
+    const [saved, saves] = await Promise.all([url !== undefined && /^https?:/.test(url) && this.index.lookup(url).then((id) => id !== null), this.queue.list()]);
+    const waiting = saves.filter((s) => !s.refused).length;
+    const refused = saves.length - waiting;
+    // What waits outranks this tab's ✓: a save not yet made is what the user must not miss.
+    const badge = waiting > 0 ? { text: String(waiting), color: '#d97706' } : refused > 0 ? { text: '!', color: '#dc2626' } : { text: saved ? '✓' : '', color: '#16a34a' };
+    const title = [
+      saved ? 'Shelf: this page is saved' : 'Save to Shelf',
+      ...(waiting > 0 ? [`${waiting} waiting to be saved`] : []),
+      ...(refused > 0 ? [`${refused} not saved (open Shelf to see why)`] : []),
+    ].join('\n');
     await Promise.all([
-      this.browser.action.setBadgeText({ tabId, text: saved ? '✓' : '' }),
-      this.browser.action.setBadgeBackgroundColor({ tabId, color: '#16a34a' }),
-      this.browser.action.setTitle({ tabId, title: saved ? 'Shelf: this page is saved' : 'Save to Shelf' }),
+      this.browser.action.setBadgeText({ tabId, text: badge.text }),
+      this.browser.action.setBadgeBackgroundColor({ tabId, color: badge.color }),
+      this.browser.action.setTitle({ tabId, title }),
     ]).catch(() => undefined); // the tab may have closed meanwhile
   }
 }

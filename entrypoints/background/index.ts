@@ -1,13 +1,16 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import * as z from 'zod/mini';
+import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { handleMessages } from '../../lib/messaging/receive.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
+import { requestDayItem } from '../../lib/storage/background-items.ts';
 import { Account } from './account.ts';
 import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
 import { setupQuickSave } from './quick-save.ts';
+import { setupSaveRetry } from './save-retry.ts';
 import { createServices } from './services.ts';
 import { setupSidePanel } from './side-panel.ts';
 
@@ -17,18 +20,28 @@ export function startBackground(): void {
   // Nothing but extension pages may read extension storage, the token least of all (Chrome; Firefox has no such setting).
   void browser.storage.local.setAccessLevel?.({ accessLevel: 'TRUSTED_CONTEXTS' });
 
-  const account = new Account({
+  // Created first: every API call of every service waits for its turn here.
+  const scheduler = new RequestScheduler({
+    dayStore: { load: () => requestDayItem.get(), save: (day) => requestDayItem.set(day) },
+    onTokenRefused: (error, credential) => void account.tokenRefused(error, credential),
+  });
+  const account: Account = new Account({
+    scheduler,
     hasHostPermission: (origin) => browser.permissions.contains({ origins: [`${origin}/*`] }),
+    // Saves that waited for a usable token go as soon as there is one.
+    onSignedIn: () => void services.queue.drain(true),
   });
   const services = createServices(account, browser);
-  const { bookmarks, covers, index, icon } = services;
+  const { bookmarks, covers, index, icon, queue } = services;
 
-  handleMessages(browser.runtime as unknown as Runtime, createHandlers(services));
+  const ownPages = { id: browser.runtime.id, root: browser.runtime.getURL('/') };
+  handleMessages(browser.runtime as unknown as Runtime, createHandlers(services), ownPages);
   icon.setup();
   setupQuickSave(browser, bookmarks);
   setupCoverMenu(browser, covers);
   setupSidePanel(browser);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
+  setupSaveRetry(browser, queue, typeof globalThis.addEventListener === 'function' ? globalThis : undefined);
 }
 
 // A classic worker is built on its own, so the pages' shared chunks hold only what the pages use.

@@ -3,6 +3,7 @@ import type { SmartFolder } from '../../lib/api/smart-folders.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
 import { smartFoldersCacheItem } from '../../lib/storage/library-items.ts';
+import type { Priority } from '../../lib/client/scheduler.ts';
 import type { TypedItem } from '../../lib/storage/typed-item.ts';
 import type { Account } from './account.ts';
 
@@ -18,15 +19,15 @@ export class Library {
   constructor(private account: Account) {}
 
   tags(refresh = false): Promise<Tag[]> {
-    return this.cached(tagsCacheItem, refresh, async () => (await this.account.client()).call('listTags'));
+    return this.cached(tagsCacheItem, refresh, async (priority) => (await this.account.client()).call('listTags', { priority }));
   }
 
   collections(refresh = false): Promise<Collection[]> {
-    return this.cached(collectionsCacheItem, refresh, async () => (await this.account.client()).call('listCollections'));
+    return this.cached(collectionsCacheItem, refresh, async (priority) => (await this.account.client()).call('listCollections', { priority }));
   }
 
   smartFolders(refresh = false): Promise<SmartFolder[]> {
-    return this.cached(smartFoldersCacheItem, refresh, async () => (await this.account.client()).call('listSmartFolders'));
+    return this.cached(smartFoldersCacheItem, refresh, async (priority) => (await this.account.client()).call('listSmartFolders', { priority }));
   }
 
   async addCollection(collection: Collection): Promise<void> {
@@ -60,16 +61,16 @@ export class Library {
     await Promise.all([tagsCacheItem.set(null), collectionsCacheItem.set(null), smartFoldersCacheItem.set(null)]);
   }
 
-  private async cached<T>(item: Cache<T>, refresh: boolean, fetch: () => Promise<T[]>): Promise<T[]> {
+  private async cached<T>(item: Cache<T>, refresh: boolean, fetch: (priority: Priority) => Promise<T[]>): Promise<T[]> {
     const cache = await item.get();
-    const load = async () => {
-      const items = await fetch();
+    const load = async (priority: Priority) => {
+      const items = await fetch(priority);
       await item.set({ items, fetchedAt: Date.now() });
       return items;
     };
-    if (!cache || refresh) return load();
+    if (!cache || refresh) return load('user');
     // The cached list is answered now; a failed refresh leaves it as it was and the next read tries again.
-    if (Date.now() - cache.fetchedAt > FRESH_MS) void load().catch(() => undefined);
+    if (Date.now() - cache.fetchedAt > FRESH_MS) void load('background').catch(() => undefined);
     return cache.items;
   }
 }

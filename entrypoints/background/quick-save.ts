@@ -2,6 +2,7 @@ import type { browser } from 'wxt/browser';
 
 type Browser = typeof browser;
 import type { Bookmarks } from './bookmarks.ts';
+import { describeError } from '../../lib/client/user-text.ts';
 import { notify, notifyFailure, notifyUnsaveable } from './notify.ts';
 
 export const SAVE_COMMAND = 'save-page';
@@ -36,7 +37,12 @@ export async function quickSave(browser: Browser, bookmarks: Bookmarks, url: str
   }
   try {
     const saved = await bookmarks.save({ url, ...(title?.trim() && { title: title.trim() }) });
-    await notify(browser, 'Saved to Shelf', saved.title || saved.url);
+    if ('queued' in saved) {
+      const why = saved.queued.error ? describeError({ ...saved.queued.error, retryAfterSeconds: undefined }).title : '';
+      await notify(browser, 'Waiting to be saved', `${why} Shelf will save it as soon as the server takes it.`.trim());
+    } else {
+      await notify(browser, 'Saved to Shelf', saved.title || saved.url);
+    }
   } catch (err) {
     await notifyFailure(browser, 'Not saved', err);
   }

@@ -1,9 +1,14 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { savedIndexItem } from '../../lib/storage/items.ts';
+import { type IndexSyncProgress, indexSyncItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
+import type { ApiClient } from '../../lib/client/api-client.ts';
 import type { Account } from './account.ts';
 
+/** The server's largest page: a library of 10,000 takes 50 list requests (51 with the count of a full pass). */
 const PAGE = 200;
+/** Deletions and changes made elsewhere are seen only by a pass over everything: one a day. */
+const FULL_EVERY_MS = 24 * 60 * 60_000;
 
 type Entries = Record<string, string>;
 type Change = (entries: Entries) => void;
@@ -53,15 +58,25 @@ export class SavedIndex {
     return this.serially(() => savedIndexItem.set({ entries: {}, syncedAt: null }));
   }
 
-  /** Rebuilds the index from the whole library: 200 bookmarks a request, oldest first so a new save cannot shift pages. */
-  sync(now = Date.now()): Promise<number> {
+  /**
+   * Brings the index up to date. Usually incremental: newest first, stopping at
+   * the first page that holds a bookmark already known. A full rebuild (oldest
+   * first, so that a new save cannot shift pages) when the index is empty, when
+   * asked, or once a day. Answers how many pages the index knows.
+   */
+  sync(options: { full?: boolean; now?: number } = {}): Promise<number> {
     if (this.syncing) return this.syncing.done;
+    const now = options.now ?? Date.now();
     const changes: Change[] = [];
     const done = (async () => {
-      const entries = await this.fetchAll();
+      const stored = await savedIndexItem.get();
+      const full = options.full === true || stored.syncedAt === null || now - (stored.fullSyncedAt ?? 0) >= FULL_EVERY_MS;
+      const fetched = await this.fetch(full, stored.entries);
       return this.serially(async () => {
+        const current = await savedIndexItem.get();
+        const entries = full ? fetched : merged(current.entries, fetched);
         for (const apply of changes) apply(entries);
-        await savedIndexItem.set({ entries, syncedAt: now });
+        await savedIndexItem.set({ entries, syncedAt: now, fullSyncedAt: full ? now : (current.fullSyncedAt ?? null) });
         return Object.keys(entries).length;
       });
     })().finally(() => (this.syncing = null));
@@ -69,15 +84,42 @@ export class SavedIndex {
     return done;
   }
 
-  private async fetchAll(): Promise<Entries> {
+  private async fetch(full: boolean, known: Entries): Promise<Entries> {
     const client = await this.account.client();
+    const progress: IndexSyncProgress = { full, fetched: 0, total: null, requests: 0, running: true };
+    // The library's size, so that the options page can show how far a full pass has come.
+    if (full) {
+      progress.total = (await client.call('stats', { priority: 'background' })).total;
+      progress.requests++;
+    }
+    await indexSyncItem.set(progress);
+    try {
+      return await this.fetchPages(client, progress, known);
+    } catch (err) {
+      // A pass that failed shows as stopped where it stopped, not as running for ever.
+      await indexSyncItem.set({ ...progress, running: false });
+      throw err;
+    }
+  }
+
+  private async fetchPages(client: ApiClient, progress: IndexSyncProgress, known: Entries): Promise<Entries> {
+    const { full } = progress;
     const entries: Entries = {};
     let cursor: string | undefined;
+    let reachedKnown = false;
     do {
-      const page = await client.call('listBookmarks', { query: { limit: String(PAGE), sortBy: 'oldest', ...(cursor && { cursor }) } });
-      for (const b of page.data) entries[normaliseUrl(b.url)] = b.id;
+      const query = { limit: String(PAGE), sortBy: full ? 'oldest' : 'newest', ...(cursor && { cursor }) } as const;
+      const page = await client.call('listBookmarks', { priority: 'background', query });
+      for (const b of page.data) {
+        const key = normaliseUrl(b.url);
+        if (known[key] === b.id) reachedKnown = true;
+        entries[key] = b.id;
+      }
+      progress.fetched += page.data.length;
+      progress.requests++;
       cursor = page.cursor ?? undefined;
-    } while (cursor);
+      await indexSyncItem.set({ ...progress, running: cursor !== undefined && (full || !reachedKnown) });
+    } while (cursor && (full || !reachedKnown));
     return entries;
   }
 
@@ -96,4 +138,12 @@ export class SavedIndex {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** Newly fetched entries over the known ones; a bookmark fetched under a new URL loses its old key. */
+function merged(known: Entries, fetched: Entries): Entries {
+  const ids = new Set(Object.values(fetched));
+  const entries: Entries = {};
+  for (const [key, id] of Object.entries(known)) if (!ids.has(id)) entries[key] = id;
+  return Object.assign(entries, fetched);
 }

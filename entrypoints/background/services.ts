@@ -9,6 +9,7 @@ import { SavedIcon } from './icon.ts';
 import { LibraryEdits } from './library-edits.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
+import { SaveQueue } from './save-queue.ts';
 import { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import { SmartFolders } from './smart-folders.ts';
 import { Transfer } from './transfer.ts';
@@ -21,14 +22,19 @@ import { Trash } from './trash.ts';
 export function createServices(account: Account, browserApi: typeof browser, fetchImage?: typeof fetch): Services {
   const index = new SavedIndex(account);
   const library = new Library(account);
-  const icon = new SavedIcon(browserApi, index);
+  const queue: SaveQueue = new SaveQueue(account, {
+    onSaved: (bookmark, body) => bookmarks.saved(bookmark, body),
+    onChange: () => void icon.refreshAll(),
+  });
+  const icon = new SavedIcon(browserApi, index, queue);
   const refreshIcons = () => void icon.refreshAll();
-  const bookmarks = new Bookmarks(account, index, library, refreshIcons);
+  const bookmarks = new Bookmarks(account, index, library, queue, refreshIcons);
   return {
     account,
     index,
     library,
     icon,
+    queue,
     bookmarks,
     covers: browserCovers(browserApi, account, bookmarks, fetchImage),
     browse: new Browse(account, index, library, refreshIcons),

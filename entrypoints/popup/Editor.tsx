@@ -38,9 +38,13 @@ export function Editor({ page, kept, startup }: EditorProps) {
     <Frame heading={HEADINGS[mode.kind]}>
       <p
         role="status"
-        className={state.status ? 'rounded-md bg-emerald-50 px-3 py-1.5 text-sm font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200' : 'sr-only'}
+        className={
+          state.status
+            ? `rounded-md px-3 py-1.5 text-sm font-medium ${state.status[0] === '⏳' ? 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200' : 'bg-emerald-50 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200'}`
+            : 'sr-only'
+        }
       >
-        {state.status && `✓ ${state.status}`}
+        {state.status}
       </p>
       {state.error && <ErrorAlert error={state.error} />}
       {mode.kind === 'trashed' ? (

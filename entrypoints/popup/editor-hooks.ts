@@ -2,6 +2,7 @@ import { type Dispatch, useEffect, useRef, useState } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
 import { toClientError } from '../../lib/client/errors.ts';
+import type { MessageOutput } from '../../lib/messaging/protocol.ts';
 import type { DraftBook } from './drafts.ts';
 import { type EditorAction, type EditorState, committed, keptValues } from './editor-state.ts';
 import { createBody, patchOf } from './form.ts';
@@ -12,14 +13,15 @@ import type { Kept, PageState, Settled, Startup, TabPage } from './startup.ts';
 export function useStartupAnswers(startup: Pick<Startup, 'account' | 'lookup' | 'tags' | 'collections'>, dispatch: Dispatch<EditorAction>): void {
   useEffect(() => {
     let live = true;
-    const follow = <T>(answer: Promise<Settled<T>>, action?: (value: T) => EditorAction) =>
+    const follow = <T>(answer: Promise<Settled<T>>, action?: (value: T) => EditorAction | null) =>
       void answer.then((r) => {
         if (!live) return;
-        if (!r.ok) dispatch({ type: 'loadFailed', error: r.error });
-        else if (action) dispatch(action(r.value));
+        const next = !r.ok ? { type: 'loadFailed' as const, error: r.error } : action?.(r.value);
+        if (next) dispatch(next);
       });
     follow(startup.account); // signed out: the App shows that instead of the editor
-    follow(startup.lookup, (bookmark) => ({ type: 'lookedUp', bookmark }));
+    follow(startup.lookup, (found) => ({ type: 'lookedUp', bookmark: found?.bookmark ?? null }));
+    follow(startup.lookup, (found) => (found?.queued ? { type: 'queued', queued: found.queued } : null));
     follow(startup.tags, (tags) => ({ type: 'tagsLoaded', tags }));
     follow(startup.collections, (collections) => ({ type: 'collectionsLoaded', collections }));
     return () => {
@@ -101,9 +103,10 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
   const patch = mode.kind === 'edit' ? patchOf(committed(state), mode.bookmark) : null;
   const canSave = busy === null && (patch === null || Object.keys(patch).length > 0);
 
-  const finish = async (request: Promise<Bookmark>, status: string) => {
+  const finish = async (request: Promise<MessageOutput<'saveBookmark'>>, status: string) => {
     try {
-      dispatch({ type: 'saved', bookmark: await request, status });
+      const answer = await request;
+      dispatch('queued' in answer ? { type: 'queued', queued: answer.queued } : { type: 'saved', bookmark: answer, status });
     } catch (err) {
       dispatch({ type: 'failed', error: toClientError(err) });
     }
@@ -115,7 +118,7 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
       if (!canSave) return;
       if (mode.kind === 'edit' && patch) {
         dispatch({ type: 'start', busy: 'update' });
-        void finish(send('updateBookmark', { id: mode.bookmark.id, patch }), 'Updated');
+        void finish(send('updateBookmark', { id: mode.bookmark.id, patch }), '✓ Updated');
         return;
       }
       dispatch({ type: 'start', busy: 'save' });
@@ -128,7 +131,7 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
               // Clicked before the tab was known, the title field was still empty: the tab's title is the one shown next.
               send('saveBookmark', { bookmark: createBody(target.url, page || values.title.trim() !== '' ? values : { ...values, title: target.title }) }),
             );
-      void finish(request, 'Saved');
+      void finish(request, '✓ Saved');
     },
     async trash(bookmark) {
       dispatch({ type: 'start', busy: 'trash' });

@@ -3,7 +3,8 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import type { ClientError } from '../../lib/client/errors.ts';
-import { type FormValues, sameValues, valuesOf } from './form.ts';
+import type { MessageOutput } from '../../lib/messaging/protocol.ts';
+import { type FormValues, sameValues, valuesOf, valuesOfBody } from './form.ts';
 import type { Kept } from './startup.ts';
 
 export type Mode = { kind: 'create' } | { kind: 'edit'; bookmark: Bookmark } | { kind: 'trashed'; bookmark: Bookmark };
@@ -21,7 +22,8 @@ export interface EditorState {
   busy: Busy | null;
   /** What a request in flight carries, to tell whether the user typed on meanwhile. */
   sent: FormValues | null;
-  error: ClientError | null;
+  error: Pick<ClientError, 'code' | 'message' | 'retryAfterSeconds'> | null;
+  /** What was done, with its mark: ✓ done, ⏳ waiting in the save queue. */
   status: string;
   /** Counts successful saves and updates: each one makes the draft go. */
   saves: number;
@@ -41,9 +43,13 @@ export type EditorAction =
   | { type: 'loadFailed'; error: ClientError }
   | { type: 'start'; busy: Busy }
   | { type: 'saved'; bookmark: Bookmark; status: string }
+  /** The page's save waits in the queue (its answer, or found there when the popup opened), or was refused for good. */
+  | { type: 'queued'; queued: Queued }
   | { type: 'trashed'; bookmark: Bookmark }
   | { type: 'coverRemoved' }
   | { type: 'failed'; error: ClientError };
+
+type Queued = NonNullable<MessageOutput<'lookupUrl'>['queued']>;
 
 /** What the editor takes of what this device kept for the page. */
 export interface KeptValues {
@@ -144,8 +150,17 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         saves: state.saves + 1,
       };
     }
+    case 'queued': {
+      const { body, error, refused, waiting } = action.queued;
+      const answered = state.busy !== null;
+      // Found when the popup opened: the form shows the waiting save, unless the user has typed already.
+      const values = answered || state.edited ? state.values : valuesOfBody(body);
+      // Not a save yet: the draft stays until the server has it. Why it waits (or was refused) shows as an error does.
+      const status = refused ? '' : `⏳ Waiting to be saved${waiting > 1 ? ` (${waiting} waiting)` : ''}`;
+      return { ...state, values, busy: null, sent: null, error: error && { ...error, retryAfterSeconds: undefined }, status };
+    }
     case 'trashed':
-      return { ...state, mode: { kind: 'trashed', bookmark: action.bookmark }, busy: null, sent: null, status: 'Moved to trash' };
+      return { ...state, mode: { kind: 'trashed', bookmark: action.bookmark }, busy: null, sent: null, status: '✓ Moved to trash' };
     case 'coverRemoved':
       if (state.mode.kind !== 'edit') return state;
       return { ...state, mode: { kind: 'edit', bookmark: { ...state.mode.bookmark, coverImage: null } }, busy: null, sent: null, status: 'Cover removed' };

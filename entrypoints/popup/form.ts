@@ -22,6 +22,9 @@ export const valuesOf = ({ title, tags, collectionId, note, isFavorite }: FormVa
   isFavorite,
 });
 
+/** A save's body as the form shows it (a queued save, before the server has made it a bookmark). */
+export const valuesOfBody = (body: CreateBody): FormValues => valuesOf({ title: '', tags: [], collectionId: null, note: '', isFavorite: false, ...body });
+
 /**
  * The one request that saves a page. No description: the server detects it
  * from the page. An empty title is left out for the same reason.

@@ -1,9 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
-import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { type ClientError, toClientError } from '../../lib/client/errors.ts';
-import type { AccountState } from '../../lib/messaging/protocol.ts';
+import type { AccountState, MessageOutput } from '../../lib/messaging/protocol.ts';
 import type { Draft } from '../../lib/storage/items.ts';
 import type { DraftBook } from './drafts.ts';
 import { send, services } from './services.ts';
@@ -44,8 +43,8 @@ export interface Startup {
   page: Promise<PageState>;
   kept: Promise<Kept>;
   account: Promise<Settled<AccountState>>;
-  /** The saved bookmark for the page; null when it is not saved (or the page cannot be saved). */
-  lookup: Promise<Settled<Bookmark | null>>;
+  /** The page as saved and as it waits in the save queue; null when the page cannot be saved. */
+  lookup: Promise<Settled<MessageOutput<'lookupUrl'> | null>>;
   tags: Promise<Settled<Tag[]>>;
   collections: Promise<Settled<Collection[]>>;
 }
@@ -101,7 +100,7 @@ export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: 
       drafts: book,
     })),
     account: settle(send('getAccount', {})),
-    lookup: settle(url.then((u) => (u && isWebUrl(u) ? send('lookupUrl', { url: u }).then((r) => r.bookmark) : null))),
+    lookup: settle(url.then((u) => (u && isWebUrl(u) ? send('lookupUrl', { url: u }) : null))),
     tags: settle(send('listTags', {})),
     collections: settle(send('listCollections', {})),
   };

@@ -49,8 +49,8 @@ function CurrentPage({ tab }: { tab: CurrentTab | null }) {
     setSaving(true);
     setError(null);
     try {
-      const bookmark = await sendLibrary('saveBookmark', { bookmark: { url: tab.url, ...(tab.title.trim() && { title: tab.title.trim() }) } });
-      qc.setQueryData(keys.savedPage(tab.url), bookmark);
+      const result = await sendLibrary('saveBookmark', { bookmark: { url: tab.url, ...(tab.title.trim() && { title: tab.title.trim() }) } });
+      qc.setQueryData(keys.savedPage(tab.url), 'queued' in result ? { bookmark: null, queued: result.queued } : { bookmark: result, queued: null });
       void qc.invalidateQueries({ queryKey: keys.bookmarkLists });
     } catch (err) {
       setError(err);
@@ -63,8 +63,10 @@ function CurrentPage({ tab }: { tab: CurrentTab | null }) {
     <div className="space-y-1 border-b border-zinc-200 px-2 py-2 text-sm dark:border-zinc-800">
       <div className="flex items-center justify-between gap-2">
         <p className="min-w-0 truncate text-zinc-600 dark:text-zinc-400">{tab.title || tab.url}</p>
-        {saved.data ? (
+        {saved.data?.bookmark ? (
           <span className="shrink-0 text-xs font-medium text-green-700 dark:text-green-400">Saved</span>
+        ) : saved.data?.queued ? (
+          <span className="shrink-0 text-xs font-medium text-amber-700 dark:text-amber-400">{saved.data.queued.refused ? 'Not saved' : 'Waiting to be saved'}</span>
         ) : (
           <button type="button" className={primaryButtonClass} disabled={saving || saved.isPending} onClick={() => void save()}>
             {saving ? 'Saving…' : 'Save this page'}

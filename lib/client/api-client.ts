@@ -5,6 +5,7 @@ import { ErrorCode } from '../api/errors.ts';
 import { hasScope } from '../api/scope-check.ts';
 import type { Scope } from '../api/scopes.ts';
 import { ClientError } from './errors.ts';
+import type { Priority, RequestScheduler } from './scheduler.ts';
 
 type Ep<N extends EndpointName> = Endpoints[N];
 type InputPart<S> = S extends z.core.$ZodType ? z.input<S> : never;
@@ -16,6 +17,10 @@ export type CallInput<N extends EndpointName> = {
   body?: InputPart<Ep<N>['body']>;
   /** The key of a create; the client makes one when not given, so every create carries one. */
   idempotencyKey?: string;
+  /** Whether a user waits for it (the default) or it is background work, which yields to user work. */
+  priority?: Priority;
+  /** Longest a call waits for the rate limits before it is refused unsent (RATE_LIMITED); unbounded when not given. */
+  maxWaitMs?: number;
 };
 export type CallOutput<N extends EndpointName> = Ep<N>['response'] extends z.core.$ZodType ? z.output<Ep<N>['response']> : Response;
 
@@ -30,6 +35,10 @@ export interface ApiClientOptions {
    * request toward blocking this address.
    */
   scopes?: readonly Scope[] | null;
+  /** The background's one scheduler: every request waits for its turn there. */
+  scheduler?: Pick<RequestScheduler, 'send'>;
+  /** An answer not come in this long is a network error (the save queue retries it with the same key). */
+  timeoutMs?: number;
 }
 
 export interface ApiClient {
@@ -41,6 +50,7 @@ export interface ApiClient {
   upload(url: string, bytes: Uint8Array<ArrayBuffer>, contentType: string): Promise<z.output<typeof StoredFile>>;
 }
 
+const DEFAULT_TIMEOUT_MS = 30_000;
 const LenientErrorEnvelope = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 const IpBlockBody = z.object({ error: z.string() });
 
@@ -52,6 +62,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const newKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
   const base = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   async function send(name: EndpointName, input: CallInput<EndpointName>): Promise<unknown> {
     const endpoint = endpoints[name];
@@ -66,12 +77,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     if (endpoint.method === 'POST' && endpoint.response !== null) headers['Idempotency-Key'] = input.idempotencyKey ?? newKey();
 
-    let response: Response;
-    try {
-      response = await doFetch(buildUrl(base, endpoint.path, input.params, input.query), { method: endpoint.method, headers, body });
-    } catch (err) {
-      throw new ClientError('NETWORK_ERROR', `Could not reach the server: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const url = buildUrl(base, endpoint.path, input.params, input.query);
+    const transmit = async () => {
+      try {
+        return await doFetch(url, { method: endpoint.method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      } catch (err) {
+        const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : err instanceof Error ? err.message : String(err);
+        throw new ClientError('NETWORK_ERROR', `Could not reach the server: ${why}`);
+      }
+    };
+    const scheduled = {
+      priority: input.priority ?? 'user',
+      credential: headers.Authorization!,
+      ...(endpoint.heavy && { heavy: name }),
+      ...(input.maxWaitMs !== undefined && { maxWaitMs: input.maxWaitMs }),
+    };
+    const response = await (options.scheduler ? options.scheduler.send(scheduled, transmit) : transmit());
     if (!response.ok) throw await errorFrom(response);
     if (endpoint.response === null) return response;
 

@@ -13,6 +13,7 @@ export const CLIENT_ERROR_CODES = [
   'UNKNOWN_API_ERROR',
   'NOT_SIGNED_IN',
   'PERMISSION_DENIED',
+  'INSECURE_SERVER',
   'BAD_MESSAGE',
   // Set as cover: refused in the extension, before anything is uploaded.
   'COVER_NEEDS_PRO',

@@ -54,6 +54,7 @@ export function describeError(error: Pick<ClientError, 'code' | 'message' | 'ret
     MALFORMED_RESPONSE: { title: 'The server answered with something Shelf does not understand.', action: 'Check that the server address points at a Bookmark Library API (it ends in /v1).' },
     NOT_SIGNED_IN: { title: 'You are not signed in.', action: 'Open Shelf’s options and sign in with your API token.' },
     PERMISSION_DENIED: { title: 'Shelf is not allowed to reach that server.', action: 'Sign in again and allow access when your browser asks.' },
+    INSECURE_SERVER: { title: 'Over plain http your token would travel unencrypted.', action: 'Use https://, or tick “Send my token unencrypted”.' },
     BAD_MESSAGE: { title: 'Shelf ran into an internal problem.', action: 'Reload the extension; if it persists, report it.' },
   };
   return texts[error.code];

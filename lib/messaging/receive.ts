@@ -6,9 +6,31 @@ import type { Reply, Runtime } from './transport.ts';
 
 const Request = z.object({ name: z.enum(Object.keys(requests) as [MessageName, ...MessageName[]]), input: z.unknown() });
 
-/** Background side: validates every message and turns every failure into a serialized error. */
-export function handleMessages(runtime: Runtime, handlers: Handlers): void {
-  runtime.onMessage.addListener((message, _sender, sendResponse) => {
+/** Who may ask the background for anything: this extension's own pages. */
+export interface OwnPages {
+  /** The extension's id. */
+  id: string;
+  /** Where its pages live, ending in a slash: runtime.getURL('/') (chrome-extension://<id>/, moz-extension://<uuid>/). */
+  root: string;
+}
+
+const Sender = z.object({ id: z.optional(z.string()), url: z.optional(z.string()) });
+
+/**
+ * Only this extension's pages: a content script (whose sender is the web page it
+ * runs in), another extension or a web page never gets an answer, so none can
+ * read the account or make the background act with the token.
+ */
+export function isOwnPage(sender: unknown, own: OwnPages): boolean {
+  const parsed = Sender.safeParse(sender);
+  // By prefix, not URL.origin: an extension scheme's origin is "null" outside the browser's own URL parser.
+  return parsed.success && parsed.data.id === own.id && parsed.data.url !== undefined && own.root.endsWith('/') && parsed.data.url.startsWith(own.root);
+}
+
+/** Background side: validates every message and its sender, and turns every failure into a serialized error. */
+export function handleMessages(runtime: Runtime, handlers: Handlers, own: OwnPages): void {
+  runtime.onMessage.addListener((message, sender, sendResponse) => {
+    if (!isOwnPage(sender, own)) return undefined; // no answer at all: the caller learns nothing
     const request = Request.safeParse(message);
     if (!request.success) return undefined; // not ours: let other listeners answer
     void dispatch(handlers, request.data.name, request.data.input).then(sendResponse);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { VerifiedUser } from '../api/auth.ts';
-import { Bookmark } from '../api/bookmarks.ts';
+import { Bookmark, CreateBookmarkBody } from '../api/bookmarks.ts';
+import { CLIENT_ERROR_CODES } from '../client/errors.ts';
 import { Collection } from '../api/collections.ts';
 import { SuccessResult } from '../api/common.ts';
 import { Scope } from '../api/scopes.ts';
@@ -12,6 +13,18 @@ export const AccountState = z.object({
   user: z.nullable(VerifiedUser),
   /** What the token may do; null when signed out or when the server does not say. Pages offer only what it allows. */
   scopes: z.nullable(z.array(Scope)),
+  /** Set when the server refused the token: Shelf has stopped calling it and asks the user to sign in again. */
+  tokenProblem: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
+});
+
+/** A save the server has not confirmed yet (or refused for good), as the pages show it. */
+export const QueuedSaveInfo = z.object({
+  body: CreateBookmarkBody,
+  /** Why it is not saved yet; for a refused one, why it never will be as it is. */
+  error: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
+  refused: z.boolean(),
+  /** How many saves wait in all (refused ones not counted). */
+  waiting: z.number(),
 });
 
 /**
@@ -24,8 +37,9 @@ export const replies = {
   signOut: AccountState,
 
   /** The saved bookmark for a page, from the local index (and one GET when it is saved). */
-  lookupUrl: z.object({ bookmark: z.nullable(Bookmark) }),
-  saveBookmark: Bookmark,
+  lookupUrl: z.object({ bookmark: z.nullable(Bookmark), queued: z.nullable(QueuedSaveInfo) }),
+  /** The saved bookmark, or the save as it waits in the queue when the server could not be reached. */
+  saveBookmark: z.union([Bookmark, z.object({ queued: QueuedSaveInfo })]),
   updateBookmark: Bookmark,
   trashBookmark: Bookmark,
   removeCover: SuccessResult,

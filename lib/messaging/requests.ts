@@ -11,7 +11,12 @@ const cached = z.object({ refresh: z.optional(z.boolean()) });
 /** What each message carries: the background checks every message with these before acting on it. */
 export const requests = {
   getAccount: nothing,
-  signIn: z.object({ serverUrl: z.string().check(z.trim(), z.minLength(1)), token: z.string().check(z.trim()) }),
+  signIn: z.object({
+    serverUrl: z.string().check(z.trim(), z.minLength(1)),
+    token: z.string().check(z.trim()),
+    /** The user agreed to send the token over plain http to a server that is not local. */
+    allowInsecure: z.optional(z.boolean()),
+  }),
   signOut: nothing,
 
   lookupUrl: z.object({ url: z.string() }),

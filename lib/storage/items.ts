@@ -25,7 +25,12 @@ export type Grant = z.infer<typeof Grant>;
 export const grantItem = typedItem('local:grant', z.nullable(Grant), { fallback: null, onInvalid: 'fallback' });
 
 /** Normalised URL → bookmark id, for the toolbar icon and the popup, without asking the server per page. */
-export const SavedIndex = z.object({ entries: z.record(z.string(), z.string()), syncedAt: z.nullable(z.number()) });
+export const SavedIndex = z.object({
+  entries: z.record(z.string(), z.string()),
+  syncedAt: z.nullable(z.number()),
+  /** The last pass over the whole library (which alone sees deletions and changes made elsewhere). */
+  fullSyncedAt: z.optional(z.nullable(z.number())),
+});
 export type SavedIndex = z.infer<typeof SavedIndex>;
 export const savedIndexItem = typedItem('local:savedIndex', SavedIndex, { fallback: { entries: {}, syncedAt: null }, onInvalid: 'fallback' });
 
@@ -46,3 +51,4 @@ export const Draft = z.object({
 });
 export type Draft = z.infer<typeof Draft>;
 export const draftsItem = typedItem('local:drafts', z.record(z.string(), Draft), { fallback: {}, onInvalid: 'fallback' });
+

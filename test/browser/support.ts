@@ -60,6 +60,10 @@ export interface ShelfProcess {
   admin(...args: string[]): Promise<unknown>;
   /** A request to the API with this token (or another), answering the status and the parsed body. */
   api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: unknown }>;
+  /** SIGKILL, as a crash: requests under way get no answer. */
+  kill(): Promise<void>;
+  /** Starts it again on the same data directory (on another port: baseUrl changes). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -98,7 +102,7 @@ export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']
   if (!baseUrl || !token || !userId) throw new Error(`unexpected server banner:\n${text}`);
 
   const api: ShelfProcess['api'] = async (method, path, body, asToken = token) => {
-    const res = await fetch(baseUrl + path, {
+    const res = await fetch(shelf.baseUrl + path, {
       method,
       headers: { Authorization: `Bearer ${asToken}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
       ...(body !== undefined && { body: JSON.stringify(body) }),
@@ -107,18 +111,25 @@ export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']
     return { status: res.status, body: raw ? (JSON.parse(raw) as unknown) : null };
   };
 
-  return {
+  const shelf: ShelfProcess = {
     baseUrl,
     dataDir,
     userId,
     token,
     api,
     admin: (...args) => runAdmin(dataDir, args),
+    kill: () => server.kill(),
+    async restart() {
+      await server.stop();
+      server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, ...extraArgs]);
+      shelf.baseUrl = server.url;
+    },
     async stop() {
       await server.stop();
       removeDir(dataDir);
     },
   };
+  return shelf;
 }
 
 const execFileAsync = promisify(execFile);
@@ -197,6 +208,8 @@ export interface ExtensionBrowser {
   /** Opens a web page in a new tab and answers the page and its tab id. */
   openTab(url: string): Promise<{ page: Page; tabId: number }>;
   badge(tabId: number): Promise<string>;
+  /** Closes Chromium and starts it again on the same profile: the extension's worker starts afresh with what it stored. */
+  relaunch(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -233,18 +246,26 @@ export async function launchExtension(options: { extraPages?: Record<string, str
   }
   // The bench's baseline page is served from the same extension, so that both load the same way.
   for (const [name, dir] of Object.entries(options.extraPages ?? {})) cpSync(dir, join(extensionDir, name), { recursive: true });
-  const context = await chromium.launchPersistentContext(join(root, 'profile'), {
-    headless: true,
-    executablePath: CHROMIUM,
-    args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...ARGS],
-  });
+  const launch = () =>
+    chromium.launchPersistentContext(join(root, 'profile'), {
+      headless: true,
+      executablePath: CHROMIUM,
+      args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...ARGS],
+    });
+  let context = await launch();
   const isOurs = (w: Worker) => w.url().startsWith('chrome-extension://');
   const worker = async (): Promise<Worker> =>
     context.serviceWorkers().find(isOurs) ?? (await context.waitForEvent('serviceworker', { predicate: isOurs, timeout: 10_000 }));
   const extensionId = new URL((await worker()).url()).host;
 
   return {
-    context,
+    get context() {
+      return context;
+    },
+    async relaunch() {
+      await context.close();
+      context = await launch();
+    },
     extensionId,
     worker,
     url: (path) => `chrome-extension://${extensionId}/${path}`,

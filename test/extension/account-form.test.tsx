@@ -10,11 +10,13 @@ import type { ClientErrorCode } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import { DEFAULT_SERVER_URL } from '../../lib/messaging/protocol.ts';
 import { tokenItem } from '../../lib/storage/items.ts';
+import { indexSyncItem } from '../../lib/storage/background-items.ts';
 import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/options/App.tsx';
 import { dataOf } from '../support/expect.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
+import { ShiftedClock } from '../support/manual-clock.ts';
 import { closedPort, startFakeServer } from './support/network.ts';
 
 const MINUTE = 60_000;
@@ -22,6 +24,8 @@ const BAD_TOKEN = `tok_${'0'.repeat(64)}`;
 
 let t: TestServer;
 let bg: TestBackground;
+/** The background's clock, moved with the server's. */
+let clock: ShiftedClock;
 let user: UserEvent;
 
 beforeAll(async () => {
@@ -34,7 +38,8 @@ afterAll(async () => {
 
 beforeEach(async () => {
   fakeBrowser.reset();
-  bg = createTestBackground();
+  clock = new ShiftedClock();
+  bg = createTestBackground({ clock });
   setRuntime(bg.runtime);
   user = userEvent.setup();
   // Every request of the background comes from 127.0.0.1: each test starts past the previous one's
@@ -211,6 +216,38 @@ describe('signing in', () => {
     expect(summary()).toMatchObject({ Name: 'Test user', Server: t.baseUrl });
     expect(screen.queryByLabelText('API token')).toBeNull();
   });
+
+  it('shows how far the saved-page sync has come, live', async () => {
+    const u = await t.user();
+    for (const i of [1, 2, 3]) await u.api('POST', '/bookmarks', { body: { url: `https://sync.example/${i}`, description: '' } });
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+    await bg.idle();
+    await indexSyncItem.set({ full: true, fetched: 200, total: 450, requests: 2, running: true });
+    render(<App />);
+    expect((await screen.findByText(/Syncing saved pages/)).textContent).toBe('Syncing saved pages: 200 of 450');
+    expect(screen.getByRole('progressbar', { name: 'Saved-page sync' })).toHaveProperty('value', 200);
+    await bg.services.index.sync({ full: true });
+    expect((await screen.findByText(/Saved pages synced/)).textContent).toBe('Saved pages synced: 3.');
+  });
+
+  it('asks to sign in again once the server has refused the token, and signing in clears it', async () => {
+    const u = await t.user();
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+    await bg.idle();
+    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+    await expect(bg.handlers.listTags({ refresh: true })).rejects.toMatchObject({ code: 'TOKEN_REVOKED' });
+    render(<App />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(describeError({ code: 'TOKEN_REVOKED', message: '', retryAfterSeconds: undefined }).title);
+    expect(screen.getByText(/Shelf has stopped using this token/)).toBeTruthy();
+
+    const next = await t.user();
+    await user.click(screen.getByRole('button', { name: 'Change server or token' }));
+    await submitSignIn(t.baseUrl, next.token);
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Change server or token' })).toBeNull());
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect((await bg.handlers.getAccount({})).tokenProblem).toBeNull();
+  });
 });
 
 describe('sign-in failures, each in its own words', () => {
@@ -291,6 +328,7 @@ describe('sign-in failures, each in its own words', () => {
       expect((await screen.findByRole('alert')).textContent).toContain('Try again in 15 minutes');
 
       await fresh.advance(10 * MINUTE);
+      clock.advance(10 * MINUTE);
       await submitSignIn(fresh.baseUrl, u.token);
       await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('Try again in 5 minutes'));
       await expectSignedOut();
@@ -343,6 +381,27 @@ describe('servers other than the local one', () => {
     expect(request).toHaveBeenCalledWith({ origins: ['https://bookmarks.example.com/*'] });
     expect(bg.requests).toHaveLength(0);
     await expectSignedOut();
+  });
+
+  it('uses https for a name typed without a scheme, and sends a token over plain http elsewhere only once the user agrees', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    render(<App />);
+    await submitSignIn('bookmarks.example.com', BAD_TOKEN);
+    await expectFailure('PERMISSION_DENIED');
+    expect(request).toHaveBeenLastCalledWith({ origins: ['https://bookmarks.example.com/*'] });
+
+    await submitSignIn('http://bookmarks.example.com', BAD_TOKEN);
+    await expectFailure('INSECURE_SERVER');
+    expect(request).toHaveBeenCalledTimes(1);
+    const agree = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Send my token unencrypted' });
+    expect(agree.checked).toBe(false);
+    await user.click(agree);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await expectFailure('PERMISSION_DENIED');
+    expect(request).toHaveBeenLastCalledWith({ origins: ['http://bookmarks.example.com/*'] });
+    expect(bg.requests).toHaveLength(0);
+    // The background checks it too: a page cannot skip the question.
+    await expect(bg.handlers.signIn({ serverUrl: 'http://bookmarks.example.com', token: BAD_TOKEN })).rejects.toMatchObject({ code: 'INSECURE_SERVER' });
   });
 
   it('signs in once access is granted', async () => {

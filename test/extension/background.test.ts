@@ -43,6 +43,8 @@ afterEach(async () => {
 /** fakeBrowser's onMessage event, fired as a browser fires it: with a sendResponse (fakeBrowser's own sendMessage passes none). */
 const deliver = fakeBrowser.runtime.onMessage.trigger as (message: unknown, sender: unknown, sendResponse: (reply: unknown) => void) => Promise<unknown>;
 
+const OWN_PAGE = () => ({ id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('/popup.html') });
+
 /** An extension page's side of the messaging: messages cross as JSON and come back through sendResponse. */
 const extensionPage: Runtime = {
   onMessage: {
@@ -50,7 +52,7 @@ const extensionPage: Runtime = {
       throw new Error('the page side does not listen');
     },
   },
-  sendMessage: (message) => new Promise((resolve) => void deliver(JSON.parse(JSON.stringify(message)), { id: fakeBrowser.runtime.id }, resolve)),
+  sendMessage: (message) => new Promise((resolve) => void deliver(JSON.parse(JSON.stringify(message)), OWN_PAGE(), resolve)),
 };
 const send = <N extends MessageName>(name: N, input: MessageInput<N>): Promise<MessageOutput<N>> => sendMessage(extensionPage, { ...replies, ...libraryReplies }, name, input);
 
@@ -112,7 +114,7 @@ describe('signing in', () => {
     await signedIn(u);
     expect(Object.keys((await savedIndexItem.get()).entries)).toEqual(['example.com/saved-elsewhere']);
     await vi.waitFor(async () => expect(await badge(open)).toBe('✓'));
-    expect(apiCalls()).toEqual(['POST /v1/auth/verify', 'GET /v1/auth/verify', 'GET /v1/bookmarks']);
+    expect(apiCalls()).toEqual(['POST /v1/auth/verify', 'GET /v1/auth/verify', 'GET /v1/bookmarks/stats', 'GET /v1/bookmarks']);
   });
 
   it('keeps what the token may do, answers it to the pages, and refuses unsent what it may not', async () => {
@@ -171,6 +173,7 @@ describe('saving, the index and the toolbar icon', () => {
     const otherTab = await tab('https://example.com/other');
     fetchSpy.mockClear();
     const bookmark = await send('saveBookmark', { bookmark: { url: SAVED_URL, title: 'Read me', description: '', tags: ['later'], isFavorite: true } });
+    if ('queued' in bookmark) throw new Error('the save was queued');
     return { id: bookmark.id, savedTab, otherTab };
   }
 
@@ -208,7 +211,7 @@ describe('saving, the index and the toolbar icon', () => {
     const { id } = await savedPage();
     await settled();
     fetchSpy.mockClear();
-    expect(await send('lookupUrl', { url: 'https://example.com/never-saved' })).toEqual({ bookmark: null });
+    expect(await send('lookupUrl', { url: 'https://example.com/never-saved' })).toEqual({ bookmark: null, queued: null });
     expect(fetchSpy).not.toHaveBeenCalled();
     expect((await send('lookupUrl', { url: 'http://example.com/read?utm_medium=mail' })).bookmark?.id).toBe(id);
     expect(apiCalls()).toEqual([`GET /v1/bookmarks/${id}`]);
@@ -235,7 +238,7 @@ describe('saving, the index and the toolbar icon', () => {
     await vi.waitFor(async () => expect(await badge(savedTab)).toBe('✓'));
 
     const state = await send('signOut', {});
-    expect(state).toEqual({ serverUrl: t.baseUrl, signedIn: false, user: null, scopes: null });
+    expect(state).toEqual({ serverUrl: t.baseUrl, signedIn: false, tokenProblem: null, user: null, scopes: null });
     expect(await grantItem.get()).toBeNull();
     expect(await tokenItem.get()).toBeNull();
     expect(await userItem.get()).toBeNull();
@@ -247,5 +250,65 @@ describe('saving, the index and the toolbar icon', () => {
     fetchSpy.mockClear();
     expect((await failure(send('saveBookmark', { bookmark: { url: SAVED_URL } }))).code).toBe('NOT_SIGNED_IN');
     expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});
+
+describe('who may ask the background', () => {
+  /** Delivers a message as from `sender`; answers what came back within a few turns, or 'no answer'. */
+  async function from(sender: unknown, message: unknown): Promise<unknown> {
+    let answer: unknown = 'no answer';
+    void deliver(message, sender, (reply) => (answer = reply));
+    await settled();
+    return answer;
+  }
+
+  it('answers only its own pages: a content script, another extension and a web page get nothing, and nothing is done', async () => {
+    const u = await signedIn();
+    fetchSpy.mockClear();
+    const strangers = [
+      { id: fakeBrowser.runtime.id, url: 'https://evil.example/page', tab: { id: 7 }, frameId: 0 }, // a content script of ours, on a web page
+      { id: 'another-extension-id', url: 'chrome-extension://another-extension-id/page.html' },
+      { id: 'another-extension-id', url: fakeBrowser.runtime.getURL('/popup.html') }, // another extension naming our page
+      { id: fakeBrowser.runtime.id, url: `${fakeBrowser.runtime.getURL('/')}`.replace(fakeBrowser.runtime.id, 'another-extension-id') },
+      { url: 'https://evil.example/', origin: 'https://evil.example' }, // a web page
+      { id: fakeBrowser.runtime.id }, // no page at all
+      undefined,
+    ];
+    for (const sender of strangers) {
+      expect(await from(sender, { name: 'getAccount', input: {} })).toBe('no answer');
+      expect(await from(sender, { name: 'saveBookmark', input: { bookmark: { url: 'https://evil.example/planted' } } })).toBe('no answer');
+      expect(await from(sender, { name: 'signOut', input: {} })).toBe('no answer');
+    }
+    expect(apiCalls()).toEqual([]);
+    expect(await tokenItem.get()).toBe(u.token);
+    // The same message from its own page is answered.
+    expect(await from(OWN_PAGE(), { name: 'getAccount', input: {} })).toMatchObject({ ok: true, data: { signedIn: true } });
+  });
+
+  it('never puts the token in sync storage, a log, an error or any answer, whatever goes wrong', async () => {
+    const logged: unknown[][] = [];
+    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, level).mockImplementation((...args) => void logged.push(args));
+    const u = await signedIn();
+    const answers: unknown[] = [];
+    const ask = async (message: unknown) => answers.push(await from(OWN_PAGE(), message));
+
+    await ask({ name: 'saveBookmark', input: { bookmark: { url: 'https://example.com/one' } } });
+    await ask({ name: 'saveBookmark', input: { bookmark: { url: 'not a url' } } });
+    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+    await ask({ name: 'listTags', input: { refresh: true } });
+    await ask({ name: 'saveBookmark', input: { bookmark: { url: 'https://example.com/two' } } });
+    await ask({ name: 'lookupUrl', input: { url: 'https://example.com/one' } });
+    await ask({ name: 'getAccount', input: {} });
+    await ask({ name: 'signIn', input: { serverUrl: `127.0.0.1:${await closedPort()}`, token: u.token } });
+    await settled();
+
+    expect(answers).toHaveLength(7);
+    expect(JSON.stringify(answers)).not.toContain(u.token);
+    expect(JSON.stringify(logged.map((args) => args.map(String)))).not.toContain(u.token.slice(4));
+    expect(await fakeBrowser.storage.sync.get(null)).toEqual({});
+    const local = await fakeBrowser.storage.local.get(null);
+    const { token, ...rest } = local;
+    expect(token).toBe(u.token);
+    expect(JSON.stringify(rest)).not.toContain(u.token.slice(4));
   });
 });

@@ -21,8 +21,10 @@ import { describeError } from '../../lib/client/user-text.ts';
 import type { MessageName } from '../../lib/messaging/protocol.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { type Draft, draftsItem, lastCollectionItem } from '../../lib/storage/items.ts';
+import { saveQueueItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import { dataOf } from '../support/expect.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
 import { png } from '../support/images.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
@@ -494,6 +496,39 @@ describe('errors and other states', () => {
     expect(chipNames()).toEqual(['Remove tag kept']);
     await waitFor(async () => expect(await storedDraft()).toMatchObject({ title: 'Typed before the failure', tags: ['kept'] }));
     expect(await saveButton()).toHaveProperty('disabled', false);
+  });
+
+  it('a save the server cannot take now waits in the queue: the popup says so, shows it when opened again, and an edit changes it', async () => {
+    const proxy = await startFaultProxy(t.baseUrl);
+    try {
+      await bg.services.account.signIn(proxy.baseUrl, u.token);
+      await bg.idle();
+      proxy.fault = 'down';
+      await openForm();
+      await user.clear(field('Title'));
+      await user.type(field('Title'), 'Saved while offline');
+      await user.click(await saveButton());
+      await waitFor(() => expect(screen.getByRole('status').textContent).toBe('⏳ Waiting to be saved'));
+      expect(screen.getByRole('alert').textContent).toContain(describeError({ code: 'NETWORK_ERROR', message: '', retryAfterSeconds: undefined }).title);
+      cleanup();
+
+      vi.restoreAllMocks();
+      await draftsItem.set({}); // what the popup shows now comes from the queue alone
+      await openForm();
+      await waitFor(() => expect(field('Title').value).toBe('Saved while offline'));
+      await waitFor(() => expect(screen.getByRole('status').textContent).toBe('⏳ Waiting to be saved'));
+      await user.clear(field('Title'));
+      await user.type(field('Title'), 'Edited while offline');
+      await user.click(await saveButton());
+      await waitFor(() => expect(screen.getByRole('status').textContent).toBe('⏳ Waiting to be saved'));
+      expect((await saveQueueItem.get()).map((s) => s.body.title)).toEqual(['Edited while offline']);
+
+      proxy.fault = 'pass';
+      await bg.services.queue.drain(true);
+      expect((await allBookmarks()).map((b) => b.title)).toEqual(['Edited while offline']);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('says in words why a new collection could not be made', async () => {

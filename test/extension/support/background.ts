@@ -5,13 +5,17 @@ import { handleMessages } from '../../../lib/messaging/receive.ts';
 import type { Runtime } from '../../../lib/messaging/transport.ts';
 import { Account } from '../../../entrypoints/background/account.ts';
 import { createHandlers, type Services } from '../../../entrypoints/background/handlers.ts';
+import { type Clock, RequestScheduler } from '../../../lib/client/scheduler.ts';
 import { createServices } from '../../../entrypoints/background/services.ts';
 import type { TestServer } from '../../support/server.ts';
-import { createLoopbackRuntime } from './loopback-runtime.ts';
+import { ShiftedClock } from '../../support/manual-clock.ts';
+import { LOOPBACK_EXTENSION, createLoopbackRuntime } from './loopback-runtime.ts';
 
 export interface SentRequest {
   method: string;
   url: string;
+  /** The answer's status: undefined while under way, 0 when none came. */
+  status?: number;
 }
 
 export interface TestBackground {
@@ -30,29 +34,39 @@ export interface TestBackground {
  * them) over fakeBrowser, with the network counted and host permission granted
  * unless a test says otherwise.
  */
-export function createTestBackground(options: { hasHostPermission?: (origin: string) => Promise<boolean> } = {}): TestBackground {
+export function createTestBackground(options: { hasHostPermission?: (origin: string) => Promise<boolean>; clock?: Clock } = {}): TestBackground {
   const requests: SentRequest[] = [];
   let pending = 0;
   const countingFetch: typeof fetch = async (input, init) => {
-    requests.push({ method: init?.method ?? 'GET', url: input instanceof Request ? input.url : String(input) });
+    const sent: SentRequest = { method: init?.method ?? 'GET', url: input instanceof Request ? input.url : String(input) };
+    requests.push(sent);
     pending++;
     try {
       // Read whole, so that "under way" lasts until the body is in.
       const response = await fetch(input, init);
+      sent.status = response.status;
       return new Response(await response.arrayBuffer(), response);
     } finally {
       pending--;
+      sent.status ??= 0; // no answer
     }
   };
   const idle = async () => {
     // A few turns: the work after a response (storage writes, the icon) may start another request.
     for (let quiet = 0; quiet < 3; quiet = pending === 0 ? quiet + 1 : 0) await new Promise((resolve) => setTimeout(resolve, 5));
   };
-  const account = new Account({ fetch: countingFetch, hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)) });
+  const clock = options.clock ?? new ShiftedClock();
+  const scheduler = new RequestScheduler({ clock, onTokenRefused: (error, credential) => void account.tokenRefused(error, credential) });
+  const account: Account = new Account({
+    scheduler,
+    onSignedIn: () => void services.queue.drain(true),
+    fetch: countingFetch,
+    hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)),
+  });
   const services = createServices(account, browser, countingFetch);
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
-  handleMessages(runtime, handlers);
+  handleMessages(runtime, handlers, LOOPBACK_EXTENSION);
   return { services, handlers, runtime, requests, idle };
 }
 

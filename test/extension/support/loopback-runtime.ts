@@ -1,5 +1,9 @@
 import type { Runtime } from '../../../lib/messaging/transport.ts';
 
+/** The extension page every message of the loopback runtime comes from. */
+export const LOOPBACK_PAGE = { id: 'test-extension-id', url: 'chrome-extension://test-extension-id/options.html' };
+export const LOOPBACK_EXTENSION = { id: LOOPBACK_PAGE.id, root: 'chrome-extension://test-extension-id/' };
+
 type Listener = Parameters<Runtime['onMessage']['addListener']>[0];
 
 /**
@@ -24,7 +28,7 @@ export function createLoopbackRuntime(): Runtime {
           answered = true;
           resolve(overTheWire(reply));
         };
-        const waiting = listeners.map((listener) => listener(overTheWire(message), { id: 'test-extension-id' }, sendResponse) === true);
+        const waiting = listeners.map((listener) => listener(overTheWire(message), LOOPBACK_PAGE, sendResponse) === true);
         if (!answered && !waiting.includes(true)) resolve(undefined);
       }),
   };

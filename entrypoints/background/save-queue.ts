@@ -1,0 +1,157 @@
+import type { Bookmark, CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
+import { type ClientError, type ClientErrorCode, toClientError } from '../../lib/client/errors.ts';
+import type { QueuedSaveInfo } from '../../lib/messaging/replies.ts';
+import { type QueuedSave, saveQueueItem } from '../../lib/storage/background-items.ts';
+import { normaliseUrl } from '../../lib/url.ts';
+import type { Account } from './account.ts';
+import type * as z from 'zod/mini';
+
+/** Failures a later attempt can get past: the save waits in the queue. */
+const TRANSIENT: ReadonlySet<ClientErrorCode> = new Set(['NETWORK_ERROR', 'RATE_LIMITED', 'IP_BLOCKED', 'INTERNAL_ERROR', 'IDEMPOTENCY_KEY_IN_USE']);
+/** The server refused the token: only a new sign-in gets past it, and the save waits for one. */
+const TOKEN: ReadonlySet<ClientErrorCode> = new Set(['MISSING_TOKEN', 'INVALID_TOKEN', 'TOKEN_REVOKED', 'TOKEN_EXPIRED']);
+
+const FIRST_RETRY_MS = 15_000;
+const LONGEST_RETRY_MS = 5 * 60_000;
+
+/**
+ * Whether a failed save should wait in the queue. A 5xx, or an answer that is
+ * not the API's from a 2xx or 5xx (a proxy's error page, a cut body), may hide a
+ * save that was made: the retry's Idempotency-Key makes sure it is made once.
+ */
+export function shouldQueue(error: ClientError): boolean {
+  const status = error.status ?? 0;
+  if (TRANSIENT.has(error.code) || TOKEN.has(error.code) || status >= 500) return true;
+  return error.code === 'MALFORMED_RESPONSE' && (status < 400 || status >= 500);
+}
+
+const backoff = (attempts: number) => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+
+export interface SaveQueueDeps {
+  /** A queued save reached the server: the index and icons learn of it. */
+  onSaved(bookmark: Bookmark, body: CreateBookmarkBody): Promise<void>;
+  /** The queue changed (the icon shows how many wait). */
+  onChange(): void;
+}
+
+/**
+ * Saves the server has not confirmed, in storage, each with the Idempotency-Key
+ * of its first attempt so that a save whose answer was lost is never made twice.
+ * One drain at a time sends them oldest first; a failure the server may get over
+ * stops the drain until the next try (an alarm, the browser coming online, a sign-in).
+ */
+export class SaveQueue {
+  private draining: Promise<void> | null = null;
+  private again = false;
+  /** URL key → the last task for that page: a save from the popup and a queued one for the same page never overlap. */
+  private pages = new Map<string, Promise<unknown>>();
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private account: Account,
+    private deps: SaveQueueDeps,
+  ) {}
+
+  list(): Promise<QueuedSave[]> {
+    return saveQueueItem.get();
+  }
+
+  async forUrl(url: string): Promise<QueuedSave | null> {
+    const key = normaliseUrl(url);
+    return (await this.list()).find((s) => normaliseUrl(s.body.url) === key) ?? null;
+  }
+
+  /** As the pages show it. */
+  async info(save: QueuedSave): Promise<z.infer<typeof QueuedSaveInfo>> {
+    const waiting = (await this.list()).filter((s) => !s.refused).length;
+    return { body: save.body, error: save.error, refused: save.refused, waiting };
+  }
+
+  /** Runs `task` once every earlier task for this page has finished. */
+  exclusive<T>(url: string, task: () => Promise<T>): Promise<T> {
+    const key = normaliseUrl(url);
+    const run = (this.pages.get(key) ?? Promise.resolve()).then(task, task);
+    const tail = run.catch(() => undefined);
+    this.pages.set(key, tail);
+    void tail.then(() => this.pages.get(key) === tail && this.pages.delete(key));
+    return run;
+  }
+
+  /** The page's save, in place of any earlier one for it: an edit of a waiting save changes the waiting request. */
+  put(save: QueuedSave): Promise<void> {
+    const key = normaliseUrl(save.body.url);
+    return this.update((saves) => [...saves.filter((s) => normaliseUrl(s.body.url) !== key), save]);
+  }
+
+  /** A failed attempt of a new save: queued when a retry may succeed. */
+  queueFailure(body: CreateBookmarkBody, key: string, error: ClientError, attempts: number): Promise<void> {
+    const now = Date.now();
+    return this.put({ key, body, queuedAt: now, attempts, nextAttemptAt: now + backoff(attempts), error: plain(error), refused: false });
+  }
+
+  remove(url: string): Promise<void> {
+    const key = normaliseUrl(url);
+    return this.update((saves) => saves.filter((s) => normaliseUrl(s.body.url) !== key));
+  }
+
+  /** Sends what is due (everything when `all`: the browser is back online, the user signed in, the server answered again). */
+  drain(all = false): Promise<void> {
+    if (this.draining) {
+      this.again ||= all;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      let force = all;
+      do {
+        this.again = false;
+        await this.drainOnce(force);
+        force = this.again;
+      } while (this.again);
+    })().finally(() => (this.draining = null));
+    return this.draining;
+  }
+
+  private async drainOnce(all: boolean): Promise<void> {
+    for (const listed of await this.list()) {
+      if (listed.refused || (!all && listed.nextAttemptAt > Date.now())) continue;
+      const goOn = await this.exclusive(listed.body.url, async () => {
+        // Read again under the page's lock: the user may have saved or edited it meanwhile.
+        const save = await this.forUrl(listed.body.url);
+        return save === null || save.refused ? true : this.attempt(save);
+      });
+      if (!goOn) return;
+    }
+  }
+
+  /** One attempt of one queued save; false when the queue should stop until its next try. */
+  private async attempt(save: QueuedSave): Promise<boolean> {
+    try {
+      const client = await this.account.client();
+      const bookmark = await client.call('createBookmark', { body: save.body, idempotencyKey: save.key, priority: 'background' });
+      await this.update((saves) => saves.filter((s) => s.key !== save.key));
+      await this.deps.onSaved(bookmark, save.body);
+      return true;
+    } catch (err) {
+      const error = toClientError(err);
+      // Signed out meanwhile: the saves wait, untouched, for the next sign-in.
+      if (error.code === 'NOT_SIGNED_IN') return false;
+      const attempts = save.attempts + 1;
+      const queued = shouldQueue(error);
+      const next = { ...save, attempts, nextAttemptAt: Date.now() + backoff(attempts), error: plain(error), refused: !queued };
+      await this.update((saves) => saves.map((s) => (s.key === save.key ? next : s)));
+      // A refusal is this save's alone; anything else (server down, token refused) would stop the next one too.
+      return !queued;
+    }
+  }
+
+  private update(change: (saves: QueuedSave[]) => QueuedSave[]): Promise<void> {
+    const run = this.writes.then(async () => {
+      await saveQueueItem.set(change(await saveQueueItem.get()));
+      this.deps.onChange();
+    });
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+}
+
+const plain = (error: ClientError): QueuedSave['error'] => ({ code: error.code, message: error.message });

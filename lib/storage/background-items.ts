@@ -1,0 +1,51 @@
+import * as z from 'zod/mini';
+import { CreateBookmarkBody } from '../api/bookmarks.ts';
+import { CLIENT_ERROR_CODES } from '../client/errors.ts';
+import { typedItem } from './typed-item.ts';
+
+/**
+ * What the background keeps for its own work (the token's state, the request
+ * budget, the save queue, the sync's progress): apart from items.ts, so that the
+ * popup, which loads items.ts, carries none of it.
+ */
+
+/** Why the server refused the stored token (401): no call is made with it until the user signs in again. */
+export const TokenProblem = z.object({ code: z.enum(['MISSING_TOKEN', 'INVALID_TOKEN', 'TOKEN_REVOKED', 'TOKEN_EXPIRED']), message: z.string() });
+export type TokenProblem = z.infer<typeof TokenProblem>;
+export const tokenProblemItem = typedItem('local:tokenProblem', z.nullable(TokenProblem), { fallback: null, onInvalid: 'fallback' });
+
+/** The requests the scheduler counted (the account's day, the last minute's send times), kept so that a restarted worker goes on counting. */
+export const requestDayItem = typedItem('local:requestDay', z.nullable(z.object({ start: z.number(), count: z.number(), recent: z.optional(z.array(z.number())) })), {
+  fallback: null,
+  onInvalid: 'fallback',
+});
+
+/** How far the saved-page sync has come, for the options page. */
+export const IndexSyncProgress = z.object({
+  full: z.boolean(),
+  fetched: z.number(),
+  /** The library's size when known (a full pass asks for it first). */
+  total: z.nullable(z.number()),
+  requests: z.number(),
+  running: z.boolean(),
+});
+export type IndexSyncProgress = z.infer<typeof IndexSyncProgress>;
+export const indexSyncItem = typedItem('local:indexSync', z.nullable(IndexSyncProgress), { fallback: null, onInvalid: 'fallback' });
+
+/**
+ * A save the server has not confirmed: it waits here (surviving the service worker and the browser) and is
+ * sent again with the same Idempotency-Key until the server answers it, or kept with the reason it was refused.
+ */
+export const QueuedSave = z.object({
+  key: z.string(),
+  body: CreateBookmarkBody,
+  queuedAt: z.number(),
+  attempts: z.number(),
+  nextAttemptAt: z.number(),
+  /** Why the last attempt did not save it; for a refused save, why it is kept. */
+  error: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
+  /** The server refused it for good (a 4xx a retry cannot fix): kept to be shown, never sent again by itself. */
+  refused: z.boolean(),
+});
+export type QueuedSave = z.infer<typeof QueuedSave>;
+export const saveQueueItem = typedItem('local:saveQueue', z.array(QueuedSave), { fallback: [], onInvalid: 'throw' });

@@ -1,0 +1,205 @@
+// @vitest-environment node
+// Node's transform and fetch, as in a background service worker (see ./support/dom.ts).
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { ClientError } from '../../lib/client/errors.ts';
+import type { MessageOutput } from '../../lib/messaging/protocol.ts';
+import { saveQueueItem, tokenProblemItem } from '../../lib/storage/background-items.ts';
+import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { type TestBackground, createTestBackground } from './support/background.ts';
+
+const MINUTE = 60_000;
+const URL_A = 'https://queue.example/a';
+
+let t: TestServer;
+let proxy: FaultProxy;
+let bg: TestBackground;
+let u: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  proxy = await startFaultProxy(t.baseUrl);
+});
+afterAll(async () => {
+  await proxy.close();
+  await t.close();
+});
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  // Every request comes from 127.0.0.1: each test starts past the last one's gateway minute.
+  await t.advance(2 * MINUTE);
+  proxy.fault = 'pass';
+  proxy.requests.length = 0;
+  bg = createTestBackground();
+  u = await t.user();
+  await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: u.token });
+  await bg.idle();
+  proxy.requests.length = 0;
+});
+afterEach(() => bg.idle());
+
+const save = (url: string, title: string) => bg.handlers.saveBookmark({ bookmark: { url, title } });
+
+function queuedOf(answer: MessageOutput<'saveBookmark'>) {
+  if (!('queued' in answer)) throw new Error(`saved at once: ${answer.id}`);
+  return answer.queued;
+}
+
+/** Every bookmark the server holds for a URL, straight from the server. */
+async function onServer(url: string): Promise<Bookmark[]> {
+  const { body } = await u.api('GET', '/bookmarks?limit=200');
+  return (body as { data: { data: Bookmark[] } }).data.data.filter((b) => b.url === url);
+}
+
+async function badge(): Promise<string> {
+  const tab = await fakeBrowser.tabs.create({ url: 'https://elsewhere.example/' });
+  await bg.services.icon.refreshAll();
+  return fakeBrowser.action.getBadgeText({ tabId: tab.id! });
+}
+
+const posts = () => proxy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/bookmarks');
+
+describe('the save queue', () => {
+  it.each<[string, Fault]>([
+    ['the server is down', 'down'],
+    ['the server fails with a 500', 'error500'],
+    // Longer than a user waits (15 s): the save is queued, and the queue waits it out.
+    ['the gateway asks to wait (429)', { status: 429, code: 'RATE_LIMITED', retryAfter: 16 }],
+  ])('keeps a save when %s, shows it, and saves it exactly once when the server is back', { timeout: 45_000 }, async (_, fault) => {
+    proxy.fault = fault;
+    const queued = queuedOf(await save(URL_A, 'Kept'));
+    expect(queued).toMatchObject({ body: { url: URL_A, title: 'Kept' }, refused: false, waiting: 1 });
+    expect(await badge()).toBe('1');
+    expect((await bg.handlers.lookupUrl({ url: URL_A })).queued).toMatchObject({ body: { title: 'Kept' }, refused: false });
+
+    proxy.fault = 'pass';
+    await bg.services.queue.drain(true);
+    expect(await saveQueueItem.get()).toEqual([]);
+    expect(await onServer(URL_A)).toHaveLength(1);
+    expect(await badge()).toBe('');
+    expect((await bg.handlers.lookupUrl({ url: URL_A })).queued).toBeNull();
+  });
+
+  it.each<[string, Fault]>([
+    ['the connection drops after the server committed', 'dropAfterCommit'],
+    ['the answer is not JSON', 'malformed'],
+  ])('when %s, the retry carries the same Idempotency-Key and the server replays its first answer', async (_, fault) => {
+    proxy.fault = fault;
+    queuedOf(await save(URL_A, 'Once'));
+    expect(await onServer(URL_A)).toHaveLength(1); // made, though the extension does not know it
+
+    proxy.fault = 'pass';
+    await bg.services.queue.drain(true);
+    const [first, retry] = posts();
+    expect(retry?.idempotencyKey).toBe(first?.idempotencyKey);
+    expect(retry?.replayed).toBe(true);
+    expect(await onServer(URL_A)).toHaveLength(1);
+    expect(await saveQueueItem.get()).toEqual([]);
+    expect((await bg.handlers.lookupUrl({ url: URL_A })).bookmark?.title).toBe('Once');
+  });
+
+  it('survives a restart of the background: a new one finds the queue in storage and sends it', async () => {
+    proxy.fault = 'down';
+    queuedOf(await save(URL_A, 'Before the restart'));
+    queuedOf(await save('https://queue.example/b', 'Another'));
+    proxy.fault = 'pass';
+
+    const restarted = createTestBackground();
+    await restarted.services.queue.drain(true);
+    expect(await saveQueueItem.get()).toEqual([]);
+    expect(await onServer(URL_A)).toHaveLength(1);
+    expect(await onServer('https://queue.example/b')).toHaveLength(1);
+  });
+
+  it('an edit of a waiting save changes the waiting request: the server gets the edited one', async () => {
+    proxy.fault = 'down';
+    queuedOf(await save(URL_A, 'First title'));
+    const edited = queuedOf(await bg.handlers.saveBookmark({ bookmark: { url: URL_A, title: 'Edited', tags: ['later'] } }));
+    expect(edited).toMatchObject({ body: { title: 'Edited', tags: ['later'] }, waiting: 1 });
+    expect(await saveQueueItem.get()).toHaveLength(1);
+
+    proxy.fault = 'pass';
+    await bg.services.queue.drain(true);
+    const [saved] = await onServer(URL_A);
+    expect(saved).toMatchObject({ title: 'Edited', tags: ['later'] });
+    expect(await onServer(URL_A)).toHaveLength(1);
+  });
+
+  it('keeps backing off: a save not due yet waits for its time, not for every alarm', async () => {
+    proxy.fault = 'down';
+    queuedOf(await save(URL_A, 'Later'));
+    proxy.requests.length = 0;
+    await bg.services.queue.drain(false);
+    expect(proxy.requests).toHaveLength(0);
+    const [waiting] = await saveQueueItem.get();
+    expect(waiting!.nextAttemptAt).toBeGreaterThan(Date.now() + 10_000);
+  });
+
+  it('a save refused for good is kept with its reason, shown, and not sent again by itself', async () => {
+    proxy.fault = 'down';
+    queuedOf(await save(URL_A, 'Refused later'));
+    proxy.fault = { status: 400, code: 'VALIDATION_ERROR' };
+    await bg.services.queue.drain(true);
+    const [kept] = await saveQueueItem.get();
+    expect(kept).toMatchObject({ refused: true, error: { code: 'VALIDATION_ERROR', message: 'injected VALIDATION_ERROR' } });
+    expect((await bg.handlers.lookupUrl({ url: URL_A })).queued).toMatchObject({ refused: true, waiting: 0, error: { code: 'VALIDATION_ERROR' } });
+    expect(await badge()).toBe('!');
+
+    proxy.fault = 'pass';
+    proxy.requests.length = 0;
+    await bg.services.queue.drain(true);
+    expect(proxy.requests).toHaveLength(0);
+    // Saving it again from the popup is the user's retry: it goes, and the kept one goes with it.
+    const answer = await save(URL_A, 'Refused later');
+    expect('queued' in answer).toBe(false);
+    expect(await saveQueueItem.get()).toEqual([]);
+  });
+
+  it('a popup save refused for good answers its error at once and queues nothing', async () => {
+    proxy.fault = { status: 400, code: 'VALIDATION_ERROR' };
+    await expect(save(URL_A, 'Bad')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(await saveQueueItem.get()).toEqual([]);
+  });
+});
+
+describe('token trouble', () => {
+  it.each(['TOKEN_REVOKED', 'TOKEN_EXPIRED', 'INVALID_TOKEN'])('on %s every call stops at once, the queue waits, and goes on after a new sign-in', async (code) => {
+    proxy.fault = 'down';
+    queuedOf(await save(URL_A, 'Waits for sign-in'));
+    proxy.fault = { status: 401, code };
+    queuedOf(await save('https://queue.example/b', 'Refused token'));
+    expect(await tokenProblemItem.get()).toMatchObject({ code });
+    expect((await bg.handlers.getAccount({})).tokenProblem).toMatchObject({ code });
+
+    // Nothing more is sent with that token: not the queue, not a lookup, not a save.
+    proxy.fault = 'pass';
+    proxy.requests.length = 0;
+    await bg.services.queue.drain(true);
+    const third = queuedOf(await save('https://queue.example/c', 'Third'));
+    expect(third.error?.code).toBe(code);
+    await expect(bg.handlers.listTags({ refresh: true })).rejects.toMatchObject({ code });
+    expect(proxy.requests).toHaveLength(0);
+    expect(await saveQueueItem.get()).toHaveLength(3);
+
+    const next = await t.user();
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: next.token });
+    await bg.idle();
+    await bg.services.queue.drain(true);
+    expect(await saveQueueItem.get()).toEqual([]);
+    expect(await tokenProblemItem.get()).toBeNull();
+    const { body } = await next.api('GET', '/bookmarks?limit=10');
+    expect((body as { data: { data: Bookmark[] } }).data.data.map((b) => b.url).sort()).toEqual([URL_A, 'https://queue.example/b', 'https://queue.example/c']);
+  });
+
+  it.each(['SCOPE_REQUIRED', 'API_ACCESS_PRO_REQUIRED'])('on %s nothing is retried or queued', async (code) => {
+    proxy.fault = { status: 403, code };
+    const error = (await save(URL_A, 'No').catch((err: unknown) => err)) as ClientError;
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error.code).toBe(code);
+    expect(posts()).toHaveLength(1);
+    expect(await saveQueueItem.get()).toEqual([]);
+  });
+});
