@@ -36,13 +36,13 @@ export class Bookmarks {
         await this.saved(bookmark, input);
         // The server answers again: what waited goes now.
         void this.queue.drain(true);
-        return bookmark;
+        return { bookmark, queued: null };
       } catch (err) {
         const error = toClientError(err);
         if (!shouldQueue(error)) throw error;
         await this.queue.queueFailure(input, key, error, (waiting?.attempts ?? 0) + 1);
         const queued = await this.queue.forUrl(input.url);
-        return { queued: await this.queue.info(queued!) };
+        return { bookmark: null, queued: await this.queue.info(queued!) };
       }
     });
   }

@@ -113,7 +113,6 @@ export function browserCovers(
 
 /** A cover needs the bookmark itself: a save the queue holds (the server out of reach) is not one yet. */
 function savedNow(result: Awaited<ReturnType<Bookmarks['save']>>): Bookmark {
-  if (!('queued' in result)) return result;
-  const { error } = result.queued;
-  throw new ClientError(error?.code ?? 'NETWORK_ERROR', 'The page is waiting to be saved (the server could not take it now); set its cover once it is saved');
+  if (result.bookmark) return result.bookmark;
+  throw new ClientError(result.queued?.error?.code ?? 'NETWORK_ERROR', 'The page is waiting to be saved (the server could not take it now); set its cover once it is saved');
 }

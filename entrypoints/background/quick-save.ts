@@ -37,11 +37,12 @@ export async function quickSave(browser: Browser, bookmarks: Bookmarks, url: str
   }
   try {
     const saved = await bookmarks.save({ url, ...(title?.trim() && { title: title.trim() }) });
-    if ('queued' in saved) {
-      const why = saved.queued.error ? describeError({ ...saved.queued.error, retryAfterSeconds: undefined }).title : '';
-      await notify(browser, 'Waiting to be saved', `${why} Shelf will save it as soon as the server takes it.`.trim());
+    if (saved.bookmark) {
+      await notify(browser, 'Saved to Shelf', saved.bookmark.title || saved.bookmark.url);
     } else {
-      await notify(browser, 'Saved to Shelf', saved.title || saved.url);
+      const error = saved.queued?.error;
+      const why = error ? describeError({ ...error, retryAfterSeconds: undefined }).title : '';
+      await notify(browser, 'Waiting to be saved', `${why} Shelf will save it as soon as the server takes it.`.trim());
     }
   } catch (err) {
     await notifyFailure(browser, 'Not saved', err);

@@ -106,7 +106,7 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
   const finish = async (request: Promise<MessageOutput<'saveBookmark'>>, status: string) => {
     try {
       const answer = await request;
-      dispatch('queued' in answer ? { type: 'queued', queued: answer.queued } : { type: 'saved', bookmark: answer, status });
+      dispatch(answer.bookmark ? { type: 'saved', bookmark: answer.bookmark, status } : { type: 'queued', queued: answer.queued! });
     } catch (err) {
       dispatch({ type: 'failed', error: toClientError(err) });
     }
@@ -118,7 +118,10 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
       if (!canSave) return;
       if (mode.kind === 'edit' && patch) {
         dispatch({ type: 'start', busy: 'update' });
-        void finish(send('updateBookmark', { id: mode.bookmark.id, patch }), '✓ Updated');
+        void finish(
+          send('updateBookmark', { id: mode.bookmark.id, patch }).then((bookmark) => ({ bookmark, queued: null })),
+          '✓ Updated',
+        );
         return;
       }
       dispatch({ type: 'start', busy: 'save' });

@@ -50,7 +50,7 @@ function CurrentPage({ tab }: { tab: CurrentTab | null }) {
     setError(null);
     try {
       const result = await sendLibrary('saveBookmark', { bookmark: { url: tab.url, ...(tab.title.trim() && { title: tab.title.trim() }) } });
-      qc.setQueryData(keys.savedPage(tab.url), 'queued' in result ? { bookmark: null, queued: result.queued } : { bookmark: result, queued: null });
+      qc.setQueryData(keys.savedPage(tab.url), result);
       void qc.invalidateQueries({ queryKey: keys.bookmarkLists });
     } catch (err) {
       setError(err);

@@ -27,6 +27,9 @@ export const QueuedSaveInfo = z.object({
   waiting: z.number(),
 });
 
+/** A page's bookmark and its save waiting in the queue: one shape for a lookup and a save. */
+export const PageSave = z.object({ bookmark: z.nullable(Bookmark), queued: z.nullable(QueuedSaveInfo) });
+
 /**
  * What the background answers each message with: the UI parses every answer
  * with these. Apart from requests.ts, so that the UI's bundle holds only them.
@@ -36,10 +39,10 @@ export const replies = {
   signIn: AccountState,
   signOut: AccountState,
 
-  /** The saved bookmark for a page, from the local index (and one GET when it is saved). */
-  lookupUrl: z.object({ bookmark: z.nullable(Bookmark), queued: z.nullable(QueuedSaveInfo) }),
-  /** The saved bookmark, or the save as it waits in the queue when the server could not be reached. */
-  saveBookmark: z.union([Bookmark, z.object({ queued: QueuedSaveInfo })]),
+  /** The saved bookmark for a page, from the local index (and one GET when it is saved), and its save waiting in the queue. */
+  lookupUrl: PageSave,
+  /** The saved bookmark, or (bookmark null) the save as it waits in the queue when the server could not take it. */
+  saveBookmark: PageSave,
   updateBookmark: Bookmark,
   trashBookmark: Bookmark,
   removeCover: SuccessResult,

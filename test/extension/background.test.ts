@@ -172,8 +172,8 @@ describe('saving, the index and the toolbar icon', () => {
     const savedTab = await tab('https://www.Example.com/read/?utm_source=newsletter#top');
     const otherTab = await tab('https://example.com/other');
     fetchSpy.mockClear();
-    const bookmark = await send('saveBookmark', { bookmark: { url: SAVED_URL, title: 'Read me', description: '', tags: ['later'], isFavorite: true } });
-    if ('queued' in bookmark) throw new Error('the save was queued');
+    const { bookmark } = await send('saveBookmark', { bookmark: { url: SAVED_URL, title: 'Read me', description: '', tags: ['later'], isFavorite: true } });
+    if (!bookmark) throw new Error('the save was queued');
     return { id: bookmark.id, savedTab, otherTab };
   }
 
