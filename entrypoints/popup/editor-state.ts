@@ -163,7 +163,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, mode: { kind: 'trashed', bookmark: action.bookmark }, busy: null, sent: null, status: '✓ Moved to trash' };
     case 'coverRemoved':
       if (state.mode.kind !== 'edit') return state;
-      return { ...state, mode: { kind: 'edit', bookmark: { ...state.mode.bookmark, coverImage: null } }, busy: null, sent: null, status: 'Cover removed' };
+      return { ...state, mode: { kind: 'edit', bookmark: { ...state.mode.bookmark, coverImage: null } }, busy: null, sent: null, status: '✓ Cover removed' };
     case 'failed':
       return { ...state, busy: null, sent: null, error: action.error };
   }

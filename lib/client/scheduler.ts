@@ -306,6 +306,11 @@ export class RequestScheduler {
       this.server = { remaining: remaining - this.inFlight + 1, resetAt: reset * 1000 + this.limits.marginMs };
     }
 
+    // A 429 that is not a rate limit (TOO_MANY_PENDING_UPLOADS: five reservations outstanding) is the caller's answer.
+    if (response.status === 429 && !(await isRateLimit(response))) {
+      task.resolve(response);
+      return;
+    }
     if (response.status === 429) {
       const until = hasRateHeaders ? reset * 1000 + this.limits.marginMs : retryAt;
       if (heavyAnswer) this.heavyBlockedUntil.set(heavy, until);
@@ -348,12 +353,23 @@ export class RequestScheduler {
   }
 }
 
-async function tokenError(response: Response): Promise<ClientError> {
+/** The error envelope's `error` of an answer, read from a copy (the caller still reads the answer). */
+async function errorOf(response: Response): Promise<{ code?: unknown; message?: unknown } | undefined> {
   const body: unknown = await response
     .clone()
     .json()
     .catch(() => undefined);
-  const error = typeof body === 'object' && body !== null && 'error' in body ? (body.error as { code?: unknown; message?: unknown }) : undefined;
+  return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'object' && body.error !== null ? body.error : undefined;
+}
+
+/** A limit's 429 (RATE_LIMITED, or the gateway's, which may carry no envelope), as opposed to another code answered with 429. */
+async function isRateLimit(response: Response): Promise<boolean> {
+  const code = (await errorOf(response))?.code;
+  return code === undefined || code === 'RATE_LIMITED';
+}
+
+async function tokenError(response: Response): Promise<ClientError> {
+  const error = await errorOf(response);
   const code = TOKEN_CODES.find((c) => c === error?.code) ?? 'INVALID_TOKEN';
   const message = typeof error?.message === 'string' ? error.message : 'The server refused the API token';
   return new ClientError(code, message, { status: 401 });
