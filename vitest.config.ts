@@ -37,13 +37,14 @@ export default defineConfig({
         },
       },
       {
-        // Real Chromium with the built extension, one file at a time (global-setup builds it when stale).
+        // Real Chromium with the built extension (global-setup builds it when stale); files run side by side,
+        // each with its own browser, server and data: the fault tests spend minutes waiting for rate windows.
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/browser/global-setup.ts'],
-          fileParallelism: false,
+          fileParallelism: true,
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
