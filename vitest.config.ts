@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
@@ -5,6 +6,9 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // Vitest's default (one less than the cores) is one file at a time on a 2-core machine, and many files
+    // here mostly wait (rate windows, child processes, a browser): two at a time at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: { name: 'server', include: ['test/server/**/*.test.ts', 'test/lib/**/*.test.ts'], environment: 'node', testTimeout: 20_000, hookTimeout: 30_000 },
