@@ -28,6 +28,7 @@ import type {
 } from '../bookmarks.ts';
 import { BOOKMARK_COLUMNS, type BookmarkRow, toBookmark } from './bookmark-rows.ts';
 import { ORDERS } from './bookmark-orders.ts';
+import { SqliteBookmarkSearch } from './bookmark-search.ts';
 import { TAG_COLUMNS, type TagRow, toTag } from './tag-objects.ts';
 import { ensureTags, setBookmarkTags } from './tag-rows.ts';
 
@@ -68,8 +69,10 @@ export class SqliteBookmarks implements BookmarksStore {
   /** Statements whose SQL depends on the request (list filters, PATCH fields), prepared once per shape. */
   private shapes = new Map<string, Database.Statement<[Params], BookmarkRow>>();
   private q;
+  private searcher: SqliteBookmarkSearch;
 
   constructor(private db: Db) {
+    this.searcher = new SqliteBookmarkSearch(db);
     // The most recently saved favorites (one more than the window, to tell whether it is truncated), in the list's order.
     const favoritesWindow = (order: 'title' | 'domain') =>
       db.prepare<[Params], BookmarkRow>(
@@ -120,11 +123,6 @@ export class SqliteBookmarks implements BookmarksStore {
       purge: db.prepare<[number]>('DELETE FROM bookmarks WHERE deleted_at IS NOT NULL AND deleted_at < ?'),
       owned: db.prepare<[Params], { id: string; deleted_at: number | null }>(
         `SELECT b.id, b.deleted_at FROM bookmarks b WHERE b.user_id = @userId AND ${IN_IDS}`,
-      ),
-      search: db.prepare<[Params], BookmarkRow>(
-        `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b WHERE b.user_id = @userId AND b.deleted_at IS NULL
-           AND (b.title LIKE @pattern ESCAPE '\\' OR b.description LIKE @pattern ESCAPE '\\' OR b.url LIKE @pattern ESCAPE '\\')
-         ORDER BY b.created_at DESC, b.seq DESC LIMIT @limit`,
       ),
       domains: db.prepare<[string], DomainCount>(
         `SELECT b.domain AS domain, COUNT(*) AS count FROM bookmarks b WHERE b.user_id = ? AND b.deleted_at IS NULL
@@ -205,8 +203,7 @@ export class SqliteBookmarks implements BookmarksStore {
   }
 
   async search(userId: string, text: string, limit: number): Promise<Bookmark[]> {
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.q.search.all({ userId, pattern, limit }).map(toBookmark);
+    return this.searcher.find(userId, text, limit).map(toBookmark);
   }
 
   async domains(userId: string): Promise<DomainCount[]> {
