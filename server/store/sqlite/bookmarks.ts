@@ -55,6 +55,12 @@ interface StatsRow extends Record<BookmarkType, number> {
   no_tags: number;
 }
 
+/** A user who never saved a bookmark has no row of kept stats. */
+const NO_BOOKMARKS: StatsRow = {
+  total: 0, favorites: 0, unsorted: 0, no_tags: 0,
+  ...(Object.fromEntries(BookmarkType.options.map((t) => [t, 0])) as Record<BookmarkType, number>),
+};
+
 const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
 
 /** Bulk changes other than trash apply to active bookmarks only. */
@@ -124,15 +130,12 @@ export class SqliteBookmarks implements BookmarksStore {
       owned: db.prepare<[Params], { id: string; deleted_at: number | null }>(
         `SELECT b.id, b.deleted_at FROM bookmarks b WHERE b.user_id = @userId AND ${IN_IDS}`,
       ),
+      // Both kept by triggers (migration 011-counts): reading them costs the same however large the library.
       domains: db.prepare<[string], DomainCount>(
-        `SELECT b.domain AS domain, COUNT(*) AS count FROM bookmarks b WHERE b.user_id = ? AND b.deleted_at IS NULL
-         GROUP BY b.domain ORDER BY count DESC, domain ASC`,
+        'SELECT domain, count FROM domain_counts WHERE user_id = ? ORDER BY count DESC, domain ASC',
       ),
       stats: db.prepare<[string], StatsRow>(
-        `SELECT COUNT(*) AS total, COALESCE(SUM(b.is_favorite), 0) AS favorites, COALESCE(SUM(b.collection_id IS NULL), 0) AS unsorted,
-           COALESCE(SUM(NOT EXISTS (SELECT 1 FROM bookmark_tags l WHERE l.bookmark_id = b.id)), 0) AS no_tags,
-           ${BookmarkType.options.map((t) => `COALESCE(SUM(b.type = '${t}'), 0) AS ${t}`).join(', ')}
-         FROM bookmarks b WHERE b.user_id = ? AND b.deleted_at IS NULL`,
+        `SELECT total, favorites, unsorted, no_tags, ${BookmarkType.options.join(', ')} FROM bookmark_stats WHERE user_id = ?`,
       ),
       // Groups ordered by their newest member; members oldest first.
       duplicates: db.prepare<[Params], BookmarkRow & { url_key: string }>(
@@ -211,7 +214,7 @@ export class SqliteBookmarks implements BookmarksStore {
   }
 
   async stats(userId: string): Promise<BookmarkStats> {
-    const s = this.q.stats.get(userId)!;
+    const s = this.q.stats.get(userId) ?? NO_BOOKMARKS;
     return {
       total: s.total,
       favorites: s.favorites,
