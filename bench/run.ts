@@ -4,6 +4,7 @@ import { coverSection } from './cover.ts';
 import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
 import { sidePanelSection } from './side-panel.ts';
+import { scaleSection } from './scale.ts';
 import { smartFolderSection } from './smart-folder.ts';
 import { startupSection } from './startup.ts';
 import { tagsSection } from './tags.ts';
@@ -12,7 +13,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,cover]`:
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,cover,scale]`:
  * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   extension: extensionSection,
   'side-panel': sidePanelSection,
   cover: coverSection,
+  scale: scaleSection,
 };
 
 const { values } = parseArgs({
