@@ -2,42 +2,19 @@ import type Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Bookmark} from '../../lib/api/bookmarks.ts';
-import { BookmarkStats, DomainCount } from '../../lib/api/bookmarks.ts';
+import { BookmarkStats, DomainCount, DuplicatesResult } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { dataOf } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
 import { withServerAndDb } from '../support/server-per-file.ts';
 import { save } from './bookmarks-fixtures.ts';
+import { TYPES, countedAfresh } from './kept-counts-fixtures.ts';
 import { importFile, netscapeFile } from './jobs-fixtures.ts';
 
 let t: TestServer;
 let db: Database.Database;
 withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
-
-const TYPES = ['link', 'article', 'video', 'image', 'document'] as const;
-type Stats = z.infer<typeof BookmarkStats>;
-
-/** What the kept counts must equal: the same figures counted afresh from the rows. */
-function counted(userId: string) {
-  const count = (where: string, ...params: unknown[]): number =>
-    (db.prepare(`SELECT COUNT(*) AS n FROM bookmarks b WHERE b.user_id = ? AND b.deleted_at IS NULL AND ${where}`).get(userId, ...params) as { n: number }).n;
-  const stats: Stats = {
-    total: count('1'),
-    favorites: count('b.is_favorite = 1'),
-    unsorted: count('b.collection_id IS NULL'),
-    noTags: count('NOT EXISTS (SELECT 1 FROM bookmark_tags l WHERE l.bookmark_id = b.id)'),
-    typeCounts: Object.fromEntries(TYPES.map((type) => [type, count('b.type = ?', type)])) as Stats['typeCounts'],
-  };
-  const domains = db
-    .prepare(`SELECT domain, COUNT(*) AS count FROM bookmarks WHERE user_id = ? AND deleted_at IS NULL GROUP BY domain ORDER BY count DESC, domain ASC`)
-    .all(userId) as z.infer<typeof DomainCount>[];
-  const perCollection = new Map(
-    (db.prepare('SELECT c.id, (SELECT COUNT(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.deleted_at IS NULL) AS n FROM collections c WHERE c.user_id = ? AND c.deleted_at IS NULL')
-      .all(userId) as { id: string; n: number }[]).map((r) => [r.id, r.n]),
-  );
-  return { stats, domains, perCollection };
-}
 
 /** A change that must succeed: a refused one would leave nothing to count. */
 async function ok(u: TestUser, ...call: Parameters<TestUser['api']>): Promise<void> {
@@ -46,17 +23,20 @@ async function ok(u: TestUser, ...call: Parameters<TestUser['api']>): Promise<vo
 }
 
 async function expectCountsRight(u: TestUser, step: string): Promise<void> {
-  const fresh = counted(u.userId);
+  const fresh = countedAfresh(db, u.userId);
   const collections = dataOf(await u.api('GET', '/collections'), z.array(Collection));
   expect({
     step,
     stats: dataOf(await u.api('GET', '/bookmarks/stats'), BookmarkStats),
     domains: dataOf(await u.api('GET', '/bookmarks/domains'), z.array(DomainCount)),
     perCollection: new Map(collections.map((c) => [c.id, c.bookmarkCount])),
+    duplicates: dataOf(await u.api('GET', '/bookmarks/duplicates'), DuplicatesResult).groups.flatMap((g) =>
+      g.bookmarks.map((b) => [g.normalizedUrl, b.id]),
+    ),
   }).toEqual({ step, ...fresh });
 }
 
-describe('kept counts (collections, stats, domains)', () => {
+describe('kept counts (collections, stats, domains, duplicates)', () => {
   let u: TestUser;
   let a: Collection;
   let b: Collection;
@@ -74,6 +54,10 @@ describe('kept counts (collections, stats, domains)', () => {
       made.push(await save(u, { url: `https://d${i % 3}.example/${i}`, title: `b${i}`, collectionId: i % 2 ? a.id : b.id, type: TYPES[i % 5] }));
     }
     await save(u, { url: 'https://unsorted.example/x' });
+    // Saved again under other spellings of the same URL: duplicates.
+    await save(u, { url: 'https://www.d0.example/0' });
+    await save(u, { url: 'https://d0.example/0/', collectionId: a.id });
+    await save(u, { url: 'https://www.d1.example/1' });
     await expectCountsRight(u, 'create');
 
     await ok(u, 'PUT', `/bookmarks/${made[0]!.id}/favorite`, { body: { isFavorite: true } });

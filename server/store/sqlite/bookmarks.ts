@@ -137,11 +137,15 @@ export class SqliteBookmarks implements BookmarksStore {
       stats: db.prepare<[string], StatsRow>(
         `SELECT total, favorites, unsorted, no_tags, ${BookmarkType.options.join(', ')} FROM bookmark_stats WHERE user_id = ?`,
       ),
-      // Groups ordered by their newest member; members oldest first.
+      // Groups ordered by their newest member; members oldest first. Only URLs saved twice or more
+      // are read, from the counts the triggers keep (migration 011-duplicates); without the hint SQLite
+      // walks every URL of the user by the primary key.
       duplicates: db.prepare<[Params], BookmarkRow & { url_key: string }>(
         `WITH g AS (
-           SELECT url_key, MAX(created_at) AS newest, MAX(seq) AS top FROM bookmarks
-           WHERE user_id = @userId AND deleted_at IS NULL GROUP BY url_key HAVING COUNT(*) >= 2
+           SELECT k.url_key,
+             (SELECT MAX(m.created_at) FROM bookmarks m WHERE m.user_id = @userId AND m.url_key = k.url_key AND m.deleted_at IS NULL) AS newest,
+             (SELECT MAX(m.seq) FROM bookmarks m WHERE m.user_id = @userId AND m.url_key = k.url_key AND m.deleted_at IS NULL) AS top
+           FROM url_key_counts k INDEXED BY url_key_duplicates WHERE k.user_id = @userId AND k.count >= 2
            ORDER BY newest DESC, top DESC LIMIT @groups)
          SELECT ${BOOKMARK_COLUMNS}, b.url_key FROM g JOIN bookmarks b ON b.user_id = @userId AND b.url_key = g.url_key AND b.deleted_at IS NULL
          ORDER BY g.newest DESC, g.top DESC, b.created_at ASC, b.seq ASC`,
