@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Bookmark } from '../../lib/api/bookmarks.ts';
+import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { SHORT_QUERY_SCAN } from '../../server/store/sqlite/bookmark-search.ts';
 import { dataOf } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
@@ -103,5 +103,8 @@ describe('the search index', () => {
     expect(await found(u, 'ωm')).toEqual([]);
     // Three characters use the index, which reaches every bookmark.
     expect(await found(u, 'ωme')).toEqual(['Ωmega']);
+    // A word in more than 5,000 bookmarks is met by walking the newest first: the same answer as sorting.
+    const newest = dataOf(await u.api('GET', '/bookmarks?limit=100&sortBy=newest'), BookmarkPage).data.map((b) => b.title);
+    expect(await found(u, 'TITLE bm_')).toEqual(newest);
   });
 });
