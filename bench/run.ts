@@ -5,6 +5,7 @@ import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
 import { reliabilitySection } from './reliability.ts';
 import { sidePanelSection } from './side-panel.ts';
+import { scaleSection } from './scale.ts';
 import { smartFolderSection } from './smart-folder.ts';
 import { startupSection } from './startup.ts';
 import { tagsSection } from './tags.ts';
@@ -13,7 +14,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,cover,reliability]`:
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,cover,reliability,scale]`:
  * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -30,6 +31,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   'side-panel': sidePanelSection,
   cover: coverSection,
   reliability: reliabilitySection,
+  scale: scaleSection,
 };
 
 const { values } = parseArgs({

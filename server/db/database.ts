@@ -7,8 +7,13 @@ export type Db = Database.Database;
 
 const migrationsDir = new URL('./migrations/', import.meta.url);
 
-/** Opens (creating when new) the database in the data directory and brings its schema up to date. */
-export function openDatabase(dataDir: string): Db {
+/**
+ * Opens (creating when new) the database in the data directory and brings its schema up to date,
+ * or, given `migrateBefore`, up to the migrations whose names sort before it: the bench seeds a
+ * library that way, so that later migrations fill their indexes and counts in bulk, as they
+ * would for a library that existed before them.
+ */
+export function openDatabase(dataDir: string, options: { migrateBefore?: string } = {}): Db {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const path = join(dataDir, 'shelf.db');
   // Created here with its mode, since SQLite would create it world-readable; its -wal and -shm files take the same mode.
@@ -20,7 +25,7 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   takeWriteLockFirst(db);
-  migrate(db);
+  migrate(db, options.migrateBefore);
   return db;
 }
 
@@ -42,12 +47,12 @@ function takeWriteLockFirst(db: Db): void {
   }) as Db['transaction'];
 }
 
-function migrate(db: Db): void {
+function migrate(db: Db, before?: string): void {
   db.exec('CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
   const applied = new Set(db.prepare('SELECT name FROM migrations').pluck().all() as string[]);
   const isApplied = db.prepare<[string], number>('SELECT 1 FROM migrations WHERE name = ?').pluck();
   const files = readdirSync(migrationsDir)
-    .filter((f) => f.endsWith('.sql'))
+    .filter((f) => f.endsWith('.sql') && (before === undefined || f < before))
     .sort();
   for (const file of files) {
     if (applied.has(file)) continue;

@@ -28,6 +28,7 @@ import type {
 } from '../bookmarks.ts';
 import { BOOKMARK_COLUMNS, type BookmarkRow, toBookmark } from './bookmark-rows.ts';
 import { ORDERS } from './bookmark-orders.ts';
+import { SqliteBookmarkSearch } from './bookmark-search.ts';
 import { TAG_COLUMNS, type TagRow, toTag } from './tag-objects.ts';
 import { ensureTags, setBookmarkTags } from './tag-rows.ts';
 
@@ -54,6 +55,12 @@ interface StatsRow extends Record<BookmarkType, number> {
   no_tags: number;
 }
 
+/** A user who never saved a bookmark has no row of kept stats. */
+const NO_BOOKMARKS: StatsRow = {
+  total: 0, favorites: 0, unsorted: 0, no_tags: 0,
+  ...(Object.fromEntries(BookmarkType.options.map((t) => [t, 0])) as Record<BookmarkType, number>),
+};
+
 const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
 
 /** Bulk changes other than trash apply to active bookmarks only. */
@@ -68,8 +75,10 @@ export class SqliteBookmarks implements BookmarksStore {
   /** Statements whose SQL depends on the request (list filters, PATCH fields), prepared once per shape. */
   private shapes = new Map<string, Database.Statement<[Params], BookmarkRow>>();
   private q;
+  private searcher: SqliteBookmarkSearch;
 
   constructor(private db: Db) {
+    this.searcher = new SqliteBookmarkSearch(db);
     // The most recently saved favorites (one more than the window, to tell whether it is truncated), in the list's order.
     const favoritesWindow = (order: 'title' | 'domain') =>
       db.prepare<[Params], BookmarkRow>(
@@ -121,26 +130,22 @@ export class SqliteBookmarks implements BookmarksStore {
       owned: db.prepare<[Params], { id: string; deleted_at: number | null }>(
         `SELECT b.id, b.deleted_at FROM bookmarks b WHERE b.user_id = @userId AND ${IN_IDS}`,
       ),
-      search: db.prepare<[Params], BookmarkRow>(
-        `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b WHERE b.user_id = @userId AND b.deleted_at IS NULL
-           AND (b.title LIKE @pattern ESCAPE '\\' OR b.description LIKE @pattern ESCAPE '\\' OR b.url LIKE @pattern ESCAPE '\\')
-         ORDER BY b.created_at DESC, b.seq DESC LIMIT @limit`,
-      ),
+      // Both kept by triggers (migration 011-counts): reading them costs the same however large the library.
       domains: db.prepare<[string], DomainCount>(
-        `SELECT b.domain AS domain, COUNT(*) AS count FROM bookmarks b WHERE b.user_id = ? AND b.deleted_at IS NULL
-         GROUP BY b.domain ORDER BY count DESC, domain ASC`,
+        'SELECT domain, count FROM domain_counts WHERE user_id = ? ORDER BY count DESC, domain ASC',
       ),
       stats: db.prepare<[string], StatsRow>(
-        `SELECT COUNT(*) AS total, COALESCE(SUM(b.is_favorite), 0) AS favorites, COALESCE(SUM(b.collection_id IS NULL), 0) AS unsorted,
-           COALESCE(SUM(NOT EXISTS (SELECT 1 FROM bookmark_tags l WHERE l.bookmark_id = b.id)), 0) AS no_tags,
-           ${BookmarkType.options.map((t) => `COALESCE(SUM(b.type = '${t}'), 0) AS ${t}`).join(', ')}
-         FROM bookmarks b WHERE b.user_id = ? AND b.deleted_at IS NULL`,
+        `SELECT total, favorites, unsorted, no_tags, ${BookmarkType.options.join(', ')} FROM bookmark_stats WHERE user_id = ?`,
       ),
-      // Groups ordered by their newest member; members oldest first.
+      // Groups ordered by their newest member; members oldest first. Only URLs saved twice or more
+      // are read, from the counts the triggers keep (migration 011-duplicates); without the hint SQLite
+      // walks every URL of the user by the primary key.
       duplicates: db.prepare<[Params], BookmarkRow & { url_key: string }>(
         `WITH g AS (
-           SELECT url_key, MAX(created_at) AS newest, MAX(seq) AS top FROM bookmarks
-           WHERE user_id = @userId AND deleted_at IS NULL GROUP BY url_key HAVING COUNT(*) >= 2
+           SELECT k.url_key,
+             (SELECT MAX(m.created_at) FROM bookmarks m WHERE m.user_id = @userId AND m.url_key = k.url_key AND m.deleted_at IS NULL) AS newest,
+             (SELECT MAX(m.seq) FROM bookmarks m WHERE m.user_id = @userId AND m.url_key = k.url_key AND m.deleted_at IS NULL) AS top
+           FROM url_key_counts k INDEXED BY url_key_duplicates WHERE k.user_id = @userId AND k.count >= 2
            ORDER BY newest DESC, top DESC LIMIT @groups)
          SELECT ${BOOKMARK_COLUMNS}, b.url_key FROM g JOIN bookmarks b ON b.user_id = @userId AND b.url_key = g.url_key AND b.deleted_at IS NULL
          ORDER BY g.newest DESC, g.top DESC, b.created_at ASC, b.seq ASC`,
@@ -205,8 +210,7 @@ export class SqliteBookmarks implements BookmarksStore {
   }
 
   async search(userId: string, text: string, limit: number): Promise<Bookmark[]> {
-    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.q.search.all({ userId, pattern, limit }).map(toBookmark);
+    return this.searcher.find(userId, text, limit).map(toBookmark);
   }
 
   async domains(userId: string): Promise<DomainCount[]> {
@@ -214,7 +218,7 @@ export class SqliteBookmarks implements BookmarksStore {
   }
 
   async stats(userId: string): Promise<BookmarkStats> {
-    const s = this.q.stats.get(userId)!;
+    const s = this.q.stats.get(userId) ?? NO_BOOKMARKS;
     return {
       total: s.total,
       favorites: s.favorites,

@@ -35,10 +35,10 @@ interface CollectionRow extends TreeRow {
   bookmark_count: number;
 }
 
-/** bookmark_count: active bookmarks directly in the collection. */
+/** bookmark_count: active bookmarks directly in the collection, kept by triggers (migration 011-counts). */
 const COLLECTION_SELECT = `SELECT c.seq, c.id, c.user_id, c.name, c.icon, c.color, c.parent_id, c.sort_order, c.notes, c.share_slug,
   c.is_shared, c.created_at, c.deleted_at, c.trash_root,
-  (SELECT COUNT(*) FROM bookmarks b WHERE b.collection_id = c.id AND b.deleted_at IS NULL) AS bookmark_count
+  c.active_count AS bookmark_count
   FROM collections c`;
 
 /** A list of ids bound as one JSON parameter: `IN (SELECT value FROM json_each(?))`. */

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { ALL_SCOPES } from '../lib/api/scopes.ts';
+import { issueToken } from '../server/auth/tokens.ts';
+import { encodeCursor } from '../server/bookmarks/cursor.ts';
+import { openDatabase } from '../server/db/database.ts';
+import { newId } from '../server/ids.ts';
+import { SqliteAccounts } from '../server/store/sqlite/accounts.ts';
+import { type ApiClient, apiClient } from './api.ts';
+import { startShelfServer } from './processes.ts';
+import { median, timed } from './stats.ts';
+import { type Row, failureRow, fmtCount, fmtMs, verdict } from './table.ts';
+import type { BenchSettings, Workspace } from './workspace.ts';
+
+const SECTION = 'Scale';
+const SIZES = [10_000, 100_000, 1_000_000] as const;
+/** Issue 12: a paged or indexed operation at 1,000,000 bookmarks within 2 × its figure at 10,000. */
+const MAX_RATIO = 2;
+const COLLECTIONS = 50;
+const DOMAINS = 1_000;
+const TAGS = 200;
+/** Every RARE_EVERY-th bookmark, at most RARE_MAX of them, carries the rare word: the same few matches at every size. */
+const RARE_WORD = 'quokka';
+const RARE_MAX = 10;
+const COMMON_WORD = 'guide';
+const WORDS = ['notes', 'recipe', 'paper', 'video', 'release', 'manual', 'review', 'talk', 'thread', 'gallery'];
+
+interface Seeded {
+  token: string;
+  dir: string;
+  deepCursor: string;
+  insertMs: number;
+  migrateMs: number;
+}
+
+/**
+ * Issue 12 point 4: the same requests, one at a time and each computed afresh (not from the response cache), at 10,000, 100,000 and 1,000,000
+ * bookmarks of one user (seeded by SQL in one transaction), median ms of each, and the
+ * 1,000,000 ÷ 10,000 ratio against the 2 × target for the paged and indexed ones.
+ */
+export async function scaleSection(ws: Workspace, settings: BenchSettings): Promise<Row[]> {
+  const runs = Math.max(5, Math.round(settings.evaluations / 5));
+  const figures = new Map<string, number[]>();
+  const seeding: string[] = [];
+  for (const size of SIZES) {
+    const seeded = await seed(ws, size);
+    seeding.push(`${fmtCount(size)}: ${seconds(seeded.insertMs)} + ${seconds(seeded.migrateMs)}`);
+    const shelf = await startShelfServer(seeded.dir);
+    try {
+      const api = apiClient(shelf.url, seeded.token);
+      // A write moves the store version, so that each timed read is computed rather than served from the response cache.
+      let favorite = false;
+      const uncache = () => api.call('PUT', `/bookmarks/${bookmarkId(0)}/favorite`, { isFavorite: (favorite = !favorite) });
+      for (const [label, request] of await requestsOf(api, seeded)) {
+        const times: number[] = [];
+        await request(); // warms the statement and the page cache
+        for (let i = 0; i < runs; i++) {
+          await uncache();
+          times.push((await timed(request)).ms);
+        }
+        figures.set(label, [...(figures.get(label) ?? []), median(times)]);
+      }
+    } catch (err) {
+      return [failureRow({ section: SECTION, measurement: `at ${fmtCount(size)} bookmarks`, target: '' }, err)];
+    } finally {
+      await shelf.stop();
+    }
+  }
+  const rows = [...figures].map(([label, ms]): Row => {
+    const ratio = ms.at(-1)! / ms[0]!;
+    return {
+      section: SECTION,
+      measurement: label,
+      result: `${ms.map(fmtMs).join(' → ')} (median of ${runs})`,
+      beside: `1M ÷ 10k: ${ratio.toFixed(1)} ×`,
+      target: `≤ ${MAX_RATIO} ×`,
+      verdict: verdict(ratio <= MAX_RATIO),
+    };
+  });
+  rows.push({ section: SECTION, measurement: 'seeding by SQL (one transaction) + migration 011', result: seeding.join(' · '), beside: '', target: '', verdict: '' });
+  return rows;
+}
+
+const bookmarkId = (i: number): string => `bm_${i.toString(16).padStart(20, '0')}`;
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+type Request = () => Promise<unknown>;
+
+async function requestsOf(api: ApiClient, seeded: Seeded): Promise<[string, Request][]> {
+  const folder = (await api.call('POST', '/smart-folders', {
+    name: 'Bench: tag contains',
+    rules: { match: 'all', conditions: [{ field: 'tag', operator: 'contains', value: 'topic-1' }] },
+  })) as { id: string };
+  let created = 0;
+  const get = (path: string): Request => () => api.call('GET', path);
+  return [
+    ['GET /bookmarks?limit=50 (first page)', get('/bookmarks?limit=50')],
+    ['GET /bookmarks?limit=50 (a page in the middle)', get(`/bookmarks?limit=50&cursor=${seeded.deepCursor}`)],
+    [`GET /bookmarks/search (common word, "${COMMON_WORD}")`, get(`/bookmarks/search?q=${COMMON_WORD}`)],
+    [`GET /bookmarks/search (rare word, ${RARE_MAX} matches)`, get(`/bookmarks/search?q=${RARE_WORD}`)],
+    ['GET /bookmarks/stats', get('/bookmarks/stats')],
+    [`GET /bookmarks/domains (${fmtCount(DOMAINS)} domains)`, get('/bookmarks/domains')],
+    [`GET /bookmarks/duplicates (one group of ${RARE_MAX})`, get('/bookmarks/duplicates')],
+    [`GET /collections (${COLLECTIONS})`, get('/collections')],
+    [`GET /tags (${TAGS})`, get('/tags')],
+    ['smart-folder page (tag contains)', get(`/smart-folders/${folder.id}/bookmarks`)],
+    ['POST /bookmarks', () => api.call('POST', '/bookmarks', { url: `https://bench-create.example/${created++}`, title: 'Created' })],
+  ];
+}
+
+/** Migration 011 (search index, kept counts) fills itself in bulk after the seeding, rather than row by row during it. */
+const BULK_FILLED_FROM = '011';
+
+/**
+ * A data directory whose user holds `size` bookmarks, written by SQL in one transaction into
+ * the schema before BULK_FILLED_FROM; the full migration then builds the index and the counts.
+ */
+async function seed(ws: Workspace, size: number): Promise<Seeded> {
+  const dir = ws.emptyDir(`scale-${size}`);
+  const db = openDatabase(dir, { migrateBefore: BULK_FILLED_FROM });
+  let userId: string;
+  let token: string;
+  let insertMs: number;
+  try {
+    const accounts = new SqliteAccounts(db);
+    userId = (await accounts.createUser({ name: 'Scale', email: 'scale@example.com', plan: 'pro' }, Date.now())).id;
+    token = (await issueToken(accounts, { userId, name: 'bench', scopes: [...ALL_SCOPES], expiresAt: null }, Date.now())).token;
+    const started = performance.now();
+    db.transaction(() => insertBookmarks(db, userId, size))();
+    insertMs = performance.now() - started;
+  } finally {
+    db.close();
+  }
+  const started = performance.now();
+  const full = openDatabase(dir);
+  try {
+    const migrateMs = performance.now() - started;
+    full.exec('ANALYZE');
+    const middle = full
+      .prepare<[string, number], { seq: number; created_at: number }>(
+        'SELECT seq, created_at FROM bookmarks WHERE user_id = ? AND deleted_at IS NULL ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET ?',
+      )
+      .get(userId, Math.floor(size / 2))!;
+    const deepCursor = encodeCursor({ order: 'newest', seq: middle.seq, time: middle.created_at, text: '' });
+    return { token, dir, deepCursor, insertMs, migrateMs };
+  } finally {
+    full.close();
+  }
+}
+
+function insertBookmarks(db: ReturnType<typeof openDatabase>, userId: string, size: number): void {
+  const now = Date.now();
+  const addCollection = db.prepare(
+    `INSERT INTO collections (id, user_id, name, sort_order, share_slug, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const collections = Array.from({ length: COLLECTIONS }, (_, i) => {
+    const id = newId('col');
+    addCollection.run(id, userId, `Collection ${i}`, i, randomBytes(8).toString('hex'), now, now);
+    return id;
+  });
+  const addTag = db.prepare('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, ?)');
+  const tags = Array.from({ length: TAGS }, (_, i) => {
+    const id = newId('tag');
+    addTag.run(id, userId, `topic-${i}`, `topic-${i}`, now);
+    return id;
+  });
+  const insert = db.prepare(
+    `INSERT INTO bookmarks (id, user_id, url, url_key, title, description, type, is_favorite, collection_id, domain,
+       metadata_status, link_status, last_checked_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'link', ?, ?, ?, 'complete', 'unchecked', ?, ?, ?)`,
+  );
+  const link = db.prepare('INSERT INTO bookmark_tags (bookmark_id, tag_id) VALUES (?, ?)');
+  const rareEvery = Math.floor(size / RARE_MAX);
+  for (let i = 0; i < size; i++) {
+    const id = bookmarkId(i);
+    const domain = `site${i % DOMAINS}.example`;
+    const word = i % rareEvery === 0 ? RARE_WORD : i % 10 === 0 ? COMMON_WORD : WORDS[i % WORDS.length]!;
+    const createdAt = now - (size - i) * 1000;
+    // RARE_MAX bookmarks share one normalised URL: the same duplicate group at every size.
+    const urlKey = i % rareEvery === 1 ? 'duplicated.example/same' : `${domain}/page/${i}`;
+    insert.run(id, userId, `https://${domain}/page/${i}`, urlKey, `A ${word} about item ${i}`, `Saved page number ${i}`,
+      i % 20 === 0 ? 1 : 0, i % 4 === 0 ? null : collections[i % COLLECTIONS]!, domain, createdAt, createdAt, createdAt);
+    if (i % 3 === 0) link.run(id, tags[i % TAGS]!);
+  }
+}
