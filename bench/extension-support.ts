@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
+import type { ExtensionBrowser } from '../test/browser/support.ts';
+import { median } from './stats.ts';
 import type { Workspace } from './workspace.ts';
 
 /** What the extension sections share: the hello-world baseline page and a proxy that counts the extension's requests. */
@@ -67,4 +69,55 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * In every extension page before its scripts: notes performance.now() when the
+ * page is ready for the user: `readySelector` matches, or (the hello-world page) its Save button is there.
+ */
+export const readyProbe = (readySelector: string): string => `(() => {
+  if (location.protocol !== 'chrome-extension:') return;
+  const observer = new MutationObserver(() => {
+    if (window.__readyAt !== undefined) return;
+    const ready = document.querySelector(${JSON.stringify(readySelector)}) || Array.from(document.querySelectorAll('button')).some((b) => b.textContent.trim() === 'Save');
+    if (!ready) return;
+    window.__readyAt = performance.now();
+    observer.disconnect();
+  });
+  observer.observe(document, { subtree: true, childList: true });
+})();`;
+
+type Probed = { __readyAt?: number };
+
+/** Medians of fresh loads of a page and the hello-world page (readyProbe's moment), alternating so that machine noise falls on both, after warm-ups of each. */
+export async function timeLoads(browser: ExtensionBrowser, pageUrl: string, helloUrl: string, { loads, warmups }: { loads: number; warmups: number }): Promise<{ page: number; hello: number }> {
+  const once = async (url: string) => {
+    const page = await browser.context.newPage();
+    await page.goto(url);
+    const at = await (await page.waitForFunction(() => (window as unknown as Probed).__readyAt, undefined, { timeout: 30_000 })).jsonValue();
+    await page.close();
+    return at!;
+  };
+  for (let i = 0; i < warmups; i++) {
+    await once(pageUrl);
+    await once(helloUrl);
+  }
+  const times = { page: [] as number[], hello: [] as number[] };
+  for (let i = 0; i < loads; i++) {
+    const order = i % 2 === 0 ? (['page', 'hello'] as const) : (['hello', 'page'] as const);
+    for (const which of order) times[which].push(await once(which === 'page' ? pageUrl : helloUrl));
+  }
+  return { page: median(times.page), hello: median(times.hello) };
+}
+
+/**
+ * Waits out the worker's first sync of the saved-pages index (a page of /bookmarks after another) that a
+ * sign-in starts: its requests would be counted as the page's and would spend the page's request budget.
+ */
+export async function quiet(proxy: CountingProxy): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if ((await proxy.count(() => new Promise((resolve) => setTimeout(resolve, 2_000)))).length === 0) return;
+  }
+  throw new Error('the extension kept sending requests for 2 minutes after signing in');
 }

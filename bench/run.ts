@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { coverSection } from './cover.ts';
 import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
+import { optionsSection } from './options.ts';
 import { reliabilitySection } from './reliability.ts';
 import { sidePanelSection } from './side-panel.ts';
 import { scaleSection } from './scale.ts';
@@ -14,7 +15,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,cover,reliability,scale]`:
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,options,cover,reliability,scale]`:
  * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   import: importSection,
   extension: extensionSection,
   'side-panel': sidePanelSection,
+  options: optionsSection,
   cover: coverSection,
   reliability: reliabilitySection,
   scale: scaleSection,

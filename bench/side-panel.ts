@@ -2,36 +2,21 @@ import type { Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import { type ExtensionBrowser, ensureExtensionBuilt, launchExtension, signInThroughOptions } from '../test/browser/support.ts';
 import type { PanelPlace } from '../lib/storage/library-items.ts';
-import { buildHelloPage, describeRequests, startCountingProxy } from './extension-support.ts';
+import { buildHelloPage, describeRequests, quiet, readyProbe, startCountingProxy, timeLoads } from './extension-support.ts';
 import { startShelfServer } from './processes.ts';
 import { median } from './stats.ts';
 import { type Row, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
 
 declare const chrome: typeof Browser;
-type Probed = { __readyAt?: number };
 
 const SECTION = 'side panel';
 const LOADS = 15;
 /** A frame more than three times a 60 Hz frame is one the user sees drop. */
 const LONGEST_FRAME_TARGET_MS = 50;
 
-/**
- * In every extension page before its scripts: notes performance.now() when the
- * page is ready for the user: the side panel's first bookmark row, or the
- * hello-world page's Save button.
- */
-const READY_PROBE = `(() => {
-  if (location.protocol !== 'chrome-extension:') return;
-  const observer = new MutationObserver(() => {
-    if (window.__readyAt !== undefined) return;
-    const ready = document.querySelector('[role="region"] li a[href]') || Array.from(document.querySelectorAll('button')).some((b) => b.textContent.trim() === 'Save');
-    if (!ready) return;
-    window.__readyAt = performance.now();
-    observer.disconnect();
-  });
-  observer.observe(document, { subtree: true, childList: true });
-})();`;
+/** The side panel's first bookmark row. */
+const READY_PROBE = readyProbe('[role="region"] li a[href]');
 
 /**
  * Issue 10's side-panel figures, in headless Chromium with the built extension
@@ -49,6 +34,7 @@ export async function sidePanelSection(ws: Workspace, _settings: BenchSettings):
     browser = await launchExtension({ extraPages: { 'bench-hello': helloDir } });
     await browser.context.addInitScript({ content: READY_PROBE });
     await signInThroughOptions(browser, `${proxy.origin}/v1`, ws.token);
+    await quiet(proxy);
     const folder = await createFolder(server.url, ws.token, rareTag(ws));
     const b = browser;
     const panelUrl = b.url('sidepanel.html');
@@ -59,7 +45,7 @@ export async function sidePanelSection(ws: Workspace, _settings: BenchSettings):
     return [
       await measured({ section: SECTION, measurement: `navigation → first row of All bookmarks (${fmtCount(LIBRARY_SIZE)} saved), median of ${LOADS}`, target: '≤ 1.5 × the hello-world page' }, async () => {
         await openAt({ kind: 'list', source: { kind: 'all' }, title: 'All bookmarks' });
-        const { panel, hello } = await timeLoads(b, panelUrl, b.url('bench-hello/index.html'));
+        const { page: panel, hello } = await timeLoads(b, panelUrl, b.url('bench-hello/index.html'), { loads: LOADS, warmups: 2 });
         const ratio = panel / hello;
         return { result: `${fmtMs(panel)} (${ratio.toFixed(2)} ×)`, beside: `${fmtMs(hello)} hello-world React + Tailwind page`, verdict: verdict(ratio <= 1.5) };
       }),
@@ -120,33 +106,6 @@ async function createFolder(serverUrl: string, token: string, tag: string): Prom
   });
   const body = (await res.json()) as { data: { id: string; name: string } };
   return body.data;
-}
-
-/** Medians of fresh loads of each page, alternating so that machine noise falls on both; two warm-ups each first. */
-async function timeLoads(browser: ExtensionBrowser, panelUrl: string, helloUrl: string): Promise<{ panel: number; hello: number }> {
-  const once = async (url: string) => {
-    const page = await browser.context.newPage();
-    await page.goto(url);
-    const at = await (await page.waitForFunction(() => (window as unknown as Probed).__readyAt, undefined, { timeout: 15_000 })).jsonValue();
-    await page.close();
-    return at!;
-  };
-  for (let i = 0; i < 2; i++) {
-    await once(panelUrl);
-    await once(helloUrl);
-  }
-  const panel: number[] = [];
-  const hello: number[] = [];
-  for (let i = 0; i < LOADS; i++) {
-    if (i % 2 === 0) {
-      panel.push(await once(panelUrl));
-      hello.push(await once(helloUrl));
-    } else {
-      hello.push(await once(helloUrl));
-      panel.push(await once(panelUrl));
-    }
-  }
-  return { panel: median(panel), hello: median(hello) };
 }
 
 /**

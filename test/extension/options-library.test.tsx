@@ -252,7 +252,7 @@ describe('options: trash', () => {
       { createdAt: now() - 2000, trashed: true },
     ]);
     show(TrashSection);
-    await user.click(await screen.findByRole('button', { name: `Delete Title ${first} for good` }));
+    await user.click(await screen.findByRole('button', { name: `Delete for good: Title ${first}` }));
     const dialog = screen.getByRole('alertdialog', { name: 'Delete this bookmark for good?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete for good' }));
     expect(await screen.findByText(`Deleted “Title ${first}” for good.`)).toBeTruthy();
@@ -274,7 +274,7 @@ describe('options: trash', () => {
     show(TrashSection);
     expect(await screen.findByRole('button', { name: `Restore Title ${id}` })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Empty trash' })).toBeNull();
-    expect(screen.queryByRole('button', { name: /for good$/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Delete for good/ })).toBeNull();
     expect(screen.getByText(/emptying the trash are not offered/).textContent).toContain('destructive');
     expect(requested(/DELETE/)).toHaveLength(0);
   });

@@ -93,7 +93,7 @@ export function TrashSection() {
                   </button>
                 )}
                 {mayDestroy && (
-                  <button type="button" className={dangerButtonClass} aria-label={`Delete ${b.title} for good`} onClick={() => setPending({ kind: 'delete', bookmark: b })}>
+                  <button type="button" className={dangerButtonClass} aria-label={`Delete for good: ${b.title}`} onClick={() => setPending({ kind: 'delete', bookmark: b })}>
                     Delete for good
                   </button>
                 )}

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { Collection } from '../../lib/api/collections.ts';
+import { type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeNode {
+  target: unknown[];
+}
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: AxeNode[];
+}
+declare const axe: { run(context: Document, options: { runOnly: string[] }): Promise<{ violations: AxeViolation[] }> };
+
+/** axe-core's WCAG 2.0/2.1 A and AA rules over the page as it is, each violation as one line naming its nodes. */
+async function violations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the extension's CSP refuses an inline <script> (addScriptTag).
+  await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(async () => (await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] })).violations);
+  return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+}
+
+describe('every page of the extension, scanned by axe-core in light and dark', () => {
+  let shelf: ShelfProcess;
+  let browser: ExtensionBrowser;
+  let site: Site;
+  let tabId: number;
+
+  const save = (body: Record<string, unknown>) => shelf.api('POST', '/bookmarks', { description: '', ...body }).then((res) => dataOf<Bookmark>(res));
+
+  beforeAll(async () => {
+    [shelf, browser, site] = await Promise.all([startShelf(), launchExtension(), startSite({ '/article': 'An article' })]);
+    const reading = dataOf<Collection>(await shelf.api('POST', '/collections', { name: 'Reading', color: '#2563eb' }));
+    await shelf.api('POST', '/collections', { name: 'Later', parentId: reading.id });
+    await shelf.api('POST', '/collections', { name: 'Archive' });
+    await save({ url: 'https://example.com/a', title: 'Deep read', tags: ['news/world', 'deep'], collectionId: reading.id });
+    await save({ url: 'https://example.com/b', title: 'Short read', tags: ['news'] });
+    const trashed = await save({ url: 'https://example.com/old', title: 'Old page' });
+    await shelf.api('DELETE', `/bookmarks/${trashed.id}`);
+    await shelf.api('POST', '/smart-folders', { name: 'Deep reads', rules: { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] } });
+    (await signInThroughOptions(browser, shelf.baseUrl, shelf.token)).close();
+    ({ tabId } = await browser.openTab(site.url('/article')));
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([browser?.close(), shelf?.stop(), site?.close()]);
+  });
+
+  /** Each page, and what shows that its content has arrived. */
+  const PAGES: [string, (page: Page) => Locator][] = [
+    ['options.html#account', (page) => page.getByRole('button', { name: 'Sign out' })],
+    ['options.html#collections', (page) => page.getByRole('treeitem', { name: /^Reading/ })],
+    ['options.html#tags', (page) => page.getByRole('treeitem', { name: /^deep/ })],
+    ['options.html#smart-folders', (page) => page.getByText('Deep reads')],
+    ['options.html#trash', (page) => page.getByText('Old page')],
+    ['options.html#import-export', (page) => page.getByRole('button', { name: 'Export library' })],
+    ['sidepanel.html', (page) => page.getByRole('navigation', { name: 'Library' }).getByRole('button', { name: /^Reading/ })],
+    ['popup.html', (page) => page.getByRole('heading', { name: 'Save to Shelf' })],
+  ];
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const [path, ready] of PAGES) {
+      it(`${path} in ${colorScheme} has no violations`, async () => {
+        const page = await browser.context.newPage();
+        try {
+          await page.emulateMedia({ colorScheme });
+          await page.goto(browser.url(path === 'popup.html' ? `popup.html?tabId=${tabId}` : path));
+          await ready(page).first().waitFor({ timeout: 10_000 });
+          expect(await violations(page)).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  }
+});
