@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { CollectionPicker } from '../CollectionPicker.tsx';
+import { Dialog } from '../Dialog.tsx';
 import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from '../field-styles.ts';
 import { useCollections, useTags } from './queries.ts';
 import { keys } from './query-keys.ts';
@@ -22,22 +23,17 @@ interface Props {
 const heading = (r: DialogRequest) =>
   r.kind === 'edit' ? 'Edit bookmark' : `${r.kind === 'move' ? 'Move' : 'Tag'} ${r.count === 1 ? 'bookmark' : `${r.count} bookmarks`}`;
 
-/** The small form behind "Move…", "Tag…" and "Edit…", for one bookmark or a selection. Escape cancels. */
+/** The small form behind "Move…", "Tag…" and "Edit…", for one bookmark or a selection, in the shared modal dialog. */
 export function ActionDialog({ request, onDone, onCancel }: Props) {
   const id = useId();
   // Read when a dialog opens, not with the list: opening a list waits for nothing else.
   const qc = useQueryClient();
   const collections = useCollections().data ?? null;
   const tags = useTags().data ?? null;
-  const formRef = useRef<HTMLFormElement>(null);
   const [collectionId, setCollectionId] = useState(request.kind === 'move' ? request.collectionId : null);
   const [tagName, setTagName] = useState('');
   const [title, setTitle] = useState(request.kind === 'edit' ? request.title : '');
   const [note, setNote] = useState(request.kind === 'edit' ? request.note : '');
-
-  useEffect(() => {
-    formRef.current?.querySelector<HTMLElement>('input, textarea, button')?.focus();
-  }, []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -85,19 +81,8 @@ export function ActionDialog({ request, onDone, onCancel }: Props) {
   }
 
   return (
-    <div className="fixed inset-0 z-10 flex items-start justify-center bg-black/30 p-3 pt-16">
-      <form
-        ref={formRef}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-heading`}
-        onSubmit={submit}
-        onKeyDown={(e) => e.key === 'Escape' && onCancel()}
-        className="w-full max-w-sm space-y-3 rounded-lg bg-white p-4 shadow-lg dark:bg-zinc-900"
-      >
-        <h2 id={`${id}-heading`} className="text-base font-semibold">
-          {heading(request)}
-        </h2>
+    <Dialog title={heading(request)} onClose={onCancel}>
+      <form onSubmit={submit} className="space-y-3">
         {fields}
         <div className="flex justify-end gap-2">
           <button type="button" className={secondaryButtonClass} onClick={onCancel}>
@@ -108,6 +93,6 @@ export function ActionDialog({ request, onDone, onCancel }: Props) {
           </button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }

@@ -4,7 +4,7 @@ import { toClientError } from '../../../lib/client/errors.ts';
 import { dangerButtonClass, inputClass, labelClass, secondaryButtonClass } from '../../field-styles.ts';
 import { collectionPath } from '../../collection-tree.ts';
 import { plural } from '../count.ts';
-import { Dialog } from '../Dialog.tsx';
+import { Dialog } from '../../Dialog.tsx';
 import { SectionError } from '../SectionError.tsx';
 import { subtreeOf } from '../tree-rows.ts';
 import { useScope } from '../use-scopes.ts';

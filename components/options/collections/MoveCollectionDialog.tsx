@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Collection } from '../../../lib/api/collections.ts';
 import { primaryButtonClass, secondaryButtonClass } from '../../field-styles.ts';
-import { Dialog } from '../Dialog.tsx';
+import { Dialog } from '../../Dialog.tsx';
 import { FilteredTree } from '../FilteredTree.tsx';
 import { asItem, moveTargets } from './collection-items.ts';
 

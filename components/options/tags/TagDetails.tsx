@@ -2,7 +2,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import type { Tag } from '../../../lib/api/tags.ts';
 import { toClientError } from '../../../lib/client/errors.ts';
 import { dangerButtonClass, inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from '../../field-styles.ts';
-import { Dialog } from '../Dialog.tsx';
+import { Dialog } from '../../Dialog.tsx';
 import { SectionError } from '../SectionError.tsx';
 import { subtreeOf } from '../tree-rows.ts';
 import type { useTagChanges } from './changes.ts';
