@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useRef } from 'react';
 
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"], a[href]';
 
@@ -6,19 +6,24 @@ interface Props {
   title: string;
   onClose(): void;
   children: ReactNode;
+  /** `alertdialog` for a confirmation; its `describedBy` element (inside the children) says what is at stake. */
+  role?: 'dialog' | 'alertdialog';
+  describedBy?: string;
+  /** The control that takes the focus first; by default the first one. */
+  initialFocus?: RefObject<HTMLElement | null>;
 }
 
 /**
  * A modal dialog: the focus goes to its first control, Tab stays inside it,
  * Escape closes it, and the focus returns to what had it before.
  */
-export function Dialog({ title, onClose, children }: Props) {
+export function Dialog({ title, onClose, children, role = 'dialog', describedBy, initialFocus }: Props) {
   const id = useId();
   const ref = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    ref.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    (initialFocus?.current ?? ref.current?.querySelector<HTMLElement>(FOCUSABLE))?.focus();
     return () => before?.focus();
   }, []);
 
@@ -46,9 +51,10 @@ export function Dialog({ title, onClose, children }: Props) {
     <div className="fixed inset-0 z-10 flex items-start justify-center overflow-y-auto bg-black/40 p-4 pt-16">
       <div
         ref={ref}
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={`${id}-title`}
+        aria-describedby={describedBy}
         onKeyDown={onKeyDown}
         className="w-full max-w-md space-y-3 rounded-lg bg-white p-4 text-zinc-900 shadow-lg dark:bg-zinc-900 dark:text-zinc-100"
       >
