@@ -41,7 +41,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
     // Not listening (say, the port is taken): stop what started and let the caller say why.
     await deps.maintenance.stop();
     await deps.jobRunner.stop();
-    store.close();
+    await store.close();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -63,7 +63,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         await deps.maintenance.stop();
         stopWatchingJobs();
         await deps.jobRunner.stop();
-        store.close();
+        await store.close();
         await redis?.quit();
       })()),
   };

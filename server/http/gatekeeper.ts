@@ -16,7 +16,7 @@ export function gatekeeper(deps: {
   guards: Guards;
   authenticator: Authenticator;
   clock: Clock;
-  dataVersion: () => string;
+  dataVersion: () => Promise<string>;
 }): MiddlewareHandler<AppEnv> {
   const { guards, authenticator, clock, dataVersion } = deps;
   return async (c, next) => {
@@ -31,7 +31,7 @@ export function gatekeeper(deps: {
       return reply(c, JSON.stringify({ error, meta: { requestId: c.get('requestId') } }), 403);
     }
 
-    const version = dataVersion();
+    const version = await dataVersion();
     c.set('dataVersion', version);
     const outcome = await authenticator.authenticate(c.req.header('Authorization'), clock.now(), version);
     if (!outcome.ok) {

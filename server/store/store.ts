@@ -8,7 +8,7 @@ import type { SmartFoldersStore } from './smart-folders.ts';
 import type { TagsStore } from './tags.ts';
 import type { UploadsStore } from './uploads.ts';
 
-/** All data access, one module per resource; the SQLite implementation is in ./sqlite. */
+/** All data access, one module per resource; implemented on SQLite (./sqlite) and on PostgreSQL (./postgres). */
 export interface Store {
   accounts: AccountsStore;
   bookmarks: BookmarksStore;
@@ -23,6 +23,6 @@ export interface Store {
    * An opaque token that changes whenever any data changes, whoever changed it
    * (this process, the admin command, another instance): what cached answers are checked against.
    */
-  version(): string;
-  close(): void;
+  version(): Promise<string>;
+  close(): Promise<void>;
 }

@@ -213,9 +213,9 @@ describe('smart folder evaluation', () => {
   it('writes nothing while evaluating, so that cached reads stay valid', async () => {
     const { store } = t.server.deps;
     const folder = await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'contains', value: 'read' }, { field: 'tag', operator: 'contains', value: 'js' }] });
-    const before = store.version();
+    const before = await store.version();
     expect((await store.smartFolders.evaluate(u.userId, folder.id, undefined))?.bookmarks.map((x) => x.id)).toEqual([b.a.id]);
-    expect(store.version()).toBe(before);
+    expect(await store.version()).toBe(before);
   });
 
   it('drops a bookmark once it is trashed, and shows it again once restored', async () => {

@@ -21,32 +21,32 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('the store version, read at most once a turn of the event loop', () => {
   it('moves at once, within the same turn, when this process writes', async () => {
-    const before = store.version();
+    const before = await store.version();
     const user = await store.accounts.createUser({ name: 'A', email: 'a@example.com', plan: 'pro' }, Date.now());
-    const afterCreate = store.version();
+    const afterCreate = await store.version();
     expect(afterCreate).not.toBe(before);
     await store.accounts.setPlan(user.id, 'free');
-    expect(store.version()).not.toBe(afterCreate);
+    expect(await store.version()).not.toBe(afterCreate);
   });
 
   it('stays put when nothing is written', async () => {
-    const before = store.version();
+    const before = await store.version();
     await store.accounts.createUser({ name: 'A', email: 'a@example.com', plan: 'pro' }, Date.now());
-    const written = store.version();
+    const written = await store.version();
     await nextTurn();
-    expect(store.version()).toBe(written);
+    expect(await store.version()).toBe(written);
     expect(written).not.toBe(before);
   });
 
   it('sees a commit of another connection (the admin command) from the next turn on', async () => {
     await store.accounts.createUser({ name: 'A', email: 'a@example.com', plan: 'pro' }, Date.now());
     await nextTurn();
-    const before = store.version();
+    const before = await store.version();
     const other = new Database(join(dir, 'shelf.db'));
     try {
       other.prepare("UPDATE users SET plan = 'free'").run();
       await nextTurn();
-      expect(store.version()).not.toBe(before);
+      expect(await store.version()).not.toBe(before);
     } finally {
       other.close();
     }

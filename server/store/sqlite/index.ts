@@ -24,7 +24,9 @@ export function openSqliteStore(dataDir: string): Store {
     smartFolders: new SqliteSmartFolders(db),
     uploads: new SqliteUploads(db),
     blocks: new SqliteBlocks(db),
-    version,
-    close: () => db.close(),
+    version: async () => version(),
+    close: async () => {
+      db.close();
+    },
   };
 }

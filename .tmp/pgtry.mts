@@ -1,0 +1,11 @@
+import { startPostgres } from '/work/main/test/support/postgres.ts';
+import pg from 'pg';
+const t0 = Date.now();
+const p = await startPostgres();
+console.log('started in', Date.now() - t0);
+const url = await p.createDatabase();
+const c = new pg.Client(url); await c.connect();
+console.log((await c.query("select version(), pg_current_snapshot()::text s, lower('ÉCOLE Ωμέγα' COLLATE \"C\") c, lower('ÉCOLE Ωμέγα') d")).rows);
+await c.query('create extension pg_trgm');
+console.log((await c.query("select collname from pg_collation where collname in ('und-x-icu','C.utf8','C.UTF-8')")).rows);
+await c.end(); await p.stop(); console.log('stopped', Date.now()-t0);

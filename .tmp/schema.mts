@@ -1,0 +1,21 @@
+import { startPostgres } from '/work/main/test/support/postgres.ts';
+import { openPostgres } from '/work/main/server/db/postgres/connect.ts';
+const p = await startPostgres();
+const url = await p.createDatabase();
+const [a, b] = await Promise.all([openPostgres(url), openPostgres(url)]);
+const db = a;
+await db.run("insert into users values ('u1','n','e','pro','active',1)");
+await db.run("insert into collections (id,user_id,name,share_slug,created_at,updated_at) values ('c1','u1','C','s1',1,1)");
+await db.run(`insert into bookmarks (id,user_id,url,url_key,title,domain,metadata_status,link_status,last_checked_at,created_at,updated_at,collection_id,is_favorite)
+ values ('b1','u1','http://a','a','A','a.com','ok','ok',1,1,1,'c1',1),('b2','u1','http://a','a','B','a.com','ok','ok',1,1,1,null,0)`);
+await db.run("insert into tags (id,user_id,name,name_key,created_at) values ('t1','u1','x','x',1),('t2','u1','y','y',1)");
+await db.run("insert into bookmark_tags (bookmark_id,tag_id) values ('b1','t1'),('b1','t2'),('b2','t1')");
+const show = async (l: string) => console.log(l, JSON.stringify(await db.all('select * from bookmark_stats')), JSON.stringify(await db.all('select id,active_count from tags order by id')), JSON.stringify(await db.all('select * from domain_counts')), JSON.stringify(await db.all('select * from url_key_counts')), JSON.stringify(await db.all('select id, active_count from collections')));
+await show('after links');
+await db.run("delete from bookmark_tags where bookmark_id='b1'");
+await show('unlinked b1');
+await db.run("update bookmarks set deleted_at=5 where id='b2'");
+await show('trashed b2');
+await db.run("delete from bookmarks");
+await show('deleted all');
+await a.close(); await b.close(); await p.stop();

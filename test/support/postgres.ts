@@ -1,0 +1,126 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort } from './free-port.ts';
+
+/**
+ * A throwaway PostgreSQL cluster (Debian's PostgreSQL 15: initdb + the server binary) on a free
+ * loopback port, its data in a temp dir, durability off (nothing here must survive a crash).
+ * Each caller of `createDatabase` gets an empty database of its own.
+ */
+export interface TestPostgres {
+  /** postgres://… of the cluster's `postgres` database, as the superuser. */
+  adminUrl: string;
+  /** A new empty database; answers its URL. */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const BIN = '/usr/lib/postgresql/15/bin';
+const SUPERUSER = 'shelf';
+const START_TIMEOUT_MS = 30_000;
+
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** PostgreSQL refuses to run as root: as root, the cluster belongs to the package's `postgres` user. */
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    throw new Error('running as root, PostgreSQL needs the `postgres` user: apt-get install -y postgresql-15');
+  }
+}
+
+let databases = 0;
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const user = runAs();
+  const dir = mkdtempSync(join(tmpdir(), 'shelf-pg-'));
+  if (user) chownSync(dir, user.uid, user.gid);
+  const data = join(dir, 'data');
+  try {
+    execFileSync(
+      join(BIN, 'initdb'),
+      ['-D', data, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync'],
+      { stdio: 'pipe', ...user },
+    );
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    const output = (err as { stderr?: Buffer }).stderr?.toString() ?? String(err);
+    throw new Error(`initdb failed (is Debian's postgresql-15 installed?):\n${output}`);
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(dir, data, await freePort(), user);
+    } catch (err) {
+      if (attempt === 3) {
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+    }
+  }
+}
+
+function startOn(dir: string, data: string, port: number, user: { uid: number; gid: number } | undefined): Promise<TestPostgres> {
+  const child = spawn(
+    join(BIN, 'postgres'),
+    [
+      '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], ...user },
+  );
+  running.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => running.delete(child));
+  let output = '';
+  let ready = false;
+  const adminUrl = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      if (ready) return;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`postgres ${why}:\n${output.trim()}`));
+    };
+    const timer = setTimeout(() => fail(`was not ready within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
+    child.once('error', (err) => fail(`could not start (${err.message})`));
+    child.once('exit', (code) => fail(`exited (code ${code}) before it was ready`));
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      if (ready) return; // later output is drained, not kept
+      output += chunk;
+      if (!output.includes('database system is ready to accept connections')) return;
+      ready = true;
+      clearTimeout(timer);
+      resolve({
+        adminUrl,
+        async createDatabase() {
+          const name = `shelf_${process.pid}_${++databases}_${Date.now().toString(36)}`;
+          const client = new pg.Client(adminUrl);
+          await client.connect();
+          try {
+            await client.query(`CREATE DATABASE ${name}`);
+          } finally {
+            await client.end();
+          }
+          return `postgres://${SUPERUSER}@127.0.0.1:${port}/${name}`;
+        },
+        async stop() {
+          // SIGINT: the "fast" shutdown, which ends the sessions still open rather than waiting for them.
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+          await exited;
+          rmSync(dir, { recursive: true, force: true });
+        },
+      });
+    });
+    child.stdout!.resume();
+  });
+}
