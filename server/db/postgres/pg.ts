@@ -5,7 +5,8 @@ import pg from 'pg';
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 
-export type Row = Record<string, unknown>;
+/** A row as the statement names its columns. */
+export type Row = object;
 
 /** What the PostgreSQL stores run their statements on: the pool, or one transaction's connection. */
 export interface Sql {
@@ -82,5 +83,5 @@ class ConnectionSql implements Sql {
 }
 
 async function rowsOf<R extends Row>(on: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[]): Promise<R[]> {
-  return (await on.query<R>(text, params as unknown[])).rows;
+  return (await on.query(text, params as unknown[])).rows as R[];
 }
