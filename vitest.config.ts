@@ -22,7 +22,7 @@ export default defineConfig({
           exclude: [
             ...configDefaults.exclude,
             'test/server/interchange/**',
-            'test/server/{cli,config-redis,instances,job-leases,limit-store,metadata,shared-clock,smart-folders-units,sqlite-shared}.test.ts',
+            'test/server/{cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,shared-clock,smart-folders-units,sqlite-shared}.test.ts',
           ],
           setupFiles: ['test/support/redis-setup.ts'],
           environment: 'node',

@@ -4,7 +4,7 @@ import type { Sql } from '../db/postgres/pg.ts';
 /**
  * The tables of a SQLite database in an order where every row's references come first. The
  * kept counts (bookmark_stats, domain_counts, url_key_counts and the active_count columns) are
- * not copied: PostgreSQL's triggers count the rows as they arrive, which also checks them.
+ * not copied but counted afresh from the rows once they are all in (RECOUNT).
  */
 const TABLES = [
   'users',
@@ -22,6 +22,28 @@ const TABLES = [
 ] as const;
 
 const KEPT_COUNT_COLUMNS = new Set(['active_count']);
+/** The tables whose triggers keep the counts: off while the rows arrive (a million bookmarks would each run them). */
+const COUNTED_TABLES = ['bookmarks', 'bookmark_tags'];
+
+/** Every kept count from the rows, in bulk: what the triggers would have summed row by row. */
+const RECOUNT = [
+  `UPDATE collections c SET active_count = n.count
+   FROM (SELECT collection_id, count(*) AS count FROM bookmarks WHERE deleted_at IS NULL AND collection_id IS NOT NULL GROUP BY collection_id) n
+   WHERE c.id = n.collection_id`,
+  `UPDATE tags t SET active_count = n.count
+   FROM (SELECT l.tag_id, count(*) AS count FROM bookmark_tags l JOIN bookmarks b ON b.id = l.bookmark_id AND b.deleted_at IS NULL GROUP BY l.tag_id) n
+   WHERE t.id = n.tag_id`,
+  `INSERT INTO bookmark_stats (user_id, total, favorites, unsorted, no_tags, link, article, video, image, document)
+   SELECT b.user_id, count(*), sum(b.is_favorite), count(*) FILTER (WHERE b.collection_id IS NULL),
+     count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM bookmark_tags l WHERE l.bookmark_id = b.id)),
+     count(*) FILTER (WHERE b.type = 'link'), count(*) FILTER (WHERE b.type = 'article'), count(*) FILTER (WHERE b.type = 'video'),
+     count(*) FILTER (WHERE b.type = 'image'), count(*) FILTER (WHERE b.type = 'document')
+   FROM bookmarks b WHERE b.deleted_at IS NULL GROUP BY b.user_id`,
+  `INSERT INTO domain_counts (user_id, domain, count)
+   SELECT user_id, domain, count(*) FROM bookmarks WHERE deleted_at IS NULL GROUP BY user_id, domain`,
+  `INSERT INTO url_key_counts (user_id, url_key, count)
+   SELECT user_id, url_key, count(*) FROM bookmarks WHERE deleted_at IS NULL GROUP BY user_id, url_key`,
+];
 /** PostgreSQL takes at most 65,535 parameters a statement. */
 const MAX_PARAMETERS = 60_000;
 const MAX_ROWS_PER_INSERT = 1_000;
@@ -37,6 +59,7 @@ export interface CopyProgress {
  */
 export async function copyLibrary(from: Db, to: Sql, onTable: (progress: CopyProgress) => void = () => undefined): Promise<CopyProgress[]> {
   const copied: CopyProgress[] = [];
+  for (const table of COUNTED_TABLES) await to.run(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
   for (const table of TABLES) {
     const columns = await commonColumns(from, to, table);
     const rowsPerInsert = Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columns.length));
@@ -59,6 +82,8 @@ export async function copyLibrary(from: Db, to: Sql, onTable: (progress: CopyPro
     copied.push(progress);
     onTable(progress);
   }
+  for (const statement of RECOUNT) await to.run(statement);
+  for (const table of COUNTED_TABLES) await to.run(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
   return copied;
 }
 
