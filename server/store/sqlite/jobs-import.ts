@@ -6,7 +6,8 @@ import { defaultFavicon } from '../../metadata/extract.ts';
 import type { BatchPosition, ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../jobs.ts';
 import { JobGone, type Lookups, newSlug, noLookups, siblingKey } from '../shared/import-lookups.ts';
 import { deferCheckpoints } from './jobs-checkpoints.ts';
-import { findOrCreateTags, newTagCount, overTagCap, tagKey, userTagCount } from './tag-rows.ts';
+import { overTagCap, tagKey } from '../shared/tag-names.ts';
+import { findOrCreateTags, newTagCount, userTagCount } from './tag-rows.ts';
 
 /**
  * One run of one import job. Collection and tag ids are cached for the length of one
