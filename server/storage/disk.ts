@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-modes.ts';
@@ -35,6 +35,8 @@ export class DiskFileBytes implements FileBytes {
   async create(id: string): Promise<FileWriter> {
     const path = this.pathOf(id);
     const partial = path + PARTIAL;
+    // 'wx' refuses a second writer of the id; this, a second file once the first is whole.
+    if (await stat(path).then(() => true, () => false)) throw new Error(`file ${id} exists already`);
     const file = await open(partial, 'wx', PRIVATE_FILE_MODE);
     const discard = async () => {
       await file.close().catch(() => undefined);
