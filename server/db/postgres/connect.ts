@@ -1,14 +1,10 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 import { redactUrl } from '../../redis/connect.ts';
 import { Pg } from './pg.ts';
 
-/**
- * Beside this module in the sources. In the production bundle every module is in dist/server/,
- * whose migrations/ are SQLite's: there the build copies these to postgres-migrations/.
- */
-const bundled = new URL('./postgres-migrations/', import.meta.url);
-const migrationsDir = existsSync(bundled) ? bundled : new URL('./migrations/', import.meta.url);
+/** Beside this module; the production build (one bundle beside SQLite's migrations/) copies them to pg-migrations/. */
+const migrationsDir = new URL(import.meta.url.endsWith('.ts') ? './migrations/' : './pg-migrations/', import.meta.url);
 
 /** Any constant: the key of the advisory lock under which one instance at a time migrates. */
 const MIGRATION_LOCK = 7_413_901;
