@@ -1,5 +1,6 @@
-import { BOOKMARK_COLUMNS, type BookmarkRow, toBookmark } from '../store/sqlite/bookmark-rows.ts';
-import { tagKey } from '../store/sqlite/tag-rows.ts';
+import { type BookmarkRow, toBookmark } from '../store/shared/bookmark-rows.ts';
+import { tagKey } from '../store/shared/tag-names.ts';
+import { BOOKMARK_COLUMNS } from '../store/sqlite/bookmark-rows.ts';
 import { type TagCursor, rulesChanged } from './cursor.ts';
 import { EVALUATION_LIMITS } from './limits.ts';
 import { type StrategyPage, emptyPage } from './page.ts';

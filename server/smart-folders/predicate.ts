@@ -1,5 +1,5 @@
 import type { Condition, Rules } from '../../lib/api/smart-folders.ts';
-import { tagKey } from '../store/sqlite/tag-rows.ts';
+import { tagKey } from '../store/shared/tag-names.ts';
 import type { SqlValue } from './statements.ts';
 
 /**

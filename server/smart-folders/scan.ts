@@ -1,5 +1,6 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
-import { BOOKMARK_COLUMNS, type BookmarkRow, toBookmark } from '../store/sqlite/bookmark-rows.ts';
+import { type BookmarkRow, toBookmark } from '../store/shared/bookmark-rows.ts';
+import { BOOKMARK_COLUMNS } from '../store/sqlite/bookmark-rows.ts';
 import type { ScanCursor } from './cursor.ts';
 import { EVALUATION_LIMITS } from './limits.ts';
 import type { StrategyPage } from './page.ts';

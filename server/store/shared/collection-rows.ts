@@ -7,7 +7,7 @@ import type { ShareState } from '../collections.ts';
 import type { TreeRow } from './collection-tree.ts';
 
 /** A collection as both backends read it (COLLECTION_SELECT). */
-export interface CollectionRow extends TreeRow {
+export type CollectionRow = TreeRow & {
   seq: number;
   user_id: string;
   sort_order: number;
@@ -19,7 +19,7 @@ export interface CollectionRow extends TreeRow {
   is_shared: number;
   created_at: number;
   bookmark_count: number;
-}
+};
 
 /** bookmark_count: active bookmarks directly in the collection, kept by triggers. */
 export const COLLECTION_SELECT = `SELECT c.seq, c.id, c.user_id, c.name, c.icon, c.color, c.parent_id, c.sort_order, c.notes, c.share_slug,

@@ -32,7 +32,8 @@ import {
   trashedSubtree,
 } from '../shared/collection-rules.ts';
 import { type TreeRow, CollectionTree } from '../shared/collection-tree.ts';
-import { BOOKMARK_COLUMNS, type BookmarkRow, toBookmark } from './bookmark-rows.ts';
+import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
+import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 
 /** A list of ids bound as one JSON parameter: `IN (SELECT value FROM json_each(?))`. */
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
