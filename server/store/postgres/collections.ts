@@ -3,34 +3,10 @@ import type { Collection, CreateCollectionBody } from '../../../lib/api/collecti
 import type { Pg, Row, Sql } from '../../db/postgres/pg.ts';
 import { notFound } from '../../http/api-error.ts';
 import { newId } from '../../ids.ts';
-import type {
-  CollectionBookmarksPage,
-  CollectionTrashResult,
-  CollectionsStore,
-  ShareState,
-  SharedCollection,
-} from '../collections.ts';
-import {
-  COLLECTION_SELECT,
-  type CollectionRow,
-  byTreeOrder,
-  newSlug,
-  pageOf,
-  pageStart,
-  shareState,
-  toCollection,
-} from '../shared/collection-rows.ts';
-import {
-  alreadyTrashed,
-  arrangedSiblings,
-  checkMove,
-  checkNewChild,
-  checkRowLimit,
-  notTrashed,
-  restorePlan,
-  trashedNotWritable,
-  trashedSubtree,
-} from '../shared/collection-rules.ts';
+import type { CollectionBookmarksPage, CollectionTrashResult, CollectionsStore, ShareState, SharedCollection } from '../collections.ts';
+import * as mapping from '../shared/collection-rows.ts';
+import type { CollectionRow } from '../shared/collection-rows.ts';
+import * as rules from '../shared/collection-rules.ts';
 import { type TreeRow, CollectionTree } from '../shared/collection-tree.ts';
 import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
@@ -43,20 +19,20 @@ export class PgCollections implements CollectionsStore {
   async list(userId: string): Promise<Collection[]> {
     const [tree, rows] = await Promise.all([
       this.tree(this.db, userId),
-      this.db.all<CollectionRow>(`${COLLECTION_SELECT} WHERE c.user_id = $1 AND c.deleted_at IS NULL ORDER BY c.seq`, [userId]),
+      this.db.all<CollectionRow>(`${mapping.COLLECTION_SELECT} WHERE c.user_id = $1 AND c.deleted_at IS NULL ORDER BY c.seq`, [userId]),
     ]);
-    return rows.map((r) => toCollection(r, tree.depth(r.id))).sort(byTreeOrder);
+    return rows.map((r) => mapping.toCollection(r, tree.depth(r.id))).sort(mapping.byTreeOrder);
   }
 
   async listTrashed(userId: string): Promise<Collection[]> {
     const [tree, rows] = await Promise.all([
       this.tree(this.db, userId),
       this.db.all<CollectionRow>(
-        `${COLLECTION_SELECT} WHERE c.user_id = $1 AND c.deleted_at IS NOT NULL ORDER BY c.deleted_at DESC, c.seq DESC`,
+        `${mapping.COLLECTION_SELECT} WHERE c.user_id = $1 AND c.deleted_at IS NOT NULL ORDER BY c.deleted_at DESC, c.seq DESC`,
         [userId],
       ),
     ]);
-    return rows.map((r) => toCollection(r, tree.depth(r.id)));
+    return rows.map((r) => mapping.toCollection(r, tree.depth(r.id)));
   }
 
   get(userId: string, id: string): Promise<Collection> {
@@ -67,12 +43,12 @@ export class PgCollections implements CollectionsStore {
     const id = newId('col');
     await this.db.transaction(async (tx) => {
       const parentId = input.parentId ?? null;
-      checkNewChild(await this.tree(tx, userId), parentId);
+      rules.checkNewChild(await this.tree(tx, userId), parentId);
       await tx.run(
         `INSERT INTO collections (id, user_id, name, icon, color, parent_id, sort_order, share_slug, created_at, updated_at)
          SELECT $1, $2, $3, $4, $5, $6, COALESCE(MAX(sort_order) + 1, 0), $7, $8, $8 FROM collections
          WHERE user_id = $2 AND parent_id IS NOT DISTINCT FROM $6 AND deleted_at IS NULL`,
-        [id, userId, input.name, input.icon ?? '', input.color ?? '', parentId, newSlug(), now],
+        [id, userId, input.name, input.icon ?? '', input.color ?? '', parentId, mapping.newSlug(), now],
       );
     }, userLock(userId));
     return this.read(userId, id);
@@ -83,7 +59,7 @@ export class PgCollections implements CollectionsStore {
       const row = await this.activeRow(tx, userId, id);
       const moving = patch.parentId !== undefined && patch.parentId !== row.parent_id;
       const parentId = moving ? (patch.parentId ?? null) : row.parent_id;
-      if (moving) checkMove(await this.tree(tx, userId), id, parentId);
+      if (moving) rules.checkMove(await this.tree(tx, userId), id, parentId);
       await tx.run(
         `UPDATE collections SET name = COALESCE($1, name), icon = COALESCE($2, icon), color = COALESCE($3, color),
            notes = COALESCE($4, notes), parent_id = $5, updated_at = $6 WHERE id = $7`,
@@ -102,9 +78,9 @@ export class PgCollections implements CollectionsStore {
   trash(userId: string, id: string, now: number): Promise<CollectionTrashResult> {
     return this.db.transaction(async (tx) => {
       const row = await this.row(tx, userId, id);
-      if (row.deleted_at !== null) throw alreadyTrashed(id);
-      const ids = trashedSubtree(await this.tree(tx, userId), id);
-      checkRowLimit('delete', ids.length + (await this.bookmarksIn(tx, userId, ids)));
+      if (row.deleted_at !== null) throw rules.alreadyTrashed(id);
+      const ids = rules.trashedSubtree(await this.tree(tx, userId), id);
+      rules.checkRowLimit('delete', ids.length + (await this.bookmarksIn(tx, userId, ids)));
 
       await tx.run('UPDATE collections SET deleted_at = $1, trash_root = $2, updated_at = $1 WHERE id = ANY($3)', [now, id, ids]);
       const bookmarks = await tx.run(
@@ -120,9 +96,9 @@ export class PgCollections implements CollectionsStore {
   restore(userId: string, id: string, now: number): Promise<CollectionTrashResult> {
     return this.db.transaction(async (tx) => {
       const row = await this.row(tx, userId, id);
-      if (row.deleted_at === null) throw notTrashed(id);
-      const { root, ids, parentId } = restorePlan(await this.tree(tx, userId), row);
-      checkRowLimit('restore', ids.length + (await this.bookmarksIn(tx, userId, ids)));
+      if (row.deleted_at === null) throw rules.notTrashed(id);
+      const { root, ids, parentId } = rules.restorePlan(await this.tree(tx, userId), row);
+      rules.checkRowLimit('restore', ids.length + (await this.bookmarksIn(tx, userId, ids)));
 
       await tx.run('UPDATE collections SET deleted_at = NULL, trash_root = NULL, updated_at = $1 WHERE id = ANY($2)', [now, ids]);
       await tx.run('UPDATE collections SET parent_id = $1 WHERE id = $2', [parentId, id]);
@@ -138,32 +114,32 @@ export class PgCollections implements CollectionsStore {
 
   async bookmarks(userId: string, id: string, page: { limit: number; cursor?: string | undefined }): Promise<CollectionBookmarksPage> {
     await this.row(this.db, userId, id);
-    const [createdAt, seq] = pageStart(page.cursor);
+    const [createdAt, seq] = mapping.pageStart(page.cursor);
     const rows = await this.db.all<BookmarkRow & Row>(
       `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b
        WHERE b.collection_id = $1 AND b.deleted_at IS NULL AND (b.created_at, b.seq) < ($2, $3)
        ORDER BY b.created_at DESC, b.seq DESC LIMIT $4`,
       [id, createdAt, seq, page.limit + 1],
     );
-    const { shown, continueCursor } = pageOf(rows, page.limit);
+    const { shown, continueCursor } = mapping.pageOf(rows, page.limit);
     return { bookmarks: shown.map(toBookmark), continueCursor };
   }
 
   async share(userId: string, id: string): Promise<ShareState> {
-    return shareState(await this.row(this.db, userId, id));
+    return mapping.shareState(await this.row(this.db, userId, id));
   }
 
   setShared(userId: string, id: string, shared: boolean, now: number): Promise<ShareState> {
     return this.db.transaction(async (tx) => {
       await this.activeRow(tx, userId, id);
       await tx.run('UPDATE collections SET is_shared = $1, updated_at = $2 WHERE id = $3', [shared ? 1 : 0, now, id]);
-      return shareState(await this.row(tx, userId, id));
+      return mapping.shareState(await this.row(tx, userId, id));
     }, userLock(userId));
   }
 
   async shared(slug: string, limit: number): Promise<SharedCollection | null> {
     const row = await this.db.get<CollectionRow>(
-      `${COLLECTION_SELECT} WHERE c.share_slug = $1 AND c.is_shared = 1 AND c.deleted_at IS NULL`,
+      `${mapping.COLLECTION_SELECT} WHERE c.share_slug = $1 AND c.is_shared = 1 AND c.deleted_at IS NULL`,
       [slug],
     );
     if (!row) return null;
@@ -176,7 +152,7 @@ export class PgCollections implements CollectionsStore {
       ),
     ]);
     return {
-      collection: toCollection(row, tree.depth(row.id)),
+      collection: mapping.toCollection(row, tree.depth(row.id)),
       bookmarks: rows.slice(0, limit).map(toBookmark),
       more: rows.length > limit,
     };
@@ -209,18 +185,18 @@ export class PgCollections implements CollectionsStore {
 
   private async read(userId: string, id: string): Promise<Collection> {
     const [row, tree] = await Promise.all([this.row(this.db, userId, id), this.tree(this.db, userId)]);
-    return toCollection(row, tree.depth(id));
+    return mapping.toCollection(row, tree.depth(id));
   }
 
   private async row(sql: Sql, userId: string, id: string): Promise<CollectionRow> {
-    const row = await sql.get<CollectionRow>(`${COLLECTION_SELECT} WHERE c.user_id = $1 AND c.id = $2`, [userId, id]);
+    const row = await sql.get<CollectionRow>(`${mapping.COLLECTION_SELECT} WHERE c.user_id = $1 AND c.id = $2`, [userId, id]);
     if (!row) throw notFound('collection', id);
     return row;
   }
 
   private async activeRow(sql: Sql, userId: string, id: string): Promise<CollectionRow> {
     const row = await this.row(sql, userId, id);
-    if (row.deleted_at !== null) throw trashedNotWritable(id);
+    if (row.deleted_at !== null) throw rules.trashedNotWritable(id);
     return row;
   }
 
@@ -247,7 +223,7 @@ export class PgCollections implements CollectionsStore {
        ORDER BY sort_order, created_at, seq`,
       [userId, parentId],
     );
-    const ids = arrangedSiblings(current.map((s) => s.id), place);
+    const ids = rules.arrangedSiblings(current.map((s) => s.id), place);
     await sql.run(
       `UPDATE collections c SET sort_order = o.n - 1 FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n)
        WHERE c.id = o.id AND c.sort_order <> o.n - 1`,

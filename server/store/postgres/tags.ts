@@ -6,17 +6,8 @@ import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { tagKey } from '../shared/tag-names.ts';
 import { TAG_COLUMNS, type TagRow as TagObjectRow, toTag } from '../shared/tag-objects.ts';
 import { type Link, firstMeetings } from '../shared/tag-slices.ts';
-import {
-  type SubtreeTag as TagRow,
-  checkNotUnderItself,
-  deepestFirst,
-  mergeIntoItself,
-  mergeOfParent,
-  parentName,
-  renamedSubtree,
-  tagExists,
-  takenOutside,
-} from '../shared/tag-tree.ts';
+import * as tree from '../shared/tag-tree.ts';
+import type { SubtreeTag as TagRow } from '../shared/tag-tree.ts';
 import type { MergeResult, TagBookmarks, TagDeletedResult, TagsStore } from '../tags.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 import { forEachChunk, forEachLinkChunk } from './tag-links.ts';
@@ -49,7 +40,7 @@ export class PgTags implements TagsStore {
   async create(userId: string, input: { name: string; color?: string | undefined }, now: number): Promise<Tag> {
     const id = await this.db.transaction(async (tx) => {
       const existing = await this.byKey(tx, userId, tagKey(input.name));
-      if (existing) throw tagExists(existing);
+      if (existing) throw tree.tagExists(existing);
       const [created] = (await ensureTags(tx, userId, [input.name], now)) as [string];
       if (input.color !== undefined) await tx.run('UPDATE tags SET color = $1 WHERE id = $2', [input.color, created]);
       return created;
@@ -65,17 +56,17 @@ export class PgTags implements TagsStore {
   async rename(userId: string, id: string, newName: string, now: number): Promise<Tag> {
     const members = await this.db.transaction(async (tx) => {
       const tag = await this.tag(tx, userId, id);
-      checkNotUnderItself(tag, newName);
+      tree.checkNotUnderItself(tag, newName);
       const members = await this.withDescendants(tx, userId, tag);
-      const renamed = renamedSubtree(members, newName);
-      const parent = parentName(newName);
+      const renamed = tree.renamedSubtree(members, newName);
+      const parent = tree.parentName(newName);
       const parentId = parent === null ? null : (await ensureTags(tx, userId, [parent], now))[0]!;
       const ids = members.map((m) => m.id);
       // Looked up first: a unique violation would abort the transaction before it could say which name is taken.
       const keys = renamed.map((r) => tagKey(r.name));
       const taken = await tx.all<TagRow>('SELECT id, name, name_key FROM tags WHERE user_id = $1 AND name_key = ANY($2::text[])', [userId, keys]);
       const byKey = new Map(taken.map((t) => [t.name_key, t]));
-      const refusal = takenOutside(renamed, new Set(ids), (key) => byKey.get(key));
+      const refusal = tree.takenOutside(renamed, new Set(ids), (key) => byKey.get(key));
       if (refusal) throw refusal;
       await tx.run(
         `UPDATE tags t SET name = r.name, name_key = r.key FROM unnest($1::text[], $2::text[], $3::text[]) AS r(id, name, key)
@@ -118,9 +109,9 @@ export class PgTags implements TagsStore {
       // Links made while the slices ran go with their tags (ON DELETE CASCADE).
       tags += await tx.run('DELETE FROM tags WHERE id = ANY($1)', [ids]);
     };
-    await forEachChunk(this.db, userId, deepestFirst(members.slice(1)), deleteTags);
+    await forEachChunk(this.db, userId, tree.deepestFirst(members.slice(1)), deleteTags);
     await this.db.transaction(
-      async (tx) => deleteTags(tx, deepestFirst(await this.withDescendants(tx, userId, await this.tag(tx, userId, id)))),
+      async (tx) => deleteTags(tx, tree.deepestFirst(await this.withDescendants(tx, userId, await this.tag(tx, userId, id)))),
       userLock(userId),
     );
     return { id, deleted: true, tags };
@@ -132,11 +123,11 @@ export class PgTags implements TagsStore {
    * the merge can be sent again and moves the rest (`moved` then counts the rest).
    */
   async merge(userId: string, sourceId: string, targetId: string, now: number): Promise<MergeResult> {
-    if (sourceId === targetId) throw mergeIntoItself();
+    if (sourceId === targetId) throw tree.mergeIntoItself();
     const check = async (sql: Sql) => {
       const source = await this.tag(sql, userId, sourceId);
       await this.tag(sql, userId, targetId);
-      if (await sql.get('SELECT 1 FROM tags WHERE parent_id = $1 LIMIT 1', [sourceId])) throw mergeOfParent(source);
+      if (await sql.get('SELECT 1 FROM tags WHERE parent_id = $1 LIMIT 1', [sourceId])) throw tree.mergeOfParent(source);
     };
     let moved = 0;
     const move = async (tx: Sql, links: Link[]) => {

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { COLLECTION_ROW_LIMIT, type Collection, MAX_COLLECTION_DEPTH } from '../../../lib/api/collections.ts';
 import type { Pg } from '../../../server/db/postgres/pg.ts';
 import { PgCollections } from '../../../server/store/postgres/collections.ts';
+import { childrenOf } from '../collections-tags-fixtures.ts';
 import { addUser, count, freshDb, rawRow, rejection, seedBookmarks, withCluster } from './library-fixtures.ts';
 
 withCluster();
@@ -25,13 +26,6 @@ async function chain(length: number, parentId: string | null = null): Promise<Co
   for (let i = 0; i < length; i++) made.push(await create(`level ${i}`, made.at(-1)?.id ?? parentId));
   return made;
 }
-
-/** Names and orders of the user's active collections under a parent, in their order. */
-const childrenOf = (all: Collection[], parentId: string | null) =>
-  all
-    .filter((c) => c.parentId === parentId)
-    .sort((a, b) => a.order - b.order)
-    .map((c) => [c.name, c.order]);
 
 const activeIn = (...ids: string[]) =>
   count(db, 'SELECT COUNT(*) FROM bookmarks WHERE user_id = $1 AND deleted_at IS NULL AND collection_id = ANY($2)', [user, ids]);
