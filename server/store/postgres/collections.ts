@@ -17,22 +17,19 @@ export class PgCollections implements CollectionsStore {
   constructor(private db: Pg) {}
 
   async list(userId: string): Promise<Collection[]> {
-    const [tree, rows] = await Promise.all([
-      this.tree(this.db, userId),
-      this.db.all<CollectionRow>(`${mapping.COLLECTION_SELECT} WHERE c.user_id = $1 AND c.deleted_at IS NULL ORDER BY c.seq`, [userId]),
-    ]);
-    return rows.map((r) => mapping.toCollection(r, tree.depth(r.id))).sort(mapping.byTreeOrder);
+    const { rows, tree } = await this.library(userId);
+    return rows
+      .filter((r) => r.deleted_at === null)
+      .map((r) => mapping.toCollection(r, tree.depth(r.id)))
+      .sort(mapping.byTreeOrder);
   }
 
   async listTrashed(userId: string): Promise<Collection[]> {
-    const [tree, rows] = await Promise.all([
-      this.tree(this.db, userId),
-      this.db.all<CollectionRow>(
-        `${mapping.COLLECTION_SELECT} WHERE c.user_id = $1 AND c.deleted_at IS NOT NULL ORDER BY c.deleted_at DESC, c.seq DESC`,
-        [userId],
-      ),
-    ]);
-    return rows.map((r) => mapping.toCollection(r, tree.depth(r.id)));
+    const { rows, tree } = await this.library(userId);
+    return rows
+      .filter((r) => r.deleted_at !== null)
+      .sort((a, b) => b.deleted_at! - a.deleted_at! || b.seq - a.seq)
+      .map((r) => mapping.toCollection(r, tree.depth(r.id)));
   }
 
   get(userId: string, id: string): Promise<Collection> {
@@ -184,8 +181,16 @@ export class PgCollections implements CollectionsStore {
   }
 
   private async read(userId: string, id: string): Promise<Collection> {
-    const [row, tree] = await Promise.all([this.row(this.db, userId, id), this.tree(this.db, userId)]);
+    const { rows, tree } = await this.library(userId);
+    const row = rows.find((r) => r.id === id);
+    if (!row) throw notFound('collection', id);
     return mapping.toCollection(row, tree.depth(id));
+  }
+
+  /** All the user's collections, active and trashed, in the order made, and their tree: one statement, one snapshot. */
+  private async library(userId: string): Promise<{ rows: CollectionRow[]; tree: CollectionTree }> {
+    const rows = await this.db.all<CollectionRow>(`${mapping.COLLECTION_SELECT} WHERE c.user_id = $1 ORDER BY c.seq`, [userId]);
+    return { rows, tree: new CollectionTree(rows) };
   }
 
   private async row(sql: Sql, userId: string, id: string): Promise<CollectionRow> {
