@@ -265,6 +265,27 @@ describe('merging tags', () => {
     expect(await carriers(source.id)).toHaveLength(2);
   });
 
+  it('stops between slices when the target goes meanwhile, leaving the source whole with the rest, to merge again', async () => {
+    const source = await create('source');
+    const target = await create('target');
+    const links = CHUNK * 60;
+    const ids = await seedBookmarks(db, user, links, { tagIds: [source.id] });
+    let done = false;
+    const merging = rejection(store.merge(user, source.id, target.id, NOW), 'NOT_FOUND').finally(() => (done = true));
+    while ((await carriers(source.id)).length === links) await setTimeout(1);
+    await db.transaction((tx) => tx.run('DELETE FROM tags WHERE id = $1', [target.id]), { lock: `user:${user}` });
+    expect(done).toBe(false);
+    expect(await merging).toBe(`tag ${target.id} not found`);
+
+    const rest = await carriers(source.id);
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest).toEqual(ids.slice(links - rest.length));
+    expect((await byName('source')).count).toBe(rest.length);
+    const again = await create('again');
+    expect(await store.merge(user, source.id, again.id, NOW)).toMatchObject({ target: { id: again.id, count: rest.length }, moved: rest.length });
+    expect(await names()).toEqual(['again']);
+  });
+
   it('merges a child into its parent, leaving the parent a leaf', async () => {
     const child = await create('p/c');
     const parent = await byName('p');
