@@ -8,14 +8,16 @@ export interface EvaluationDialect {
   bookmarkColumns: string;
   /** Whether one parameter occurs in the text expression, case-sensitively. */
   contains(haystack: string): string;
-  /** A one-column SELECT of the integers of a JSON array bound as one parameter. */
-  jsonIntegers: string;
+  /** Whether the integer column is one of those of a JSON array bound as one parameter, looked up by its index. */
+  inJsonIntegers(column: string): string;
   /** Follows `FROM bookmarks b`: keeps a scan on the index it was planned for. */
   scanIndex(name: string): string;
   /** Joins a tag's membership window (`m`) to its bookmarks (`b`), the window as the outer loop. */
   windowJoin: string;
   /** A column compared as it is read, rather than used to look rows up. */
   unindexed(column: string): string;
+  /** Ends a subquery that must run per row, as written, rather than become a join over its whole table. */
+  perRow: string;
   /** Above every created_at a bookmark can hold: where a scan without a cursor starts. */
   topTime: number;
 }

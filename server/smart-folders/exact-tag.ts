@@ -1,5 +1,5 @@
-import { type BookmarkRow, toBookmark } from '../store/sqlite/bookmark-rows.ts';
-import { tagKey } from '../store/sqlite/tag-rows.ts';
+import { type BookmarkRow, toBookmark } from '../store/shared/bookmark-rows.ts';
+import { tagKey } from '../store/shared/tag-names.ts';
 import { type TagCursor, rulesChanged } from './cursor.ts';
 import type { EvaluationDialect } from './dialect.ts';
 import { EVALUATION_LIMITS } from './limits.ts';

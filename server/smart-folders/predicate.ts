@@ -1,5 +1,5 @@
 import type { Condition, Rules } from '../../lib/api/smart-folders.ts';
-import { tagKey } from '../store/sqlite/tag-rows.ts';
+import { tagKey } from '../store/shared/tag-names.ts';
 import type { EvaluationDialect } from './dialect.ts';
 import type { SqlValue } from './steps.ts';
 
@@ -43,7 +43,7 @@ export function rulesPredicate(rules: Rules, userId: string, dialect: Evaluation
   if (tags.length === 0) return { withSql: '', withParams: [], ...(columns.length === 0 ? { sql: 'TRUE', params: [] } : cheap) };
 
   const named = namedTags(tags, userId, dialect);
-  const tagged = all && tags.length > 1 ? everyTag(tags.length) : someTag();
+  const tagged = all && tags.length > 1 ? everyTag(tags.length) : someTag(dialect);
   const test: Sql =
     columns.length === 0
       ? tagged
@@ -70,7 +70,7 @@ function namedTags(tags: TagCondition[], userId: string, dialect: EvaluationDial
 const MEMBERSHIPS = 'FROM bookmark_tags bt JOIN named_tags s ON s.tag_id = bt.tag_id WHERE bt.bookmark_id = b.id';
 
 /** Some tag of the bookmark is named by some tag condition. */
-const someTag = (): Sql => ({ sql: `EXISTS (SELECT 1 ${MEMBERSHIPS})`, params: [] });
+const someTag = (dialect: EvaluationDialect): Sql => ({ sql: `EXISTS (SELECT 1 ${MEMBERSHIPS} ${dialect.perRow})`, params: [] });
 
 /**
  * Each of the k tag conditions names some tag of the bookmark: max(mask & bit)

@@ -1,5 +1,5 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
-import { type BookmarkRow, toBookmark } from '../store/sqlite/bookmark-rows.ts';
+import { type BookmarkRow, toBookmark } from '../store/shared/bookmark-rows.ts';
 import type { ScanCursor } from './cursor.ts';
 import type { EvaluationDialect } from './dialect.ts';
 import { EVALUATION_LIMITS } from './limits.ts';
@@ -88,7 +88,7 @@ export class ScanStrategy {
 
   private *bookmarks(hits: Hit[]): Steps<Bookmark[]> {
     if (hits.length === 0) return [];
-    const sql = `SELECT ${this.dialect.bookmarkColumns} FROM bookmarks b WHERE b.seq IN (${this.dialect.jsonIntegers})
+    const sql = `SELECT ${this.dialect.bookmarkColumns} FROM bookmarks b WHERE ${this.dialect.inJsonIntegers('b.seq')}
       ORDER BY b.created_at DESC, b.seq DESC`;
     return (yield* rows<BookmarkRow>(sql, [JSON.stringify(hits.map((h) => h.seq))])).map(toBookmark);
   }

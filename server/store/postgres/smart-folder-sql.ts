@@ -5,11 +5,16 @@ import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 export const POSTGRES_EVALUATION: EvaluationDialect = {
   bookmarkColumns: BOOKMARK_COLUMNS,
   contains: (haystack) => `strpos(${haystack}, ?) > 0`,
-  jsonIntegers: 'SELECT value::bigint FROM json_array_elements_text(?::json)',
+  // An array the index is searched with (an IN subquery may be hashed against a scan of the table).
+  inJsonIntegers: (column) => `${column} = ANY (ARRAY(SELECT value::bigint FROM json_array_elements_text(?::json)))`,
   // The planner takes the partial index whose WHERE the scan's filter implies: its statistics are kept.
   scanIndex: () => '',
   windowJoin: 'JOIN',
-  unindexed: (column) => column,
+  // An expression no index covers: without it a planner short of statistics reads b through a user_id
+  // index once per membership instead of by its id.
+  unindexed: (column) => `(${column} || '')`,
+  // The planner keeps an EXISTS with an OFFSET as a subquery: pulled up, it is a join over every membership of every user.
+  perRow: 'OFFSET 0',
   // The largest double below 2^63: a parameter compared with a BIGINT must be one.
   topTime: 2 ** 63 - 1024,
 };

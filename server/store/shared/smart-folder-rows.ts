@@ -5,7 +5,7 @@ import type { EvaluatedFolder } from '../../smart-folders/evaluate.ts';
 import type { SmartFolderPatch } from '../smart-folders.ts';
 
 /** A smart_folders row as both backends read it. */
-export interface FolderRow {
+export type FolderRow = {
   seq: number;
   id: string;
   name: string;
@@ -15,7 +15,7 @@ export interface FolderRow {
   rules_version: number;
   cursor_key: string;
   created_at: number;
-}
+};
 
 export const FOLDER_COLUMNS = 'seq, id, name, icon, color, rules, rules_version, cursor_key, created_at';
 

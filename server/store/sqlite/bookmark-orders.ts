@@ -1,5 +1,5 @@
 import type { CursorKey, CursorOrder } from '../../bookmarks/cursor.ts';
-import type { BookmarkRow } from './bookmark-rows.ts';
+import type { BookmarkRow } from '../shared/bookmark-rows.ts';
 
 interface Order {
   /** ORDER BY terms over `b`; each order ends in seq, so that no two rows tie. */

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../../db/database.ts';
-import { BOOKMARK_COLUMNS, type BookmarkRow } from './bookmark-rows.ts';
+import type { BookmarkRow } from '../shared/bookmark-rows.ts';
+import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 
 /** The trigram index cannot answer a query shorter than one trigram. */
 const TRIGRAM = 3;

@@ -26,10 +26,11 @@ import type {
   SavedBookmark,
   TrashQuery,
 } from '../bookmarks.ts';
-import { BOOKMARK_COLUMNS, type BookmarkRow, toBookmark } from './bookmark-rows.ts';
+import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
+import { TAG_COLUMNS, type TagRow, toTag } from '../shared/tag-objects.ts';
+import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 import { ORDERS } from './bookmark-orders.ts';
 import { SqliteBookmarkSearch } from './bookmark-search.ts';
-import { TAG_COLUMNS, type TagRow, toTag } from './tag-objects.ts';
 import { ensureTags, setBookmarkTags } from './tag-rows.ts';
 
 type Params = Record<string, unknown>;

@@ -18,7 +18,8 @@ import type {
   ShareState,
   SharedCollection,
 } from '../collections.ts';
-import { BOOKMARK_COLUMNS, type BookmarkRow, toBookmark } from './bookmark-rows.ts';
+import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
+import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 import { type TreeRow, CollectionTree } from './collection-tree.ts';
 
 interface CollectionRow extends TreeRow {

@@ -6,7 +6,8 @@ import type { InterchangeCollection } from '../../interchange/types.ts';
 import { defaultFavicon } from '../../metadata/extract.ts';
 import type { BatchPosition, ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../jobs.ts';
 import { deferCheckpoints } from './jobs-checkpoints.ts';
-import { findOrCreateTags, newTagCount, overTagCap, tagKey, userTagCount } from './tag-rows.ts';
+import { overTagCap, tagKey } from '../shared/tag-names.ts';
+import { findOrCreateTags, newTagCount, userTagCount } from './tag-rows.ts';
 
 /** The batch found its job no longer running (failed or deleted meanwhile): nothing of it may commit. */
 class JobGone extends Error {}

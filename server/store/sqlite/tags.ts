@@ -4,10 +4,12 @@ import type { Tag } from '../../../lib/api/tags.ts';
 import type { Db } from '../../db/database.ts';
 import { conflict, invalid, notFound } from '../../http/api-error.ts';
 import type { MergeResult, TagBookmarks, TagDeletedResult, TagsStore } from '../tags.ts';
-import { BOOKMARK_COLUMNS, type BookmarkRow, toBookmark } from './bookmark-rows.ts';
-import { TAG_COLUMNS, type TagRow as TagObjectRow, toTag } from './tag-objects.ts';
+import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
+import { TAG_COLUMNS, type TagRow as TagObjectRow, toTag } from '../shared/tag-objects.ts';
+import { tagKey } from '../shared/tag-names.ts';
+import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 import { type Link, forEachChunk, forEachLinkChunk } from './tag-links.ts';
-import { ensureTags, tagKey } from './tag-rows.ts';
+import { ensureTags } from './tag-rows.ts';
 
 interface TagRow {
   id: string;
