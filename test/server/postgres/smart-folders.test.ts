@@ -334,59 +334,24 @@ describe('evaluation limits over 5,100 bookmarks, on both backends', () => {
     tags: [...(i % 4 === 0 ? ['Big'] : []), ...(i % 8 === 0 ? ['Eighth'] : []), ...(i % 640 === 1 ? ['Sparse'] : [])],
   }));
   const { pagesOnBoth } = bothSeeded(() => rows);
-  const sizes = (pages: Evaluation[]) => pages.map((p) => p.bookmarks.length);
-  const last = (pages: Evaluation[]) => pages.at(-1)!;
 
-  it('returns at most 500 over a scan, in pages of 200, then says truncated', async () => {
-    const pages = await pagesOnBoth(all(rule('clickCount', 'gte', '0')));
-    expect(sizes(pages)).toEqual([200, 200, 100]);
-    expect(last(pages).truncated).toBe(true);
-  });
-
-  it('stops a scan after examining 5,000 bookmarks', async () => {
-    const pages = await pagesOnBoth(all(rule('clickCount', 'gte', '5000')));
-    expect(sizes(pages)).toEqual([5]);
-    expect(last(pages).truncated).toBe(true);
-  });
-
-  it('counts the 5,000 across pages', async () => {
-    const pages = await pagesOnBoth(all(rule('clickCount', 'gte', '9'), rule('isFavorite', 'equals', 'false')));
-    expect(sizes(pages)).toEqual([200, expect.any(Number)]);
-    expect(idsOf(pages).length).toBeLessThan(500);
-    expect(last(pages).truncated).toBe(true);
-  });
-
-  it('lets the domain index narrow: a domain beyond the newest 5,000 is found whole', async () => {
-    const pages = await pagesOnBoth(all(rule('domain', 'equals', 'rare.org')));
-    expect(sizes(pages)).toEqual([98]);
-    expect(last(pages).truncated).toBe(false);
-  });
-
-  it('narrows by date range, and walks favorites on their index', async () => {
-    const range = await pagesOnBoth(all(rule('createdAfter', 'equals', String(BASE + 4_000_000)), rule('createdBefore', 'equals', String(BASE + 4_100_000))));
-    expect(idsOf(range)).toHaveLength(98);
-    const favorites = await pagesOnBoth(all(rule('isFavorite', 'equals', 'true'), rule('clickCount', 'lte', '4')));
-    expect(idsOf(favorites)).toHaveLength(500);
-  });
-
-  it('walks an exact tag 200 memberships a page, up to 500 bookmarks', async () => {
-    const pages = await pagesOnBoth(all(rule('tag', 'equals', 'big')));
-    expect(sizes(pages)).toEqual([197, 198, 105]);
-    expect(last(pages).truncated).toBe(true);
-  });
-
-  it('walks every membership when few match, with empty pages between', async () => {
-    const pages = await pagesOnBoth(all(rule('tag', 'equals', 'sparse'), rule('clickCount', 'gte', '1')));
-    expect(pages).toHaveLength(1);
-    const narrow = await pagesOnBoth(all(rule('tag', 'equals', 'big'), rule('tag', 'equals', 'eighth'), rule('clickCount', 'gte', '9')));
-    expect(idsOf(narrow)).toHaveLength(5);
-    expect(narrow.length).toBeGreaterThan(2);
-    expect(last(narrow)).toMatchObject({ continueCursor: null, truncated: false });
-  });
-
-  it('tests tags and columns together under any', async () => {
-    const pages = await pagesOnBoth(any(rule('tag', 'contains', 'eig'), rule('domain', 'equals', 'rare.org')));
-    expect(idsOf(pages)).toHaveLength(500);
+  // [what, rules, the size of each page, whether the last says truncated]
+  it.each<[string, RulesInput, number[], boolean]>([
+    ['a scan returns at most 500, in pages of 200', all(rule('clickCount', 'gte', '0')), [200, 200, 100], true],
+    ['a scan stops after examining 5,000 bookmarks', all(rule('clickCount', 'gte', '5000')), [5], true],
+    ['a scan counts the 5,000 across pages', all(rule('clickCount', 'gte', '9'), rule('isFavorite', 'equals', 'false')), [200, 138], true],
+    ['the domain index finds a domain beyond the newest 5,000 whole', all(rule('domain', 'equals', 'rare.org')), [98], false],
+    ['a date range narrows before counting', all(rule('createdAfter', 'equals', String(BASE + 4_000_000)), rule('createdBefore', 'equals', String(BASE + 4_100_000))), [98], false],
+    ['favorites are walked on their index', all(rule('isFavorite', 'equals', 'true'), rule('clickCount', 'lte', '4')), [200, 200, 100], true],
+    ['an exact tag is walked 200 memberships a page, up to 500 bookmarks', all(rule('tag', 'equals', 'big')), [197, 198, 105], true],
+    // Memberships 1,000 apart (one of them trashed) in 200 a page; then 5 matches among 1,275 memberships.
+    ['a sparse exact tag is one page', all(rule('tag', 'equals', 'sparse'), rule('clickCount', 'gte', '1')), [7], false],
+    ['an exact tag with few matches has empty pages between', all(rule('tag', 'equals', 'big'), rule('tag', 'equals', 'eighth'), rule('clickCount', 'gte', '9')), [0, 1, 1, 1, 0, 1, 1], false],
+    ['tags or a column, scanned', any(rule('tag', 'contains', 'eig'), rule('domain', 'equals', 'rare.org')), [200, 200, 100], true],
+  ])('%s', async (_, rules, sizes, truncated) => {
+    const pages = await pagesOnBoth(rules);
+    expect(pages.map((p) => p.bookmarks.length)).toEqual(sizes);
+    expect(pages.at(-1)).toMatchObject({ continueCursor: null, truncated });
   });
 });
 
@@ -488,40 +453,37 @@ describe('cursors, on both backends', () => {
     }, 'VALIDATION_ERROR');
   });
 
-  it('keeps an exact-tag cursor over a change of name or the same rules, and refuses it once the rules change', async () => {
-    await refusedAlike(async (b) => {
-      const id = await createFolder(b, all(rule('tag', 'equals', 'paged')));
+  /** A first-page cursor of a folder with these rules, refused alike as SMART_FOLDER_CURSOR_INVALID after `change`. */
+  const staleAfter = (rules: RulesInput, change: (b: Backend, id: string, cursor: string) => Promise<unknown>) =>
+    refusedAlike(async (b) => {
+      const id = await createFolder(b, rules);
       const cursor = await firstCursor(b, id);
-      await b.store.update(ME, id, PatchSmartFolderBody.parse({ name: 'Renamed', rules: all(rule('tag', 'equals', 'paged')) }));
-      expect((await b.store.evaluate(ME, id, cursor))!.bookmarks).toHaveLength(100);
-      await b.store.update(ME, id, PatchSmartFolderBody.parse({ rules: all(rule('tag', 'equals', 'paged'), rule('type', 'equals', 'link')) }));
+      await change(b, id, cursor);
       return { id, cursor };
     }, 'SMART_FOLDER_CURSOR_INVALID');
+  const setRules = (b: Backend, id: string, rules: RulesInput) => b.store.update(ME, id, PatchSmartFolderBody.parse({ rules }));
+  const paged = all(rule('tag', 'equals', 'paged'));
+
+  it('keeps an exact-tag cursor over a change of name or the same rules, and refuses it once the rules change', async () => {
+    await staleAfter(paged, async (b, id, cursor) => {
+      await b.store.update(ME, id, PatchSmartFolderBody.parse({ name: 'Renamed', rules: paged }));
+      expect((await b.store.evaluate(ME, id, cursor))!.bookmarks).toHaveLength(100);
+      await setRules(b, id, all(rule('tag', 'equals', 'paged'), rule('type', 'equals', 'link')));
+    });
   });
 
   it('refuses an exact-tag cursor once the tag it walks is renamed, or once the rules name no exact tag', async () => {
-    const renamed = await refusedAlike(async (b) => {
-      const id = await createFolder(b, all(rule('tag', 'equals', 'paged')));
-      const cursor = await firstCursor(b, id);
-      await renameTag(b, 'paged', 'Walked');
-      return { id, cursor };
-    }, 'SMART_FOLDER_CURSOR_INVALID');
+    const renamed = await staleAfter(paged, (b) => renameTag(b, 'paged', 'Walked'));
     expect(renamed.message).toMatch(/start again without a cursor/);
     await each((b) => renameTag(b, 'walked', 'Paged'));
-
-    await refusedAlike(async (b) => {
-      const id = await createFolder(b, all(rule('tag', 'equals', 'paged')));
-      const cursor = await firstCursor(b, id);
-      await b.store.update(ME, id, PatchSmartFolderBody.parse({ rules: all(rule('tag', 'contains', 'paged')) }));
-      return { id, cursor };
-    }, 'SMART_FOLDER_CURSOR_INVALID');
+    await staleAfter(paged, (b, id) => setRules(b, id, all(rule('tag', 'contains', 'paged'))));
   });
 
   it('keeps a scan cursor over a rule change, continuing from its position, and refuses it once an exact tag is walked', async () => {
     const [onSqlite, onPostgres] = await each(async (b) => {
       const id = await createFolder(b, all(rule('clickCount', 'gte', '0')));
       const first = (await b.store.evaluate(ME, id, undefined))!;
-      await b.store.update(ME, id, PatchSmartFolderBody.parse({ rules: all(rule('type', 'equals', 'link')) }));
+      await setRules(b, id, all(rule('type', 'equals', 'link')));
       const second = (await b.store.evaluate(ME, id, first.continueCursor!))!;
       return { first, second };
     });
@@ -529,11 +491,6 @@ describe('cursors, on both backends', () => {
     expect(onPostgres!.second.bookmarks).toHaveLength(100);
     expect(onPostgres!.second.bookmarks[0]!.createdAt).toBe(new Date(BASE + 99_000).toISOString());
 
-    await refusedAlike(async (b) => {
-      const id = await createFolder(b, all(rule('clickCount', 'gte', '0')));
-      const cursor = await firstCursor(b, id);
-      await b.store.update(ME, id, PatchSmartFolderBody.parse({ rules: all(rule('tag', 'equals', 'paged')) }));
-      return { id, cursor };
-    }, 'SMART_FOLDER_CURSOR_INVALID');
+    await staleAfter(all(rule('clickCount', 'gte', '0')), (b, id) => setRules(b, id, paged));
   });
 });
