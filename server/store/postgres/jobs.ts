@@ -2,6 +2,7 @@ import type { Pg } from '../../db/postgres/pg.ts';
 import { newId } from '../../ids.ts';
 import type { ImportWriter, JobRecord, JobType, JobsStore, Library, SkippedSummary } from '../jobs.ts';
 import { type JobRow, LEFT_TO_RUN, toRecord } from '../shared/job-rows.ts';
+import { PgImportWriter } from './jobs-import.ts';
 
 export class PgJobs implements JobsStore {
   constructor(private db: Pg) {}
@@ -120,7 +121,7 @@ export class PgJobs implements JobsStore {
   }
 
   async importWriter(job: JobRecord): Promise<ImportWriter> {
-    throw new Error(`not written yet: ${job.id}`);
+    return new PgImportWriter(this.db, job);
   }
 
   private async record(text: string, params: readonly unknown[]): Promise<JobRecord | null> {
