@@ -1,4 +1,6 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { dirname, join } from 'node:path';
 import { type ExportFormat, ExportFormat as ExportFormatSchema } from '../../lib/api/jobs.ts';
 import { HOUR } from '../clock.ts';
@@ -21,20 +23,18 @@ const partialPath = (path: string): string => `${path}.partial`;
 /**
  * Writes the export beside its final name and renames it into place once complete, so
  * that a download never sees half a file and a rerun after a crash simply starts over.
- * Each chunk is an awaited write, so the server answers requests between chunks.
+ * The file stream's backpressure paces the chunks: the next is asked for only when the disk
+ * has taken the last, so no more than a chunk or two is held whatever the export's size.
  */
-export async function writeArtifact(path: string, chunks: Iterable<string>): Promise<void> {
+export async function writeArtifact(path: string, chunks: AsyncIterable<string>): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const partial = partialPath(path);
-  const file = await open(partial, 'w', PRIVATE_FILE_MODE);
   try {
-    for (const chunk of chunks) await file.write(chunk);
+    await pipeline(chunks, createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
   } catch (err) {
-    await file.close();
     await rm(partial, { force: true });
     throw err;
   }
-  await file.close();
   await rename(partial, path);
 }
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { MINUTE } from '../../server/clock.ts';
-import { writeExport } from '../../server/interchange/write.ts';
+import { writeExport, writeExportChunks } from '../../server/interchange/write.ts';
+import { storeSource } from '../../server/jobs/export-source.ts';
 import { generatedLibrary } from '../support/export-library.ts';
 import { dataOf } from '../support/expect.ts';
 import { readImport } from '../support/import-files.ts';
@@ -20,8 +21,16 @@ beforeAll(async () => {
   t = await startTestServer();
   u = await t.user();
   // More bookmarks than an export reads at once, in folders, Unsorted, and a trashed folder (whose bookmarks show as Unsorted).
-  const job = await importFile(t, u, writeExport('json', generatedLibrary(2600)));
+  const job = await importFile(t, u, await writeExport('json', generatedLibrary(2600)));
   expect(job.status, job.errorMessage).toBe('completed');
+  // Two sibling folders of one name are one folder of the file, their bookmarks merged in library order.
+  const twins = [];
+  for (let i = 0; i < 2; i += 1) twins.push(dataOf(await u.api('POST', '/collections', { body: { name: 'Twin' } }), Collection, 201));
+  for (let i = 0; i < 6; i += 1) {
+    const body = { url: `https://twin.example/${i}`, collectionId: twins[i % 2]?.id };
+    expect((await u.api('POST', '/bookmarks', { body })).status).toBe(201);
+    await t.advance(1000);
+  }
   const gone = dataOf(await u.api('POST', '/collections', { body: { name: 'Gone' } }), Collection, 201);
   const inGone = dataOf(await u.api('POST', '/bookmarks', { body: { url: 'https://gone.example/', collectionId: gone.id } }), Bookmark, 201);
   const trashed = dataOf(await u.api('POST', '/bookmarks', { body: { url: 'https://trashed.example/' } }), Bookmark, 201);
@@ -53,8 +62,21 @@ describe('an export read from the store page by page', () => {
     // Shelf JSON round-trips exactly, so the server's own JSON export is the library as one value.
     const library = readImport(await serverExport('json', nextExportAt()));
     const at = nextExportAt();
-    expect(library.bookmarks.length).toBe(2601);
+    expect(library.bookmarks.length).toBe(2607);
+    expect(library.collections.filter((c) => c.path.join('/') === 'Twin')).toHaveLength(1);
     expect(library.bookmarks.filter((b) => b.url === 'https://gone.example/')).toMatchObject([{ collectionPath: [] }]);
-    expect((await serverExport(format, at)).equals(Buffer.from(writeExport(format, { ...library, exportedAt: at })))).toBe(true);
+    expect((await serverExport(format, at)).equals(Buffer.from(await writeExport(format, { ...library, exportedAt: at })))).toBe(true);
+  });
+
+  it.each(['json', 'csv', 'html'] as const)('%s is the same read in pages of any size', async (format) => {
+    const read = async (pageSize: number): Promise<string> => {
+      const source = await storeSource(t.server.deps.store.jobs, u.userId, EXPORTED_AT, async () => undefined, pageSize);
+      const parts: string[] = [];
+      for await (const chunk of writeExportChunks(format, source)) parts.push(chunk);
+      return parts.join('');
+    };
+    const whole = await read(10_000);
+    expect(await read(7)).toBe(whole);
+    expect(await read(1)).toBe(whole);
   });
 });

@@ -6,8 +6,6 @@ import { type HtmlEvents, readHtmlEvents } from './html-events.ts';
 import { LineCounter } from './line-counter.ts';
 import { normaliseText } from './netscape-html-text.ts';
 
-export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts';
-
 /**
  * Reads the Netscape bookmark file every browser and bookmark service exports.
  *

@@ -1,8 +1,8 @@
 import { type DateRange, isoOrEpochToMs, readDate } from '../dates.ts';
 import { stringify } from 'csv-stringify/sync';
-import { CollectionSet, collectionTree, walkTree } from '../collections.ts';
+import { CollectionSet } from '../collections.ts';
 import { readCsv } from '../csv.ts';
-import type { InterchangeBookmark, InterchangeLibrary, ParsedImport } from '../types.ts';
+import type { ExportSource, InterchangeBookmark, ParsedImport } from '../types.ts';
 import { aboutUrl, checkUrl, cleanPath, cleanTags, isBookmarkType, msToIso, parseBoolean, skippedEntry } from '../values.ts';
 
 /**
@@ -71,15 +71,13 @@ export function parseShelfCsv(text: string, range: DateRange): ParsedImport {
   return { format: 'shelf-csv', bookmarks, collections: collections.list(), skipped };
 }
 
-const CHUNK = 1000;
-
-export function* shelfCsvChunks(library: InterchangeLibrary): Generator<string> {
-  const collectionRows = [...walkTree(collectionTree(library.collections, library.bookmarks))].map((c) =>
+export async function* shelfCsvChunks(source: ExportSource): AsyncGenerator<string> {
+  const collectionRows = source.collections.map((c) =>
     row({ type: COLLECTION_ROW, title: c.path.at(-1) ?? '', collection: joinPath(c.path), note: c.notes, icon: c.icon, color: c.color }),
   );
   yield stringify([[...ALL_COLUMNS], ...collectionRows], { bom: true });
-  for (let start = 0; start < library.bookmarks.length; start += CHUNK) {
-    const rows = library.bookmarks.slice(start, start + CHUNK).map((b) =>
+  for await (const page of source.bookmarks()) {
+    const rows = page.map((b) =>
       row({
         url: b.url,
         title: b.title,
@@ -94,10 +92,6 @@ export function* shelfCsvChunks(library: InterchangeLibrary): Generator<string> 
     );
     yield stringify(rows);
   }
-}
-
-export function writeShelfCsv(library: InterchangeLibrary): string {
-  return [...shelfCsvChunks(library)].join('');
 }
 
 function row(cells: Partial<Record<(typeof ALL_COLUMNS)[number], string>>): string[] {

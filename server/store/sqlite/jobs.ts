@@ -1,8 +1,19 @@
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
-import type { ImportWriter, JobRecord, JobStatus, JobType, JobsStore, Library, SkippedReason, SkippedSummary } from '../jobs.ts';
+import type {
+  ExportBookmarkRow,
+  ExportCollectionRow,
+  ExportPageOptions,
+  ImportWriter,
+  JobRecord,
+  JobStatus,
+  JobType,
+  JobsStore,
+  SkippedReason,
+  SkippedSummary,
+} from '../jobs.ts';
 import { SqliteImportWriter } from './jobs-import.ts';
-import { readLibrary } from './jobs-library.ts';
+import { exportCollections, exportPages } from './jobs-library.ts';
 
 interface JobRow {
   id: string;
@@ -196,8 +207,12 @@ export class SqliteJobs implements JobsStore {
       .all(JSON.stringify(ids));
   }
 
-  async readLibrary(userId: string): Promise<Library> {
-    return readLibrary(this.db, userId);
+  async exportCollections(userId: string): Promise<ExportCollectionRow[]> {
+    return exportCollections(this.db, userId);
+  }
+
+  exportPages(userId: string, options: ExportPageOptions): AsyncIterable<ExportBookmarkRow[]> {
+    return exportPages(this.db, userId, options);
   }
 
   async importWriter(job: JobRecord): Promise<ImportWriter> {
