@@ -5,7 +5,7 @@ import { type ExportFormat, ImportReserved, Job, JobCreated } from '../lib/api/j
 import { BOOKMARK_COLUMNS } from '../server/store/sqlite/bookmark-rows.ts';
 import { type ApiClient, apiClient } from './api.ts';
 import { netscapeFile } from './netscape-file.ts';
-import { startShelfServer } from './processes.ts';
+import { peakRssOf, startShelfServer } from './processes.ts';
 import { median, timed } from './stats.ts';
 import { type Row, fmtBytes, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
@@ -42,10 +42,24 @@ export async function exportSection(ws: Workspace, settings: BenchSettings): Pro
         ),
       );
     }
+    rows.push(await exportMemoryRow(ws));
     return rows;
   } finally {
     await shelf.stop();
   }
+}
+
+/** The server's memory during one export of each format (each by a server started for it); the scale section has it at 1,000,000. */
+async function exportMemoryRow(ws: Workspace): Promise<Row> {
+  const dir = ws.seededDir('export-memory');
+  return measured({ section: 'Export', measurement: `server's peak RSS during one export, ${fmtCount(LIBRARY_SIZE)} bookmarks`, target: '' }, async () => {
+    const runs: string[] = [];
+    for (const format of FORMATS) {
+      const run = await exportMemory(dir, ws.token, format);
+      runs.push(`${format} ${fmtBytes(run.peakRss)} (${fmtBytes(run.startRss)} when ready)`);
+    }
+    return { result: runs.join(' · '), beside: '', verdict: '' };
+  });
 }
 
 /** Issue 3: importing the library as a Netscape file into an empty library, beside SQLite inserting it in one transaction. */
@@ -72,6 +86,30 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
       },
     );
     return [row];
+  } finally {
+    await shelf.stop();
+  }
+}
+
+export interface ExportMemory {
+  ms: number;
+  bytes: number;
+  /** The server's resident memory when it was ready, before the export. */
+  startRss: number;
+  /** The most it held at once until the file was downloaded. */
+  peakRss: number;
+}
+
+/**
+ * One export by a server started afresh on the data directory (so that its peak memory is the
+ * export's, not an earlier request's): start → download, and the server's memory.
+ */
+export async function exportMemory(dir: string, token: string, format: ExportFormat): Promise<ExportMemory> {
+  const shelf = await startShelfServer(dir);
+  try {
+    const startRss = shelf.rssBytes() ?? NaN;
+    const { ms, value: bytes } = await timed(() => exportOnce(apiClient(shelf.url, token), format));
+    return { ms, bytes, startRss, peakRss: peakRssOf(shelf.pid) ?? NaN };
   } finally {
     await shelf.stop();
   }

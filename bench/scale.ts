@@ -5,10 +5,12 @@ import { encodeCursor } from '../server/bookmarks/cursor.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { newId } from '../server/ids.ts';
 import { SqliteAccounts } from '../server/store/sqlite/accounts.ts';
+import type { ExportFormat } from '../lib/api/jobs.ts';
 import { type ApiClient, apiClient } from './api.ts';
+import { type ExportMemory, exportMemory } from './jobs.ts';
 import { startShelfServer } from './processes.ts';
 import { median, timed } from './stats.ts';
-import { type Row, failureRow, fmtCount, fmtMs, verdict } from './table.ts';
+import { type Row, failureRow, fmtBytes, fmtCount, fmtMs, verdict } from './table.ts';
 import type { BenchSettings, Workspace } from './workspace.ts';
 
 const SECTION = 'Scale';
@@ -16,6 +18,8 @@ const SIZES = [10_000, 100_000, 1_000_000] as const;
 /** Issue 12: a paged or indexed operation at 1,000,000 bookmarks within 2 × its figure at 10,000. */
 const MAX_RATIO = 2;
 const COLLECTIONS = 50;
+/** JSON reads the library once in order; HTML once per folder and once more for Unsorted. */
+const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'html'];
 const DOMAINS = 1_000;
 const TAGS = 200;
 /** Every RARE_EVERY-th bookmark, at most RARE_MAX of them, carries the rare word: the same few matches at every size. */
@@ -40,6 +44,7 @@ interface Seeded {
 export async function scaleSection(ws: Workspace, settings: BenchSettings): Promise<Row[]> {
   const runs = Math.max(5, Math.round(settings.evaluations / 5));
   const figures = new Map<string, number[]>();
+  const exports = new Map<ExportFormat, ExportMemory[]>();
   const seeding: string[] = [];
   for (const size of SIZES) {
     const seeded = await seed(ws, size);
@@ -64,6 +69,11 @@ export async function scaleSection(ws: Workspace, settings: BenchSettings): Prom
     } finally {
       await shelf.stop();
     }
+    try {
+      for (const format of EXPORT_FORMATS) exports.set(format, [...(exports.get(format) ?? []), await exportMemory(seeded.dir, seeded.token, format)]);
+    } catch (err) {
+      return [failureRow({ section: SECTION, measurement: `export at ${fmtCount(size)} bookmarks`, target: '' }, err)];
+    }
   }
   const rows = [...figures].map(([label, ms]): Row => {
     const ratio = ms.at(-1)! / ms[0]!;
@@ -76,8 +86,25 @@ export async function scaleSection(ws: Workspace, settings: BenchSettings): Prom
       verdict: verdict(ratio <= MAX_RATIO),
     };
   });
+  for (const [format, runs] of exports) rows.push(exportRow(format, runs));
   rows.push({ section: SECTION, measurement: 'seeding by SQL (one transaction) + migration 011', result: seeding.join(' · '), beside: '', target: '', verdict: '' });
   return rows;
+}
+
+/**
+ * An export of the whole library grows with it in time, but must stream: the server's peak
+ * memory during it (a server started for it alone) may not grow with the library.
+ */
+function exportRow(format: ExportFormat, runs: readonly ExportMemory[]): Row {
+  const ratio = runs.at(-1)!.peakRss / runs[0]!.peakRss;
+  return {
+    section: SECTION,
+    measurement: `export ${format} of the whole library (start → download) · the server's peak RSS`,
+    result: `${runs.map((r) => fmtMs(r.ms)).join(' → ')} · ${runs.map((r) => fmtBytes(r.bytes)).join(' → ')} · peak RSS ${runs.map((r) => fmtBytes(r.peakRss)).join(' → ')}`,
+    beside: `RSS when ready ${runs.map((r) => fmtBytes(r.startRss)).join(' → ')}; peak 1M ÷ 10k: ${ratio.toFixed(1)} ×`,
+    target: `peak ≤ ${MAX_RATIO} ×`,
+    verdict: verdict(ratio <= MAX_RATIO),
+  };
 }
 
 const bookmarkId = (i: number): string => `bm_${i.toString(16).padStart(20, '0')}`;
