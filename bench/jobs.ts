@@ -78,11 +78,13 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
       },
       async () => {
         if (shelf.firstToken === null) throw new Error('the import server printed no token on its first start');
+        const readyRss = shelf.rssBytes() ?? NaN;
         const { ms, value: job } = await timed(() => importOnce(apiClient(shelf.url, shelf.firstToken!), html));
         const imported = job.result?.imported ?? NaN;
         const counts = job.result ? ` · ${fmtCount(imported)} imported, ${job.result.skipped} skipped, ${job.result.duplicates} duplicates` : '';
         const complete = imported === ws.library.bookmarks.length;
-        return { result: `${fmtMs(ms)}${counts}`, beside, verdict: verdict(complete && ms <= MAX_IMPORT_MS) };
+        const memory = `server's peak RSS ${fmtBytes(peakRssOf(shelf.pid) ?? NaN)} (${fmtBytes(readyRss)} when ready)`;
+        return { result: `${fmtMs(ms)}${counts} · ${memory}`, beside, verdict: verdict(complete && ms <= MAX_IMPORT_MS) };
       },
     );
     return [row];
