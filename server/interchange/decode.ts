@@ -43,16 +43,21 @@ function utf16Of(start: Uint8Array): 'utf-16le' | 'utf-16be' | null {
 /** The encoding decodeInput would choose for these bytes, read once and not kept. */
 export async function sniffEncoding(bytes: AsyncIterable<Uint8Array>): Promise<TextEncoding> {
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let first = true;
+  // The first two bytes, and the chunks that hold them, are looked at before anything else.
+  const start: number[] = [];
+  const held: Uint8Array[] = [];
   try {
     for await (const chunk of bytes) {
-      if (first) {
-        const utf16 = utf16Of(chunk);
+      held.push(chunk);
+      if (start.length < 2) {
+        start.push(...chunk.subarray(0, 2 - start.length));
+        const utf16 = utf16Of(Uint8Array.from(start));
         if (utf16 !== null) return utf16;
-        first = false;
+        if (start.length < 2) continue;
       }
-      utf8.decode(chunk, { stream: true });
+      for (const bytes of held.splice(0)) utf8.decode(bytes, { stream: true });
     }
+    for (const bytes of held) utf8.decode(bytes, { stream: true });
     utf8.decode();
     return 'utf-8';
   } catch {
