@@ -8,7 +8,7 @@ import { generatedLibrary } from '../support/export-library.ts';
 import { dataOf } from '../support/expect.ts';
 import { readImport } from '../support/import-files.ts';
 import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
-import { download, exportLibrary, importFile } from './jobs-fixtures.ts';
+import { download, exportLibrary, importFile, librarySnapshot } from './jobs-fixtures.ts';
 
 let t: TestServer;
 let u: TestUser;
@@ -78,5 +78,23 @@ describe('an export read from the store page by page', () => {
     const whole = await read(10_000);
     expect(await read(7)).toBe(whole);
     expect(await read(1)).toBe(whole);
+  });
+});
+
+describe('an import read a chunk at a time', () => {
+  it('of an HTML file many chunks long gives the library its JSON twin gives', async () => {
+    const library = generatedLibrary(2600);
+    const html = await writeExport('html', library);
+    expect(html.length).toBeGreaterThan(7 * 64 * 1024);
+    // Held, so that the bookmarks without a date get the same one in both.
+    const held = vi.spyOn(t.server.deps.clock, 'now').mockReturnValue(EXPORTED_AT);
+    try {
+      const [fromHtml, fromJson] = [await t.user(), await t.user()];
+      expect(await importFile(t, fromHtml, html)).toMatchObject({ status: 'completed', result: { imported: 2600, skipped: 0 } });
+      expect(await importFile(t, fromJson, await writeExport('json', library))).toMatchObject({ status: 'completed', result: { imported: 2600 } });
+      expect(await librarySnapshot(fromHtml.api)).toEqual(await librarySnapshot(fromJson.api));
+    } finally {
+      held.mockRestore();
+    }
   });
 });
