@@ -106,11 +106,11 @@ export interface ExportMemory {
  * One export by a server started afresh on the data directory (so that its peak memory is the
  * export's, not an earlier request's): start → download, and the server's memory.
  */
-export async function exportMemory(dir: string, token: string, format: ExportFormat): Promise<ExportMemory> {
+export async function exportMemory(dir: string, token: string, format: ExportFormat, timeoutMs = JOB_TIMEOUT_MS): Promise<ExportMemory> {
   const shelf = await startShelfServer(dir);
   try {
     const startRss = shelf.rssBytes() ?? NaN;
-    const { ms, value: bytes } = await timed(() => exportOnce(apiClient(shelf.url, token), format));
+    const { ms, value: bytes } = await timed(() => exportOnce(apiClient(shelf.url, token), format, timeoutMs));
     return { ms, bytes, startRss, peakRss: peakRssOf(shelf.pid) ?? NaN };
   } finally {
     await shelf.stop();
@@ -118,9 +118,9 @@ export async function exportMemory(dir: string, token: string, format: ExportFor
 }
 
 /** Start, poll until completed, download the whole file: answers its size in bytes. */
-async function exportOnce(api: ApiClient, format: ExportFormat): Promise<number> {
+async function exportOnce(api: ApiClient, format: ExportFormat, timeoutMs = JOB_TIMEOUT_MS): Promise<number> {
   const { jobId } = JobCreated.parse(await api.call('POST', `/export/${format}`));
-  await jobDone(api, jobId);
+  await jobDone(api, jobId, timeoutMs);
   const res = await api.raw('POST', `${api.baseUrl}/jobs/${jobId}/download`);
   return (await res.arrayBuffer()).byteLength;
 }
@@ -134,13 +134,13 @@ async function importOnce(api: ApiClient, file: Uint8Array<ArrayBuffer>): Promis
   return jobDone(api, jobId);
 }
 
-async function jobDone(api: ApiClient, jobId: string): Promise<Job> {
-  const deadline = performance.now() + JOB_TIMEOUT_MS;
+async function jobDone(api: ApiClient, jobId: string, timeoutMs = JOB_TIMEOUT_MS): Promise<Job> {
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const job = Job.parse(await api.call('GET', `/jobs/${jobId}`));
     if (job.status === 'completed') return job;
     if (job.status === 'failed') throw new Error(`job ${jobId} failed: ${job.errorMessage ?? 'no message'}`);
-    if (performance.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${JOB_TIMEOUT_MS / 1000} s`);
+    if (performance.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
