@@ -21,8 +21,26 @@ export interface TextReader {
   end(): void;
 }
 
-/** A format's reader that takes the file in chunks. */
-export type StreamingParser = (range: DateRange, sink: ImportSink) => TextReader;
+/** A format's reader that is fed the file's text in chunks. */
+export type ChunkReader = (range: DateRange, sink: ImportSink) => TextReader;
+
+/**
+ * A format's reader for a file read a chunk at a time: it tells the sink what it reads and
+ * waits for `drain` every so often, so that the sink can act on it before more is read.
+ */
+export type StreamingParser = (text: AsyncIterable<string>, range: DateRange, sink: ImportSink, drain: () => Promise<void>) => Promise<void>;
+
+/** A chunk reader as a streaming parser: it drains after each chunk. */
+export function streamChunks(reader: ChunkReader): StreamingParser {
+  return async (text, range, sink, drain) => {
+    const chunks = reader(range, sink);
+    for await (const chunk of text) {
+      chunks.write(chunk);
+      await drain();
+    }
+    chunks.end();
+  };
+}
 
 /** Gathers what a reader tells into the whole file's ParsedImport. */
 export class ParsedCollector implements ImportSink {
@@ -47,8 +65,8 @@ export class ParsedCollector implements ImportSink {
   }
 }
 
-/** A streaming reader given the whole text at once. */
-export function parseWhole(format: ImportFormat, parser: StreamingParser, text: string, range: DateRange): ParsedImport {
+/** A chunk reader given the whole text at once. */
+export function parseWhole(format: ImportFormat, parser: ChunkReader, text: string, range: DateRange): ParsedImport {
   const collector = new ParsedCollector();
   const reader = parser(range, collector);
   reader.write(text);

@@ -1,16 +1,17 @@
 import type { DateRange } from './dates.ts';
-import type { StreamingParser } from './events.ts';
+import { streamCsvFormat } from './csv.ts';
+import { type StreamingParser, streamChunks } from './events.ts';
 import { decodeInput } from './decode.ts';
 import { detectFormat } from './detect.ts';
 import { UnsupportedFormatError } from './errors.ts';
 import { parseChromiumJson } from './formats/chromium-json.ts';
 import { parseFirefoxJson } from './formats/firefox-json.ts';
-import { parseInstapaperCsv } from './formats/instapaper-csv.ts';
+import { instapaperCsvRows, parseInstapaperCsv } from './formats/instapaper-csv.ts';
 import { netscapeHtmlReader, parseNetscapeHtml } from './formats/netscape-html.ts';
-import { parsePocketCsv } from './formats/pocket-csv.ts';
+import { parsePocketCsv, pocketCsvRows } from './formats/pocket-csv.ts';
 import { parsePocketHtml, pocketHtmlReader } from './formats/pocket-html.ts';
-import { parseRaindropCsv } from './formats/raindrop-csv.ts';
-import { parseShelfCsv } from './formats/shelf-csv.ts';
+import { parseRaindropCsv, raindropCsvRows } from './formats/raindrop-csv.ts';
+import { parseShelfCsv, shelfCsvRows } from './formats/shelf-csv.ts';
 import { parseShelfJson } from './formats/shelf-json.ts';
 import type { ImportFormat, ParsedImport } from './types.ts';
 
@@ -28,10 +29,14 @@ const PARSERS: Record<ImportFormat, (text: string, range: DateRange) => ParsedIm
   'raindrop-csv': parseRaindropCsv,
 };
 
-/** The formats whose reader takes the file in chunks; the others are parsed whole (the upload limit bounds them). */
+/** The formats read a chunk at a time; the JSON ones are parsed whole (the upload limit bounds them). */
 export const STREAMING_PARSERS: Partial<Record<ImportFormat, StreamingParser>> = {
-  'netscape-html': netscapeHtmlReader,
-  'pocket-html': pocketHtmlReader,
+  'netscape-html': streamChunks(netscapeHtmlReader),
+  'pocket-html': streamChunks(pocketHtmlReader),
+  'shelf-csv': streamCsvFormat(shelfCsvRows),
+  'pocket-csv': streamCsvFormat(pocketCsvRows),
+  'instapaper-csv': streamCsvFormat(instapaperCsvRows),
+  'raindrop-csv': streamCsvFormat(raindropCsvRows),
 };
 
 /** Why a file of no format we know was refused; `json`: it starts as JSON does. */

@@ -21,7 +21,7 @@ const progressOf = (done: number, total: number): number => Math.max(1, Math.min
 
 /**
  * Finds the file's encoding and format, reading it a chunk at a time. A format with a
- * streaming reader is then read the same way as the run writes; the others (JSON and CSV) are
+ * streaming reader (HTML, CSV) is then read the same way as the run writes; the JSON ones are
  * parsed whole here, which the upload limit bounds. Throws UnsupportedFormatError as
  * parseImport does.
  */
@@ -42,12 +42,12 @@ export async function openImport(path: string, size: number, range: DateRange): 
       format,
       async readInto(run) {
         let bytes = 0;
-        const reader = streaming(range, run);
-        for await (const chunk of text((n) => (bytes += n))) {
-          reader.write(chunk);
-          await run.drain(progressOf(bytes, size));
-        }
-        reader.end();
+        await streaming(
+          text((n) => (bytes += n)),
+          range,
+          run,
+          () => run.drain(progressOf(bytes, size)),
+        );
         await run.drain(99);
       },
     };

@@ -83,18 +83,18 @@ describe('an export read from the store page by page', () => {
 
 describe('an import read a chunk at a time', () => {
   it('of an HTML file many chunks long gives the library its JSON twin gives', async () => {
-    const library = generatedLibrary(2600);
+    const library = generatedLibrary(1500);
     const html = await writeExport('html', library);
-    expect(html.length).toBeGreaterThan(7 * 64 * 1024);
+    expect(html.length).toBeGreaterThan(4 * 64 * 1024);
     // Held, so that the bookmarks without a date get the same one in both.
     const held = vi.spyOn(t.server.deps.clock, 'now').mockReturnValue(EXPORTED_AT);
     try {
       const [fromHtml, fromJson] = [await t.user(), await t.user()];
-      expect(await importFile(t, fromHtml, html)).toMatchObject({ status: 'completed', result: { imported: 2600, skipped: 0 } });
-      expect(await importFile(t, fromJson, await writeExport('json', library))).toMatchObject({ status: 'completed', result: { imported: 2600 } });
+      expect(await importFile(t, fromHtml, html)).toMatchObject({ status: 'completed', result: { imported: 1500, skipped: 0 } });
+      expect(await importFile(t, fromJson, await writeExport('json', library))).toMatchObject({ status: 'completed', result: { imported: 1500 } });
       expect(await librarySnapshot(fromHtml.api)).toEqual(await librarySnapshot(fromJson.api));
     } finally {
       held.mockRestore();
     }
-  });
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import type { CollectionAttributes } from '../collections.ts';
-import { type ImportSink, type StreamingParser, parseWhole } from '../events.ts';
+import { type ImportSink, type ChunkReader, parseWhole } from '../events.ts';
 import type { InterchangeBookmark, ParsedImport } from '../types.ts';
 import { type DateRange, type DateRead, epochToMs, exactMs, readDate } from '../dates.ts';
 import { aboutUrl, checkUrl, childPath, cleanTags, isBookmarkType, newBookmark, skippedEntry } from '../values.ts';
@@ -35,7 +35,7 @@ import { normaliseText } from './netscape-html-text.ts';
  *   DATA-ICON / DATA-COLOR on folders, and DATA-TEXT holding the exact text of an
  *   element whose content would otherwise be trimmed or newline-normalised.
  */
-export const netscapeHtmlReader: StreamingParser = (range, sink) => {
+export const netscapeHtmlReader: ChunkReader = (range, sink) => {
   const reader = new NetscapeReader(range, sink);
   const events = htmlEventReader(reader);
   return {

@@ -1,5 +1,5 @@
 import { type DateRange, epochToMs, readDate } from '../dates.ts';
-import { type StreamingParser, parseWhole } from '../events.ts';
+import { type ChunkReader, parseWhole } from '../events.ts';
 import type { InterchangeBookmark, ParsedImport } from '../types.ts';
 import { ARCHIVED_TAG, aboutUrl, checkUrl, cleanTags, newBookmark, skippedEntry } from '../values.ts';
 import { htmlEventReader } from './html-events.ts';
@@ -11,7 +11,7 @@ import { normaliseText } from './netscape-html-text.ts';
  * time_added is in seconds, tags are comma-separated. Bookmarks under Read Archive get the
  * tag ARCHIVED_TAG, as Pocket's CSV status `archive` does. There are no folders.
  */
-export const pocketHtmlReader: StreamingParser = (range, sink) => {
+export const pocketHtmlReader: ChunkReader = (range, sink) => {
   let heading: string | null = null;
   let archived = false;
   let link: { bookmark: InterchangeBookmark | null; title: string } | null = null;

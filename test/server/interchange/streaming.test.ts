@@ -2,49 +2,78 @@ import { describe, expect, it } from 'vitest';
 import { decodeChunks, decodeInput, sniffEncoding } from '../../../server/interchange/decode.ts';
 import { FormatSniffer, detectFormat } from '../../../server/interchange/detect.ts';
 import { ParsedCollector } from '../../../server/interchange/events.ts';
+import type { DateRange } from '../../../server/interchange/dates.ts';
 import { STREAMING_PARSERS, parseImport } from '../../../server/interchange/parse.ts';
+import type { ImportFormat, ParsedImport } from '../../../server/interchange/types.ts';
 import { writeExport } from '../../../server/interchange/write.ts';
 import { generatedLibrary } from '../../support/export-library.ts';
-import { importRangeNow, netscapeHtml, pocketHtml } from '../../support/import-files.ts';
+import { importRangeNow, instapaperCsv, netscapeHtml, pocketCsv, pocketHtml, raindropCsv } from '../../support/import-files.ts';
 import { haveSharedImports, sharedImport } from '../../support/shared-fixtures.ts';
 
-/** The text cut every `size` characters, as a file read in chunks gives it. */
+/** The bytes cut every `size` bytes, as a file read in chunks gives them. */
 function* chunksOf<T extends string | Buffer>(whole: T, size: number): Generator<T> {
   for (let start = 0; start < whole.length; start += size) yield whole.slice(start, start + size) as T;
+}
+
+/** The text cut about every `size` characters, never inside a character, as decodeChunks gives it. */
+function* textChunksOf(whole: string, size: number): Generator<string> {
+  for (let start = 0; start < whole.length; ) {
+    let end = Math.min(whole.length, start + size);
+    if (/[\uD800-\uDBFF]/.test(whole.charAt(end - 1)) && end < whole.length) end += 1;
+    yield whole.slice(start, end);
+    start = end;
+  }
 }
 
 async function* fromChunks<T>(chunks: Iterable<T>): AsyncGenerator<T> {
   yield* chunks;
 }
 
-const SHARED_HTML = ['chrome-netscape-nested.html', 'firefox-netscape-cyrillic-2026.html', 'ie11-netscape-nested-bom.html', 'safari-netscape-readinglist.html', 'pocket-ril_export.html'];
+const SHARED = [
+  'chrome-netscape-nested.html',
+  'firefox-netscape-cyrillic-2026.html',
+  'ie11-netscape-nested-bom.html',
+  'safari-netscape-readinglist.html',
+  'pocket-ril_export.html',
+  'instapaper-export.csv',
+  'pocket-export-multiline.csv',
+  'raindrop-export.csv',
+];
 
-async function htmlFiles(): Promise<[string, Buffer][]> {
+/** Every format read a chunk at a time, in files with their quirks (small ones first). */
+async function streamedFiles(): Promise<[string, Buffer][]> {
   const files: [string, Buffer][] = [
     ['generated Netscape HTML', Buffer.from(netscapeHtml().content)],
     ['generated Pocket HTML', Buffer.from(pocketHtml().content)],
+    ...[pocketCsv(), instapaperCsv(), raindropCsv()].map((file): [string, Buffer] => [file.name, Buffer.from(file.content)]),
     ['our HTML export of 300 bookmarks', Buffer.from(await writeExport('html', generatedLibrary(300)))],
+    ['our CSV export of 300 bookmarks', Buffer.from(await writeExport('csv', generatedLibrary(300)))],
   ];
-  if (haveSharedImports) files.push(...SHARED_HTML.map((name): [string, Buffer] => [name, sharedImport(name)]));
+  if (haveSharedImports) files.push(...SHARED.map((name): [string, Buffer] => [name, sharedImport(name)]));
   return files;
 }
 
-describe('an HTML file read a chunk at a time', () => {
+/** What the format's streaming reader tells of these chunks, gathered, with the unreadable entries in line order as parseImport has them. */
+async function streamed(format: ImportFormat, chunks: Iterable<string>, range: DateRange): Promise<ParsedImport> {
+  const collector = new ParsedCollector();
+  await STREAMING_PARSERS[format]!(fromChunks(chunks), range, collector, async () => undefined);
+  const parsed = collector.result(format);
+  parsed.skipped.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return parsed;
+}
+
+describe('a file read a chunk at a time', () => {
   it.each([1, 7, 4096])('gives what the whole text gives, in chunks of %i characters', async (size) => {
-    // One character at a time is slow for the large real files: the small ones show it.
-    for (const [name, bytes] of (await htmlFiles()).slice(0, size === 1 ? 2 : undefined)) {
+    // One character at a time is slow for the large files: the small ones show it.
+    for (const [name, bytes] of (await streamedFiles()).slice(0, size === 1 ? 5 : undefined)) {
       const range = importRangeNow();
       const whole = parseImport(bytes, range);
       const text = decodeInput(bytes);
       const sniffer = new FormatSniffer();
-      for (const chunk of chunksOf(text, size)) sniffer.push(chunk);
+      for (const chunk of textChunksOf(text, size)) sniffer.push(chunk);
       expect(sniffer.format(null), name).toBe(whole.format);
 
-      const collector = new ParsedCollector();
-      const reader = STREAMING_PARSERS[whole.format]!(range, collector);
-      for (const chunk of chunksOf(text, size)) reader.write(chunk);
-      reader.end();
-      expect(collector.result(whole.format), name).toEqual(whole);
+      expect(await streamed(whole.format, textChunksOf(text, size), range), name).toEqual(whole);
     }
   });
 
@@ -52,7 +81,7 @@ describe('an HTML file read a chunk at a time', () => {
     const text = `<html><body>${' '.repeat(5000)}<DT><A HREF="https://x.example/">x</A></body></html>`;
     expect(detectFormat(text)).toBe('netscape-html');
     const sniffer = new FormatSniffer();
-    for (const chunk of chunksOf(text, 5020)) sniffer.push(chunk);
+    for (const chunk of textChunksOf(text, 5020)) sniffer.push(chunk);
     expect(sniffer.format(null)).toBe('netscape-html');
   });
 });
