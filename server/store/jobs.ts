@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type * as api from '../../lib/api/jobs.ts';
 import type { BookmarkType } from '../../lib/api/bookmarks.ts';
-import type { InterchangeCollection } from '../interchange/types.ts';
+import type { InterchangeBookmark, InterchangeCollection } from '../interchange/types.ts';
 
 export type JobType = api.Job['type'];
 export type JobStatus = api.Job['status'];
@@ -98,17 +98,7 @@ export interface ExportCollectionRow {
 }
 
 /** An active bookmark as an export reads it: its tag names sorted case-insensitively, its folder by id. */
-export interface ExportBookmarkRow {
-  url: string;
-  title: string;
-  description: string;
-  note: string;
-  type: BookmarkType;
-  isFavorite: boolean;
-  tags: string[];
-  collectionId: string | null;
-  createdAt: number;
-}
+export type ExportBookmarkRow = Omit<InterchangeBookmark, 'collectionPath' | 'createdAt'> & { collectionId: string | null; createdAt: number };
 
 export interface ExportPageOptions {
   /** At most this many rows a page (every page but the last has exactly this many). */

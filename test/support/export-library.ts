@@ -2,8 +2,8 @@ import type { InterchangeBookmark, InterchangeCollection, InterchangeLibrary } f
 
 const TYPES = ['link', 'article', 'image', 'video', 'document'] as const;
 
-/** Folders in tree order, with names that every format must escape. */
-const COLLECTIONS: InterchangeCollection[] = [
+/** Folders in tree (depth-first) order, the order every writer emits, with names and notes that every format must escape. */
+export const SAMPLE_COLLECTIONS: InterchangeCollection[] = [
   { path: ['Work'], icon: '💼', color: 'blue', notes: 'Job stuff\nsecond line' },
   { path: ['Work', 'Projects / 2024'], icon: '', color: '', notes: '' },
   { path: ['Work', 'Projects / 2024', 'Q1, "draft" <beta> & co'], icon: 'folder', color: '#ff0000', notes: '  deep & "quoted"\r\n' },
@@ -11,6 +11,7 @@ const COLLECTIONS: InterchangeCollection[] = [
   { path: ['Личное 日本 🎌'], icon: '', color: 'green', notes: 'ünïcödé' },
   { path: ['Back\\slash'], icon: '', color: '', notes: '' },
   { path: ['Back\\slash', "It's = fine"], icon: '', color: '', notes: '=SUM(A1)' },
+  { path: ['Back\\slash', "It's = fine", 'Empty leaf'], icon: '', color: '', notes: '' },
 ];
 
 /**
@@ -20,7 +21,7 @@ const COLLECTIONS: InterchangeCollection[] = [
  * make the writers cross their internal chunk and page boundaries.
  */
 export function generatedLibrary(count: number): InterchangeLibrary {
-  const folders: string[][] = [...COLLECTIONS.map((c) => c.path), [], ['Only', 'in bookmarks']];
+  const folders: string[][] = [...SAMPLE_COLLECTIONS.map((c) => c.path), [], ['Only', 'in bookmarks']];
   const bookmarks: InterchangeBookmark[] = [];
   for (let i = 0; i < count; i += 1) {
     bookmarks.push({
@@ -35,5 +36,5 @@ export function generatedLibrary(count: number): InterchangeLibrary {
       createdAt: i % 10 === 0 ? null : i % 2 === 0 ? Date.UTC(2020, 0, 1) + i * 1000 : Date.UTC(2021, 5, 1) + i * 1234,
     });
   }
-  return { collections: COLLECTIONS, bookmarks, exportedAt: Date.UTC(2025, 0, 2, 3, 4, 5) };
+  return { collections: SAMPLE_COLLECTIONS, bookmarks, exportedAt: Date.UTC(2025, 0, 2, 3, 4, 5) };
 }

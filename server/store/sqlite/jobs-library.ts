@@ -59,14 +59,7 @@ export async function* exportPages(db: Db, userId: string, { pageSize, collectio
   }
 }
 
-const toExportRow = (r: PageRow): ExportBookmarkRow => ({
-  url: r.url,
-  title: r.title,
-  description: r.description,
-  note: r.note,
-  type: r.type as BookmarkType,
-  isFavorite: r.is_favorite === 1,
-  tags: JSON.parse(r.tag_names) as string[],
-  collectionId: r.collection_id,
-  createdAt: r.created_at,
-});
+function toExportRow({ url, title, description, note, ...r }: PageRow): ExportBookmarkRow {
+  const tags = JSON.parse(r.tag_names) as string[];
+  return { url, title, description, note, type: r.type as BookmarkType, isFavorite: r.is_favorite === 1, tags, collectionId: r.collection_id, createdAt: r.created_at };
+}

@@ -9,19 +9,19 @@ import { generatedLibrary } from '../../support/export-library.ts';
  */
 const RECORDED = {
   0: {
-    json: '32637cabd2591e3c179d1e9d8f86aaa1acea329d64f6eed84be637c40712afb2',
-    csv: 'db0261797fa4a79519310e1761ab948fe0cfe5e92e9d8177ffd7bcfeac2890b9',
-    html: '7f073daba4857cc50b547ffddfc6de4b1e0af4be38f271b6a7498ac1b72e309a',
+    json: '6a227fa8105b9f1c438667b3e6d57c51e15cae5808898081d313d6d39bc0f4dc',
+    csv: 'e7850dde2c14b6092d013f12aebeb31e7eb56bfa53f7b87e9d31e2ec2a975747',
+    html: '954a68ab99147d9b789e4d91bbabd8adfb35948964f39d7c27b72ca6debbf625',
   },
   1: {
-    json: '53216f2c7c8833954d6d2eaff2a126a8ac729bc8310192b28ae762cdc89ad254',
-    csv: 'e32d441c293c3b7612a047a233e0d7ffbeacd68eed535037a34bc9a8ea90c165',
-    html: '8476c8ea1d42b4539711a9f233c676f8a25530492618dc3cc2af241fdec87dc7',
+    json: '0d6265265001fb5f2ed19918712ebd888cb33263af8411c2e9bd13df0bcdcb30',
+    csv: 'b79f8bb32081b1fa806684e5b787fbfa84807049d8571b10f804da9e71cd1227',
+    html: '092795ba9d974e979395cdea109b898b3f9f4854879d7c92b42352afc7c2a42e',
   },
   2600: {
-    json: 'deacb76623501046a24ffe3059332d680857cfa5eb66f6501604e1bec400e6e6',
-    csv: '3e52bbfc46c2a3cfc4f2adc04f3da50f460f165b74bd41f4c61c66393257e9cb',
-    html: 'fa2c4827960799a06dd6fdb72e4681d4c6eafbcf36f3bd7f0bc1f0bddeaa5f6c',
+    json: '44b68f9c863860511f68aecca7a5accb73b5bff05f8dce810a40e760c52889b2',
+    csv: 'e49bd08c5f1ab7987d3590581ad034d0472ed39ae64aa475d7903624e20ddee6',
+    html: '307e6ceac51fe60044924b87bb2644272f376658b56fd5c936629aace605f8c1',
   },
 } as const;
 

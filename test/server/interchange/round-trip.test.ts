@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { InterchangeBookmark, InterchangeCollection, InterchangeLibrary } from '../../../server/interchange/types.ts';
+import type { InterchangeBookmark, InterchangeLibrary } from '../../../server/interchange/types.ts';
 import { librarySource } from '../../../server/interchange/export-source.ts';
 import { writeExport, writeExportChunks } from '../../../server/interchange/write.ts';
+import { SAMPLE_COLLECTIONS } from '../../support/export-library.ts';
 import { readImport } from '../../support/import-files.ts';
 
-// Collections listed in tree (depth-first) order, which is the order every writer emits.
-const collections: InterchangeCollection[] = [
-  { path: ['Work'], icon: '💼', color: 'blue', notes: 'Job stuff\nsecond line' },
-  { path: ['Work', 'Projects / 2024'], icon: '', color: '', notes: '' },
-  { path: ['Work', 'Projects / 2024', 'Q1, "draft" <beta> & co'], icon: 'folder', color: '#ff0000', notes: '  deep & "quoted"\r\n' },
-  { path: ['Work', 'Empty'], icon: '📁', color: 'red', notes: '' },
-  { path: ['Личное 日本 🎌'], icon: '', color: 'green', notes: 'ünïcödé' },
-  { path: ['Back\\slash'], icon: '', color: '', notes: '' },
-  { path: ['Back\\slash', "It's = fine"], icon: '', color: '', notes: '=SUM(A1)' },
-  { path: ['Back\\slash', "It's = fine", 'Empty leaf'], icon: '', color: '', notes: '' },
-];
+const collections = SAMPLE_COLLECTIONS;
 
 function bookmark(overrides: Partial<InterchangeBookmark> & { url: string }): InterchangeBookmark {
   return {
