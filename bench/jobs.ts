@@ -5,7 +5,7 @@ import { type ExportFormat, ImportReserved, Job, JobCreated } from '../lib/api/j
 import { BOOKMARK_COLUMNS } from '../server/store/sqlite/bookmark-rows.ts';
 import { type ApiClient, apiClient } from './api.ts';
 import { netscapeFile } from './netscape-file.ts';
-import { startShelfServer } from './processes.ts';
+import { peakRssOf, startShelfServer } from './processes.ts';
 import { median, timed } from './stats.ts';
 import { type Row, fmtBytes, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
@@ -42,10 +42,24 @@ export async function exportSection(ws: Workspace, settings: BenchSettings): Pro
         ),
       );
     }
+    rows.push(await exportMemoryRow(ws));
     return rows;
   } finally {
     await shelf.stop();
   }
+}
+
+/** The server's memory during one export of each format (each by a server started for it); the scale section has it at 1,000,000. */
+async function exportMemoryRow(ws: Workspace): Promise<Row> {
+  const dir = ws.seededDir('export-memory');
+  return measured({ section: 'Export', measurement: `server's peak RSS during one export, ${fmtCount(LIBRARY_SIZE)} bookmarks`, target: '' }, async () => {
+    const runs: string[] = [];
+    for (const format of FORMATS) {
+      const run = await exportMemory(dir, ws.token, format);
+      runs.push(`${format} ${fmtBytes(run.peakRss)} (${fmtBytes(run.startRss)} when ready)`);
+    }
+    return { result: runs.join(' · '), beside: '', verdict: '' };
+  });
 }
 
 /** Issue 3: importing the library as a Netscape file into an empty library, beside SQLite inserting it in one transaction. */
@@ -64,11 +78,13 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
       },
       async () => {
         if (shelf.firstToken === null) throw new Error('the import server printed no token on its first start');
+        const readyRss = shelf.rssBytes() ?? NaN;
         const { ms, value: job } = await timed(() => importOnce(apiClient(shelf.url, shelf.firstToken!), html));
         const imported = job.result?.imported ?? NaN;
         const counts = job.result ? ` · ${fmtCount(imported)} imported, ${job.result.skipped} skipped, ${job.result.duplicates} duplicates` : '';
         const complete = imported === ws.library.bookmarks.length;
-        return { result: `${fmtMs(ms)}${counts}`, beside, verdict: verdict(complete && ms <= MAX_IMPORT_MS) };
+        const memory = `server's peak RSS ${fmtBytes(peakRssOf(shelf.pid) ?? NaN)} (${fmtBytes(readyRss)} when ready)`;
+        return { result: `${fmtMs(ms)}${counts} · ${memory}`, beside, verdict: verdict(complete && ms <= MAX_IMPORT_MS) };
       },
     );
     return [row];
@@ -77,10 +93,34 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
   }
 }
 
+export interface ExportMemory {
+  ms: number;
+  bytes: number;
+  /** The server's resident memory when it was ready, before the export. */
+  startRss: number;
+  /** The most it held at once until the file was downloaded. */
+  peakRss: number;
+}
+
+/**
+ * One export by a server started afresh on the data directory (so that its peak memory is the
+ * export's, not an earlier request's): start → download, and the server's memory.
+ */
+export async function exportMemory(dir: string, token: string, format: ExportFormat, timeoutMs = JOB_TIMEOUT_MS): Promise<ExportMemory> {
+  const shelf = await startShelfServer(dir);
+  try {
+    const startRss = shelf.rssBytes() ?? NaN;
+    const { ms, value: bytes } = await timed(() => exportOnce(apiClient(shelf.url, token), format, timeoutMs));
+    return { ms, bytes, startRss, peakRss: peakRssOf(shelf.pid) ?? NaN };
+  } finally {
+    await shelf.stop();
+  }
+}
+
 /** Start, poll until completed, download the whole file: answers its size in bytes. */
-async function exportOnce(api: ApiClient, format: ExportFormat): Promise<number> {
+async function exportOnce(api: ApiClient, format: ExportFormat, timeoutMs = JOB_TIMEOUT_MS): Promise<number> {
   const { jobId } = JobCreated.parse(await api.call('POST', `/export/${format}`));
-  await jobDone(api, jobId);
+  await jobDone(api, jobId, timeoutMs);
   const res = await api.raw('POST', `${api.baseUrl}/jobs/${jobId}/download`);
   return (await res.arrayBuffer()).byteLength;
 }
@@ -94,13 +134,13 @@ async function importOnce(api: ApiClient, file: Uint8Array<ArrayBuffer>): Promis
   return jobDone(api, jobId);
 }
 
-async function jobDone(api: ApiClient, jobId: string): Promise<Job> {
-  const deadline = performance.now() + JOB_TIMEOUT_MS;
+async function jobDone(api: ApiClient, jobId: string, timeoutMs = JOB_TIMEOUT_MS): Promise<Job> {
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const job = Job.parse(await api.call('GET', `/jobs/${jobId}`));
     if (job.status === 'completed') return job;
     if (job.status === 'failed') throw new Error(`job ${jobId} failed: ${job.errorMessage ?? 'no message'}`);
-    if (performance.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${JOB_TIMEOUT_MS / 1000} s`);
+    if (performance.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

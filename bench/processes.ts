@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.ts';
 
 export type { ServerProcess };
@@ -17,3 +18,13 @@ export async function startShelfServer(dataDir: string): Promise<ShelfServer> {
 /** A baseline server (bench/http-baseline-server.ts) answering every GET with the bytes of `answerFile`. */
 export const startBaselineServer = (kind: 'bare' | 'hono', answerFile: string): Promise<ServerProcess> =>
   startServerProcess('bench/http-baseline-server.ts', [kind, answerFile]);
+
+/** The most memory the process has held at once since it started (the kernel's VmHWM), in bytes; null once it is gone. */
+export function peakRssOf(pid: number): number | null {
+  try {
+    const kb = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmHWM:\s+(\d+) kB/m)?.[1];
+    return kb === undefined ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
+}

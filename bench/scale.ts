@@ -5,10 +5,12 @@ import { encodeCursor } from '../server/bookmarks/cursor.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { newId } from '../server/ids.ts';
 import { SqliteAccounts } from '../server/store/sqlite/accounts.ts';
+import type { ExportFormat } from '../lib/api/jobs.ts';
 import { type ApiClient, apiClient } from './api.ts';
+import { type ExportMemory, exportMemory } from './jobs.ts';
 import { startShelfServer } from './processes.ts';
 import { median, timed } from './stats.ts';
-import { type Row, failureRow, fmtCount, fmtMs, verdict } from './table.ts';
+import { type Row, failureRow, fmtBytes, fmtCount, fmtMs, verdict } from './table.ts';
 import type { BenchSettings, Workspace } from './workspace.ts';
 
 const SECTION = 'Scale';
@@ -16,6 +18,10 @@ const SIZES = [10_000, 100_000, 1_000_000] as const;
 /** Issue 12: a paged or indexed operation at 1,000,000 bookmarks within 2 × its figure at 10,000. */
 const MAX_RATIO = 2;
 const COLLECTIONS = 50;
+/** JSON reads the library once in order; HTML once per folder and once more for Unsorted. */
+const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'html'];
+/** An export of the million takes minutes on a busy machine. */
+const EXPORT_TIMEOUT_MS = 20 * 60_000;
 const DOMAINS = 1_000;
 const TAGS = 200;
 /** Every RARE_EVERY-th bookmark, at most RARE_MAX of them, carries the rare word: the same few matches at every size. */
@@ -40,6 +46,7 @@ interface Seeded {
 export async function scaleSection(ws: Workspace, settings: BenchSettings): Promise<Row[]> {
   const runs = Math.max(5, Math.round(settings.evaluations / 5));
   const figures = new Map<string, number[]>();
+  const exports = new Map<ExportFormat, (ExportMemory | Failed)[]>();
   const seeding: string[] = [];
   for (const size of SIZES) {
     const seeded = await seed(ws, size);
@@ -64,6 +71,12 @@ export async function scaleSection(ws: Workspace, settings: BenchSettings): Prom
     } finally {
       await shelf.stop();
     }
+    for (const format of EXPORT_FORMATS) {
+      const runs = exports.get(format) ?? [];
+      exports.set(format, runs);
+      // A failed export leaves the figures of the smaller sizes, and says why beside them.
+      if (!runs.some((r) => 'error' in r)) runs.push(await exportMemory(seeded.dir, seeded.token, format, EXPORT_TIMEOUT_MS).catch((err: unknown) => failed(err)));
+    }
   }
   const rows = [...figures].map(([label, ms]): Row => {
     const ratio = ms.at(-1)! / ms[0]!;
@@ -76,9 +89,34 @@ export async function scaleSection(ws: Workspace, settings: BenchSettings): Prom
       verdict: verdict(ratio <= MAX_RATIO),
     };
   });
+  for (const [format, runs] of exports) rows.push(exportRow(format, runs));
   rows.push({ section: SECTION, measurement: 'seeding by SQL (one transaction) + migration 011', result: seeding.join(' · '), beside: '', target: '', verdict: '' });
   return rows;
 }
+
+/**
+ * An export of the whole library grows with it in time, but must stream: the server's peak
+ * memory during it (a server started for it alone) may not grow with the library.
+ */
+function exportRow(format: ExportFormat, all: readonly (ExportMemory | Failed)[]): Row {
+  const runs = all.filter((r): r is ExportMemory => !('error' in r));
+  const failure = all.find((r): r is Failed => 'error' in r);
+  const ratio = runs.length === SIZES.length ? runs.at(-1)!.peakRss / runs[0]!.peakRss : NaN;
+  return {
+    section: SECTION,
+    measurement: `export ${format} of the whole library (start → download) · the server's peak RSS`,
+    result: `${runs.map((r) => fmtMs(r.ms)).join(' → ')} · ${runs.map((r) => fmtBytes(r.bytes)).join(' → ')} · peak RSS ${runs.map((r) => fmtBytes(r.peakRss)).join(' → ')}`,
+    beside: `RSS when ready ${runs.map((r) => fmtBytes(r.startRss)).join(' → ')}; peak 1M ÷ 10k: ${ratio.toFixed(1)} ×${failure ? `; then ${failure.error}` : ''}`,
+    target: `peak ≤ ${MAX_RATIO} ×`,
+    verdict: failure ? 'ERROR' : verdict(ratio <= MAX_RATIO),
+  };
+}
+
+interface Failed {
+  error: string;
+}
+
+const failed = (err: unknown): Failed => ({ error: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
 
 const bookmarkId = (i: number): string => `bm_${i.toString(16).padStart(20, '0')}`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

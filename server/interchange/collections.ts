@@ -4,7 +4,7 @@ export function pathKey(path: readonly string[]): string {
   return JSON.stringify(path);
 }
 
-type CollectionAttributes = Partial<Omit<InterchangeCollection, 'path'>>;
+export type CollectionAttributes = Partial<Omit<InterchangeCollection, 'path'>>;
 
 /**
  * Collects folders in first-seen order. Ancestors are added before a folder, so the

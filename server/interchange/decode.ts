@@ -23,11 +23,67 @@ export function stripBom(text: string): string {
  */
 export function decodeInput(input: Buffer | string): string {
   if (typeof input === 'string') return stripBom(input);
-  if (input[0] === 0xff && input[1] === 0xfe) return new TextDecoder('utf-16le').decode(input.subarray(2));
-  if (input[0] === 0xfe && input[1] === 0xff) return new TextDecoder('utf-16be').decode(input.subarray(2));
+  const utf16 = utf16Of(input);
+  if (utf16 !== null) return new TextDecoder(utf16).decode(input.subarray(2));
   try {
     return stripBom(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(input));
   } catch {
     return decodeWindows1252(input);
   }
+}
+
+export type TextEncoding = 'utf-8' | 'windows-1252' | 'utf-16le' | 'utf-16be';
+
+/** UTF-16 by its byte order mark, or null. */
+function utf16Of(start: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  if (start[0] === 0xff && start[1] === 0xfe) return 'utf-16le';
+  return start[0] === 0xfe && start[1] === 0xff ? 'utf-16be' : null;
+}
+
+/** The encoding decodeInput would choose for these bytes, read once and not kept. */
+export async function sniffEncoding(bytes: AsyncIterable<Uint8Array>): Promise<TextEncoding> {
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  // The first two bytes, and the chunks that hold them, are looked at before anything else.
+  const start: number[] = [];
+  const held: Uint8Array[] = [];
+  try {
+    for await (const chunk of bytes) {
+      held.push(chunk);
+      if (start.length < 2) {
+        start.push(...chunk.subarray(0, 2 - start.length));
+        const utf16 = utf16Of(Uint8Array.from(start));
+        if (utf16 !== null) return utf16;
+        if (start.length < 2) continue;
+      }
+      for (const bytes of held.splice(0)) utf8.decode(bytes, { stream: true });
+    }
+    for (const bytes of held) utf8.decode(bytes, { stream: true });
+    utf8.decode();
+    return 'utf-8';
+  } catch {
+    return 'windows-1252';
+  }
+}
+
+/** decodeInput a chunk at a time, in the encoding sniffEncoding found. */
+export async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, encoding: TextEncoding): AsyncGenerator<string> {
+  if (encoding === 'windows-1252') {
+    for await (const chunk of bytes) yield decodeWindows1252(chunk);
+    return;
+  }
+  const decoder = encoding === 'utf-8' ? new TextDecoder('utf-8', { ignoreBOM: true }) : new TextDecoder(encoding);
+  // A UTF-16 file's own byte order mark is not text; a UTF-8 file's is taken off the text.
+  let skipBytes = encoding === 'utf-8' ? 0 : 2;
+  let start = encoding === 'utf-8';
+  for await (const chunk of bytes) {
+    let text = decoder.decode(chunk.subarray(Math.min(skipBytes, chunk.length)), { stream: true });
+    skipBytes = Math.max(0, skipBytes - chunk.length);
+    if (start && text !== '') {
+      text = stripBom(text);
+      start = false;
+    }
+    if (text !== '') yield text;
+  }
+  const rest = decoder.decode();
+  if (rest !== '') yield start ? stripBom(rest) : rest;
 }

@@ -55,3 +55,16 @@ export interface InterchangeLibrary {
   /** Milliseconds since the epoch. */
   exportedAt: number;
 }
+
+/**
+ * What an export is written from: the folders at once (a library has few), the bookmarks as
+ * pages read one after another, so that a library of any size is written in bounded memory.
+ */
+export interface ExportSource {
+  /** Every folder the bookmarks use, in tree order: depth first, parents before children, siblings in their order. */
+  collections: InterchangeCollection[];
+  /** Milliseconds since the epoch. */
+  exportedAt: number;
+  /** The bookmarks in library order; with a folder path, only that folder's ([] for Unsorted). */
+  bookmarks(folder?: readonly string[]): AsyncIterable<readonly InterchangeBookmark[]>;
+}

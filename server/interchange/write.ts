@@ -1,9 +1,10 @@
+import { librarySource } from './export-source.ts';
 import { netscapeHtmlChunks } from './formats/netscape-html-write.ts';
 import { shelfCsvChunks } from './formats/shelf-csv.ts';
 import { shelfJsonChunks } from './formats/shelf-json.ts';
-import type { ExportFormat, InterchangeLibrary } from './types.ts';
+import type { ExportFormat, ExportSource, InterchangeLibrary } from './types.ts';
 
-const WRITERS: Record<ExportFormat, (library: InterchangeLibrary) => Generator<string>> = {
+const WRITERS: Record<ExportFormat, (source: ExportSource) => AsyncGenerator<string>> = {
   json: shelfJsonChunks,
   csv: shelfCsvChunks,
   html: netscapeHtmlChunks,
@@ -16,11 +17,14 @@ export const EXPORT_FILE_TYPES: Record<ExportFormat, { contentType: string; exte
   html: { contentType: 'text/html; charset=utf-8', extension: 'html' },
 };
 
-/** The export as pieces, for streaming to a file or response without one big string. */
-export function writeExportChunks(format: ExportFormat, library: InterchangeLibrary): Generator<string> {
-  return WRITERS[format](library);
+/** The export as pieces, a page of bookmarks at most each, for streaming to a file without one big string. */
+export function writeExportChunks(format: ExportFormat, source: ExportSource): AsyncGenerator<string> {
+  return WRITERS[format](source);
 }
 
-export function writeExport(format: ExportFormat, library: InterchangeLibrary): string {
-  return [...writeExportChunks(format, library)].join('');
+/** The export of a library held in memory, as one string. */
+export async function writeExport(format: ExportFormat, library: InterchangeLibrary): Promise<string> {
+  const parts: string[] = [];
+  for await (const chunk of writeExportChunks(format, librarySource(library))) parts.push(chunk);
+  return parts.join('');
 }

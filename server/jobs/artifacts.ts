@@ -1,9 +1,7 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { type ExportFormat, ExportFormat as ExportFormatSchema } from '../../lib/api/jobs.ts';
 import { HOUR } from '../clock.ts';
 import { EXPORT_FILE_TYPES } from '../interchange/write.ts';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-modes.ts';
+import type { FileBytes } from '../store/files.ts';
 import type { JobRecord } from '../store/jobs.ts';
 
 /** The spec's "an export artifact expires 2 hours after the job completes". */
@@ -11,34 +9,25 @@ export const EXPORT_TTL_MS = 2 * HOUR;
 
 export const exportFormatOf = (job: JobRecord): ExportFormat => ExportFormatSchema.parse(job.format);
 
-/** Where an export job's file lives: <dataDir>/exports/<job id>.<extension>. */
-export function artifactPath(dataDir: string, job: JobRecord): string {
-  return join(dataDir, 'exports', `${job.id}.${EXPORT_FILE_TYPES[exportFormatOf(job)].extension}`);
-}
+/** An export job's file, among the store's exports: `<job id>.<extension>` (on disk, <dataDir>/exports/). */
+export const artifactName = (job: JobRecord): string => `${job.id}.${EXPORT_FILE_TYPES[exportFormatOf(job)].extension}`;
 
-const partialPath = (path: string): string => `${path}.partial`;
+const ARTIFACT_NAME = /^job_[0-9a-f]+\.(json|csv|html)$/;
+export const isArtifactName = (name: string): boolean => ARTIFACT_NAME.test(name);
 
 /**
- * Writes the export beside its final name and renames it into place once complete, so
- * that a download never sees half a file and a rerun after a crash simply starts over.
- * Each chunk is an awaited write, so the server answers requests between chunks.
+ * Writes the export under its name, visible only once complete, so that a download never sees
+ * half a file and a rerun after a crash simply starts over. Each chunk is written before the
+ * next is asked for: no more than a chunk is held whatever the export's size.
  */
-export async function writeArtifact(path: string, chunks: Iterable<string>): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const partial = partialPath(path);
-  const file = await open(partial, 'w', PRIVATE_FILE_MODE);
+export async function writeArtifact(exports: FileBytes, name: string, chunks: AsyncIterable<string>): Promise<void> {
+  await exports.remove([name]);
+  const file = await exports.create(name);
   try {
-    for (const chunk of chunks) await file.write(chunk);
+    for await (const chunk of chunks) await file.write(Buffer.from(chunk, 'utf8'));
   } catch (err) {
-    await file.close();
-    await rm(partial, { force: true });
+    await file.abort();
     throw err;
   }
-  await file.close();
-  await rename(partial, path);
-}
-
-export async function removeArtifact(path: string): Promise<void> {
-  await rm(path, { force: true });
-  await rm(partialPath(path), { force: true });
+  await file.commit();
 }

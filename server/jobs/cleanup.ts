@@ -1,6 +1,6 @@
 import { DAY } from '../clock.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import { artifactPath, removeArtifact } from './artifacts.ts';
+import { artifactName } from './artifacts.ts';
 import type { JobDeps } from './deps.ts';
 
 /** An import reserved and never started is forgotten after this long. */
@@ -24,7 +24,7 @@ export async function sweepJobs(deps: JobDeps, now: number): Promise<void> {
   for (const job of expired) if (deleted.has(job.id) && !job.filesRemoved) await removeFiles(deps, job);
 }
 
-async function removeFiles({ storage, config }: JobDeps, job: JobRecord): Promise<void> {
+async function removeFiles({ storage, store }: JobDeps, job: JobRecord): Promise<void> {
   if (job.type === 'import') await storage.deleteImportFilesOfJob(job.id);
-  else await removeArtifact(artifactPath(config.dataDir, job));
+  else await store.exports.remove([artifactName(job)]);
 }

@@ -1,4 +1,3 @@
-import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { iso } from '../clock.ts';
@@ -6,7 +5,7 @@ import { ApiError, conflict, notFound } from '../http/api-error.ts';
 import type { AppEnv } from '../http/env.ts';
 import { EXPORT_FILE_TYPES } from '../interchange/write.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import { artifactPath, exportFormatOf } from './artifacts.ts';
+import { artifactName, exportFormatOf } from './artifacts.ts';
 import type { JobDeps } from './deps.ts';
 
 const notReady = (job: JobRecord): ApiError =>
@@ -24,19 +23,19 @@ const expired = (job: JobRecord): ApiError =>
   );
 
 /** POST /jobs/:id/download: streams a completed, unexpired export of the user. */
-export async function downloadExport({ store, clock, config }: JobDeps, userId: string, id: string, c: Context<AppEnv>): Promise<Response> {
+export async function downloadExport({ store, clock }: JobDeps, userId: string, id: string, c: Context<AppEnv>): Promise<Response> {
   const job = await store.jobs.get(userId, id);
   if (job === null) throw notFound('job', id);
   if (job.type !== 'export') throw conflict(`job ${id} is an import job; only export jobs have a file to download`);
   if (job.status !== 'completed') throw notReady(job);
   if (job.expiresAt === null || job.expiresAt <= clock.now() || job.filesRemoved) throw expired(job);
 
-  const file = await open(artifactPath(config.dataDir, job)).catch(() => null);
+  const file = await store.exports.open(artifactName(job));
   if (file === null) throw expired(job);
-  const { size } = await file.stat();
+  const { size, stream } = file;
   const { contentType, extension } = EXPORT_FILE_TYPES[exportFormatOf(job)];
   const day = iso(job.completedAt ?? job.createdAt).slice(0, 10);
-  return c.body(Readable.toWeb(file.createReadStream()) as ReadableStream<Uint8Array>, 200, {
+  return c.body(Readable.toWeb(stream) as ReadableStream<Uint8Array>, 200, {
     'Content-Type': contentType,
     'Content-Disposition': `attachment; filename="shelf-export-${day}.${extension}"`,
     'Content-Length': String(size),

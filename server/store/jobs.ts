@@ -87,10 +87,24 @@ export interface ImportWriter {
   close(): Promise<void>;
 }
 
-/** What an export writes: the user's active collections (parents first) and active bookmarks, oldest first. */
-export interface Library {
-  collections: InterchangeCollection[];
-  bookmarks: InterchangeBookmark[];
+/** An active collection as an export reads it; the export itself walks them into a tree. */
+export interface ExportCollectionRow {
+  id: string;
+  parentId: string | null;
+  name: string;
+  icon: string;
+  color: string;
+  notes: string;
+}
+
+/** An active bookmark as an export reads it: its tag names sorted case-insensitively, its folder by id. */
+export type ExportBookmarkRow = Omit<InterchangeBookmark, 'collectionPath' | 'createdAt'> & { collectionId: string | null; createdAt: number };
+
+export interface ExportPageOptions {
+  /** At most this many rows a page (every page but the last has exactly this many). */
+  pageSize: number;
+  /** Only the bookmarks filed in one of these collections; all of them when absent. */
+  collectionIds?: readonly string[];
 }
 
 /** Import and export jobs, and the reads and writes of the library that they do. */
@@ -135,6 +149,15 @@ export interface JobsStore {
   /** Deletes those of the jobs that are not running; answers their ids. */
   delete(ids: readonly string[]): Promise<string[]>;
 
-  readLibrary(userId: string): Promise<Library>;
+  /** The user's active collections, siblings in their order (sort order, then creation): few enough to read at once. */
+  exportCollections(userId: string): Promise<ExportCollectionRow[]>;
+  /**
+   * The user's active bookmarks oldest first (creation time, then creation order), page by
+   * page: each page is its own short read that starts after the last row of the page before
+   * (keyset), and the event loop is free between pages, so that a library of any size is read
+   * in bounded memory without holding the database or other requests back. Not a snapshot:
+   * a bookmark saved, moved or deleted while the pages are read may be seen or not.
+   */
+  exportPages(userId: string, options: ExportPageOptions): AsyncIterable<ExportBookmarkRow[]>;
   importWriter(job: JobRecord): Promise<ImportWriter>;
 }

@@ -22,6 +22,8 @@ export interface Store {
   blocks: BlocksStore;
   /** The bytes of uploaded files (the uploads store keeps their records). */
   files: FileBytes;
+  /** The files of export jobs, named by artifactName (the jobs store keeps their jobs). */
+  exports: FileBytes;
   /**
    * An opaque token that changes whenever any data changes, whoever changed it
    * (this process, the admin command, another instance): what cached answers are checked against.

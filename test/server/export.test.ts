@@ -151,7 +151,7 @@ describe('POST /jobs/:id/download', () => {
 
   it('a failed export says why, and has nothing to download', async () => {
     const u = await t.user();
-    const broken = vi.spyOn(t.server.deps.store.jobs, 'readLibrary').mockRejectedValueOnce(new Error('disk on fire'));
+    const broken = vi.spyOn(t.server.deps.store.jobs, 'exportCollections').mockRejectedValueOnce(new Error('disk on fire'));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { jobId } = dataOf(await u.api('POST', '/export/html'), JobCreated, 201);
     const job = await settledJob(t, u, jobId);

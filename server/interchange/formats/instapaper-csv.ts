@@ -1,5 +1,4 @@
-import { CollectionSet } from '../collections.ts';
-import { readBookmarkRows } from '../csv.ts';
+import { type CsvFormat, bookmarkRows, parseCsvFormat } from '../csv.ts';
 import { type DateRange, epochToMs } from '../dates.ts';
 import type { ParsedImport } from '../types.ts';
 import { ARCHIVED_TAG, cleanPath, cleanTags, newBookmark } from '../values.ts';
@@ -17,18 +16,15 @@ const STARRED_FOLDER = 'starred';
  * user highlighted when saving, the closest thing to a description. Tags (newer exports)
  * are a JSON array string; a plain comma list is accepted too.
  */
-export function parseInstapaperCsv(text: string, range: DateRange): ParsedImport {
-  const { rows, skipped } = readBookmarkRows(text, { column: 'timestamp', toMs: epochToMs }, range);
-  const bookmarks: ParsedImport['bookmarks'] = [];
-  const collections = new CollectionSet();
-  for (const { row, url, createdAt } of rows) {
+export const instapaperCsvRows: CsvFormat = (range, sink) =>
+  bookmarkRows({ column: 'timestamp', toMs: epochToMs }, range, sink, ({ row, url, createdAt }) => {
     const folder = row.cell('folder').trim();
     const builtIn = [UNREAD_FOLDER, ARCHIVE_FOLDER, STARRED_FOLDER].find((name) => name === folder.toLowerCase());
     const isFavorite = builtIn === STARRED_FOLDER;
     // Instapaper folders are flat, so a '/' in a name is part of the name.
     const collectionPath = builtIn === undefined ? cleanPath([folder]) : [];
-    collections.add(collectionPath);
-    bookmarks.push(
+    sink.collection(collectionPath);
+    sink.bookmark(
       newBookmark(url, {
         title: row.cell('title').trim(),
         description: row.cell('selection').trim(),
@@ -38,9 +34,10 @@ export function parseInstapaperCsv(text: string, range: DateRange): ParsedImport
         createdAt,
       }),
     );
-  }
-  return { format: 'instapaper-csv', bookmarks, collections: collections.list(), skipped };
-}
+  });
+
+export const parseInstapaperCsv = (text: string, range: DateRange): ParsedImport =>
+  parseCsvFormat('instapaper-csv', instapaperCsvRows, text, range);
 
 function parseTags(cell: string): string[] {
   const text = cell.trim();

@@ -1,5 +1,5 @@
-import { collectionTree, pathKey, type CollectionNode } from '../collections.ts';
-import type { InterchangeBookmark, InterchangeLibrary } from '../types.ts';
+import { collectionTree, type CollectionNode } from '../collections.ts';
+import type { ExportSource, InterchangeBookmark } from '../types.ts';
 import { epochToMs } from '../dates.ts';
 import { escapeAttribute, escapeText, normaliseText } from './netscape-html-text.ts';
 
@@ -22,20 +22,13 @@ const INDENT = '    ';
  * Inside a folder, subfolders come first, then its bookmarks in library order;
  * Unsorted bookmarks sit at the top level.
  */
-export function* netscapeHtmlChunks(library: InterchangeLibrary): Generator<string> {
-  const byFolder = new Map<string, InterchangeBookmark[]>();
-  for (const bookmark of library.bookmarks) {
-    const key = pathKey(bookmark.collectionPath);
-    const list = byFolder.get(key);
-    if (list === undefined) byFolder.set(key, [bookmark]);
-    else list.push(bookmark);
-  }
-  const folderDate = String(Math.max(0, Math.floor(library.exportedAt / 1000)));
+export async function* netscapeHtmlChunks(source: ExportSource): AsyncGenerator<string> {
+  const folderDate = String(Math.max(0, Math.floor(source.exportedAt / 1000)));
   yield HEADER;
-  yield* folderBody(collectionTree(library.collections, library.bookmarks), byFolder.get(pathKey([])) ?? [], 1);
+  yield* folderBody(collectionTree(source.collections, []), [], 1);
   yield '</DL><p>\n';
 
-  function* folderBody(nodes: CollectionNode[], bookmarks: InterchangeBookmark[], depth: number): Generator<string> {
+  async function* folderBody(nodes: CollectionNode[], path: readonly string[], depth: number): AsyncGenerator<string> {
     const pad = INDENT.repeat(depth);
     for (const { collection, children } of nodes) {
       const name = collection.path.at(-1) ?? '';
@@ -49,15 +42,13 @@ export function* netscapeHtmlChunks(library: InterchangeLibrary): Generator<stri
       if (collection.notes !== '') lines.push(`${pad}<DD${exactText(collection.notes)}>${escapeText(collection.notes)}\n`);
       lines.push(`${pad}<DL><p>\n`);
       yield lines.join('');
-      yield* folderBody(children, byFolder.get(pathKey(collection.path)) ?? [], depth + 1);
+      yield* folderBody(children, collection.path, depth + 1);
       yield `${pad}</DL><p>\n`;
     }
-    if (bookmarks.length > 0) yield bookmarks.map((bookmark) => bookmarkLines(bookmark, pad)).join('');
+    for await (const page of source.bookmarks(path)) {
+      if (page.length > 0) yield page.map((bookmark) => bookmarkLines(bookmark, pad)).join('');
+    }
   }
-}
-
-export function writeNetscapeHtml(library: InterchangeLibrary): string {
-  return [...netscapeHtmlChunks(library)].join('');
 }
 
 function bookmarkLines(b: InterchangeBookmark, pad: string): string {

@@ -1,12 +1,10 @@
-import { CollectionSet } from '../collections.ts';
-import type { InterchangeBookmark, ParsedImport, SkippedEntry } from '../types.ts';
+import type { CollectionAttributes } from '../collections.ts';
+import { type ImportSink, type ChunkReader, parseWhole } from '../events.ts';
+import type { InterchangeBookmark, ParsedImport } from '../types.ts';
 import { type DateRange, type DateRead, epochToMs, exactMs, readDate } from '../dates.ts';
 import { aboutUrl, checkUrl, childPath, cleanTags, isBookmarkType, newBookmark, skippedEntry } from '../values.ts';
-import { type HtmlEvents, readHtmlEvents } from './html-events.ts';
-import { LineCounter } from './line-counter.ts';
+import { type HtmlEvents, htmlEventReader } from './html-events.ts';
 import { normaliseText } from './netscape-html-text.ts';
-
-export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts';
 
 /**
  * Reads the Netscape bookmark file every browser and bookmark service exports.
@@ -37,11 +35,19 @@ export { netscapeHtmlChunks, writeNetscapeHtml } from './netscape-html-write.ts'
  *   DATA-ICON / DATA-COLOR on folders, and DATA-TEXT holding the exact text of an
  *   element whose content would otherwise be trimmed or newline-normalised.
  */
-export function parseNetscapeHtml(text: string, range: DateRange): ParsedImport {
-  const reader = new NetscapeReader(text, range);
-  readHtmlEvents(text, reader);
-  return reader.result();
-}
+export const netscapeHtmlReader: ChunkReader = (range, sink) => {
+  const reader = new NetscapeReader(range, sink);
+  const events = htmlEventReader(reader);
+  return {
+    write: (chunk) => events.write(chunk),
+    end() {
+      events.end();
+      reader.end();
+    },
+  };
+};
+
+export const parseNetscapeHtml = (text: string, range: DateRange): ParsedImport => parseWhole('netscape-html', netscapeHtmlReader, text, range);
 
 type Attributes = Record<string, string>;
 
@@ -50,12 +56,10 @@ type Capture =
   | { kind: 'folder'; attributes: Attributes; text: string }
   | { kind: 'dd'; target: DdTarget; attributes: Attributes; text: string };
 
-type DdTarget = { kind: 'bookmark'; bookmark: InterchangeBookmark } | { kind: 'folder'; path: string[] };
+/** A bookmark or folder read, which a <DD> may still describe: told to the sink once nothing can. */
+type DdTarget = { kind: 'bookmark'; bookmark: InterchangeBookmark } | { kind: 'folder'; path: string[]; attributes: CollectionAttributes };
 
 class NetscapeReader implements HtmlEvents {
-  private readonly bookmarks: InterchangeBookmark[] = [];
-  private readonly collections = new CollectionSet();
-  private readonly skipped: SkippedEntry[] = [];
   /** Folder path of each open <DL>. */
   private readonly lists: string[][] = [];
   /** A folder whose <H3> was read and whose <DL> may follow. */
@@ -63,20 +67,17 @@ class NetscapeReader implements HtmlEvents {
   /** What a <DD> would describe if one came now. */
   private ddTarget: DdTarget | null = null;
   private capture: Capture | null = null;
-  private readonly lines: LineCounter;
 
   constructor(
-    source: string,
     private readonly range: DateRange,
-  ) {
-    this.lines = new LineCounter(source);
-  }
+    private readonly sink: ImportSink,
+  ) {}
 
-  open(name: string, attributes: Attributes, index: number): void {
+  open(name: string, attributes: Attributes, line: number): void {
     switch (name) {
       case 'a':
         this.interrupt();
-        this.capture = { kind: 'title', bookmark: this.startBookmark(attributes, index), attributes, text: '' };
+        this.capture = { kind: 'title', bookmark: this.startBookmark(attributes, line), attributes, text: '' };
         return;
       case 'h3':
         this.interrupt();
@@ -93,7 +94,7 @@ class NetscapeReader implements HtmlEvents {
         this.finishCapture();
         this.lists.push(this.pendingFolder ?? this.currentPath());
         this.pendingFolder = null;
-        this.ddTarget = null;
+        this.describe(null);
         return;
       case 'dt':
       case 'hr':
@@ -118,9 +119,9 @@ class NetscapeReader implements HtmlEvents {
     if (this.capture !== null) this.capture.text += data;
   }
 
-  result(): ParsedImport {
+  end(): void {
     this.finishCapture();
-    return { format: 'netscape-html', bookmarks: this.bookmarks, collections: this.collections.list(), skipped: this.skipped };
+    this.describe(null);
   }
 
   private currentPath(): string[] {
@@ -131,18 +132,29 @@ class NetscapeReader implements HtmlEvents {
   private interrupt(): void {
     this.finishCapture();
     this.pendingFolder = null;
-    this.ddTarget = null;
+    this.describe(null);
   }
 
-  private startBookmark(attributes: Attributes, index: number): InterchangeBookmark | null {
+  /** What a <DD> would now describe; the one before is complete. */
+  private describe(target: DdTarget | null): void {
+    if (this.ddTarget !== null) this.tell(this.ddTarget);
+    this.ddTarget = target;
+  }
+
+  private tell(target: DdTarget): void {
+    if (target.kind === 'bookmark') this.sink.bookmark(target.bookmark);
+    else this.sink.collection(target.path, target.attributes);
+  }
+
+  private startBookmark(attributes: Attributes, line: number): InterchangeBookmark | null {
     const url = checkUrl(attributes.href ?? attributes.feedurl);
     if (!url.ok) {
-      this.skipped.push(skippedEntry(url, this.lines.lineAt(index)));
+      this.sink.skipped(skippedEntry(url, line));
       return null;
     }
     const created = readCreated(attributes, this.range);
     if (!created.ok) {
-      this.skipped.push(skippedEntry(aboutUrl(url.url, created), this.lines.lineAt(index)));
+      this.sink.skipped(skippedEntry(aboutUrl(url.url, created), line));
       return null;
     }
     const type = attributes['data-type'] ?? '';
@@ -164,19 +176,17 @@ class NetscapeReader implements HtmlEvents {
     if (capture.kind === 'title') {
       if (capture.bookmark === null) return;
       capture.bookmark.title = value;
-      this.bookmarks.push(capture.bookmark);
-      this.ddTarget = { kind: 'bookmark', bookmark: capture.bookmark };
+      this.describe({ kind: 'bookmark', bookmark: capture.bookmark });
     } else if (capture.kind === 'folder') {
       const path = childPath(this.currentPath(), value);
       // Too deep: its content goes to the folder it is in, whose attributes and notes stay its own.
       this.pendingFolder = path ?? this.currentPath();
       if (path === null) return;
-      this.collections.add(path, { icon: capture.attributes['data-icon'], color: capture.attributes['data-color'] });
-      this.ddTarget = { kind: 'folder', path };
-    } else if (capture.target.kind === 'bookmark') {
-      capture.target.bookmark.description = value;
+      this.describe({ kind: 'folder', path, attributes: { icon: capture.attributes['data-icon'], color: capture.attributes['data-color'] } });
     } else {
-      this.collections.add(capture.target.path, { notes: value });
+      if (capture.target.kind === 'bookmark') capture.target.bookmark.description = value;
+      else capture.target.attributes.notes = value;
+      this.tell(capture.target);
     }
   }
 }
@@ -210,11 +220,16 @@ function readCreated(attributes: Attributes, range: DateRange): DateRead {
 
 const NETSCAPE_DOCTYPE = /<!DOCTYPE\s+NETSCAPE-Bookmark-file-1\s*>/i;
 const LINK_ENTRY = /<dt[^>]*>\s*<a\s[^>]*\bhref\s*=/i;
+const LIST = /<dl[\s>]/i;
 const FOLDER_ENTRY = /<dt[^>]*>\s*<h3[\s>]/i;
 
-/** The doctype, or failing that (hand-made and older files) the <DT><A HREF / <DL><DT><H3 shape. */
-export function looksLikeNetscapeHtml(text: string): boolean {
-  return (
-    NETSCAPE_DOCTYPE.test(text.slice(0, 2048)) || LINK_ENTRY.test(text) || (/<dl[\s>]/i.test(text) && FOLDER_ENTRY.test(text))
-  );
+/** What detection looks for anywhere in the file (see looksLikeNetscapeHtml). */
+export const NETSCAPE_MARKS: readonly RegExp[] = [LINK_ENTRY, LIST, FOLDER_ENTRY];
+
+/**
+ * The doctype near the start (`head`), or failing that (hand-made and older files) the
+ * <DT><A HREF / <DL><DT><H3 shape anywhere (`found`: which of NETSCAPE_MARKS the file has).
+ */
+export function looksLikeNetscapeHtml(head: string, found: ReadonlySet<RegExp>): boolean {
+  return NETSCAPE_DOCTYPE.test(head.slice(0, 2048)) || found.has(LINK_ENTRY) || (found.has(LIST) && found.has(FOLDER_ENTRY));
 }

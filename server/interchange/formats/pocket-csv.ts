@@ -1,4 +1,4 @@
-import { readBookmarkRows } from '../csv.ts';
+import { type CsvFormat, bookmarkRows, parseCsvFormat } from '../csv.ts';
 import { type DateRange, epochToMs } from '../dates.ts';
 import type { ParsedImport } from '../types.ts';
 import { ARCHIVED_TAG, cleanTags, newBookmark } from '../values.ts';
@@ -9,19 +9,17 @@ export const POCKET_COLUMNS = ['url', 'time_added'] as const;
  * Pocket: `title,url,time_added,tags,status`. Tags are '|'-separated, time_added is in
  * seconds. `status` archive becomes the tag ARCHIVED_TAG; unread is Shelf's every bookmark.
  */
-export function parsePocketCsv(text: string, range: DateRange): ParsedImport {
-  const { rows, skipped } = readBookmarkRows(text, { column: 'time_added', toMs: epochToMs }, range);
-  const bookmarks: ParsedImport['bookmarks'] = [];
-  for (const { row, url, createdAt } of rows) {
-    bookmarks.push(
+export const pocketCsvRows: CsvFormat = (range, sink) =>
+  bookmarkRows({ column: 'time_added', toMs: epochToMs }, range, sink, ({ row, url, createdAt }) =>
+    sink.bookmark(
       newBookmark(url, {
         title: row.cell('title').trim(),
         tags: cleanTags([...row.cell('tags').split('|'), ...(isArchived(row.cell('status')) ? [ARCHIVED_TAG] : [])]),
         createdAt,
       }),
-    );
-  }
-  return { format: 'pocket-csv', bookmarks, collections: [], skipped };
-}
+    ),
+  );
+
+export const parsePocketCsv = (text: string, range: DateRange): ParsedImport => parseCsvFormat('pocket-csv', pocketCsvRows, text, range);
 
 const isArchived = (status: string): boolean => status.trim().toLowerCase() === 'archive';

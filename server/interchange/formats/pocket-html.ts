@@ -1,8 +1,8 @@
 import { type DateRange, epochToMs, readDate } from '../dates.ts';
-import type { InterchangeBookmark, ParsedImport, SkippedEntry } from '../types.ts';
+import { type ChunkReader, parseWhole } from '../events.ts';
+import type { InterchangeBookmark, ParsedImport } from '../types.ts';
 import { ARCHIVED_TAG, aboutUrl, checkUrl, cleanTags, newBookmark, skippedEntry } from '../values.ts';
-import { readHtmlEvents } from './html-events.ts';
-import { LineCounter } from './line-counter.ts';
+import { htmlEventReader } from './html-events.ts';
 import { normaliseText } from './netscape-html-text.ts';
 
 /**
@@ -11,10 +11,7 @@ import { normaliseText } from './netscape-html-text.ts';
  * time_added is in seconds, tags are comma-separated. Bookmarks under Read Archive get the
  * tag ARCHIVED_TAG, as Pocket's CSV status `archive` does. There are no folders.
  */
-export function parsePocketHtml(text: string, range: DateRange): ParsedImport {
-  const bookmarks: InterchangeBookmark[] = [];
-  const skipped: SkippedEntry[] = [];
-  const lines = new LineCounter(text);
+export const pocketHtmlReader: ChunkReader = (range, sink) => {
   let heading: string | null = null;
   let archived = false;
   let link: { bookmark: InterchangeBookmark | null; title: string } | null = null;
@@ -22,22 +19,22 @@ export function parsePocketHtml(text: string, range: DateRange): ParsedImport {
   const readLink = (attributes: Record<string, string>, line: number): InterchangeBookmark | null => {
     const url = checkUrl(attributes.href);
     if (!url.ok) {
-      skipped.push(skippedEntry(url, line));
+      sink.skipped(skippedEntry(url, line));
       return null;
     }
     const created = readDate('time_added', attributes.time_added, epochToMs, range);
     if (!created.ok) {
-      skipped.push(skippedEntry(aboutUrl(url.url, created), line));
+      sink.skipped(skippedEntry(aboutUrl(url.url, created), line));
       return null;
     }
     const tags = (attributes.tags ?? '').split(',');
     return newBookmark(url.url, { tags: cleanTags(archived ? [...tags, ARCHIVED_TAG] : tags), createdAt: created.ms });
   };
 
-  readHtmlEvents(text, {
-    open(name, attributes, index) {
+  return htmlEventReader({
+    open(name, attributes, line) {
       if (name === 'h1') heading = '';
-      if (name === 'a') link = { bookmark: readLink(attributes, lines.lineAt(index)), title: '' };
+      if (name === 'a') link = { bookmark: readLink(attributes, line), title: '' };
     },
     text(data) {
       if (heading !== null) heading += data;
@@ -51,19 +48,23 @@ export function parsePocketHtml(text: string, range: DateRange): ParsedImport {
       if (name === 'a' && link !== null) {
         if (link.bookmark !== null) {
           link.bookmark.title = normaliseText(link.title).trim();
-          bookmarks.push(link.bookmark);
+          sink.bookmark(link.bookmark);
         }
         link = null;
       }
     },
   });
-  return { format: 'pocket-html', bookmarks, collections: [], skipped };
-}
+};
+
+export const parsePocketHtml = (text: string, range: DateRange): ParsedImport => parseWhole('pocket-html', pocketHtmlReader, text, range);
 
 const POCKET_LINK = /<a\s[^>]*\btime_added\s*=/i;
 const POCKET_TITLE = /<title>\s*Pocket Export\s*<\/title>/i;
 
-/** A link with time_added, or (an export with nothing in it) Pocket's title. */
-export function looksLikePocketHtml(text: string): boolean {
-  return POCKET_LINK.test(text) || POCKET_TITLE.test(text.slice(0, 2048));
+/** What detection looks for anywhere in the file (see looksLikePocketHtml). */
+export const POCKET_MARKS: readonly RegExp[] = [POCKET_LINK];
+
+/** A link with time_added anywhere (`found`: which of POCKET_MARKS the file has), or (an export with nothing in it) Pocket's title near the start. */
+export function looksLikePocketHtml(head: string, found: ReadonlySet<RegExp>): boolean {
+  return found.has(POCKET_LINK) || POCKET_TITLE.test(head.slice(0, 2048));
 }

@@ -1,5 +1,4 @@
-import { CollectionSet } from '../collections.ts';
-import { readBookmarkRows } from '../csv.ts';
+import { type CsvFormat, bookmarkRows, parseCsvFormat } from '../csv.ts';
 import { type DateRange, isoOrEpochToMs } from '../dates.ts';
 import type { ParsedImport } from '../types.ts';
 import { cleanPath, cleanTags, newBookmark, parseBoolean } from '../values.ts';
@@ -19,14 +18,11 @@ export const RAINDROP_MARKERS = ['excerpt', 'highlights', 'cover'] as const;
  *   drop them they are appended to the note under a "Highlights:" line.
  * - cover (an image URL on Raindrop's CDN) and id are not carried over.
  */
-export function parseRaindropCsv(text: string, range: DateRange): ParsedImport {
-  const { rows, skipped } = readBookmarkRows(text, { column: 'created', toMs: isoOrEpochToMs }, range);
-  const bookmarks: ParsedImport['bookmarks'] = [];
-  const collections = new CollectionSet();
-  for (const { row, url, createdAt } of rows) {
+export const raindropCsvRows: CsvFormat = (range, sink) =>
+  bookmarkRows({ column: 'created', toMs: isoOrEpochToMs }, range, sink, ({ row, url, createdAt }) => {
     const collectionPath = folderPath(row.cell('folder'));
-    collections.add(collectionPath);
-    bookmarks.push(
+    sink.collection(collectionPath);
+    sink.bookmark(
       newBookmark(url, {
         title: row.cell('title').trim(),
         description: row.cell('excerpt').trim(),
@@ -37,9 +33,9 @@ export function parseRaindropCsv(text: string, range: DateRange): ParsedImport {
         createdAt,
       }),
     );
-  }
-  return { format: 'raindrop-csv', bookmarks, collections: collections.list(), skipped };
-}
+  });
+
+export const parseRaindropCsv = (text: string, range: DateRange): ParsedImport => parseCsvFormat('raindrop-csv', raindropCsvRows, text, range);
 
 function folderPath(folder: string): string[] {
   const path = cleanPath(folder.split('/'));

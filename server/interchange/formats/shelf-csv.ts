@@ -1,8 +1,7 @@
 import { type DateRange, isoOrEpochToMs, readDate } from '../dates.ts';
 import { stringify } from 'csv-stringify/sync';
-import { CollectionSet, collectionTree, walkTree } from '../collections.ts';
-import { readCsv } from '../csv.ts';
-import type { InterchangeBookmark, InterchangeLibrary, ParsedImport } from '../types.ts';
+import { type CsvFormat, parseCsvFormat } from '../csv.ts';
+import type { ExportSource, ParsedImport } from '../types.ts';
 import { aboutUrl, checkUrl, cleanPath, cleanTags, isBookmarkType, msToIso, parseBoolean, skippedEntry } from '../values.ts';
 
 /**
@@ -27,59 +26,53 @@ export const SHELF_CSV_COLUMNS = ['url', 'title', 'description', 'note', 'type',
 const ALL_COLUMNS = [...SHELF_CSV_COLUMNS, 'icon', 'color'] as const;
 const COLLECTION_ROW = 'collection';
 
-export function parseShelfCsv(text: string, range: DateRange): ParsedImport {
-  const { rows, skipped } = readCsv(text);
-  const bookmarks: InterchangeBookmark[] = [];
-  const collections = new CollectionSet();
-  for (const row of rows) {
-    const cell = (column: string): string => unguardFormula(row.cell(column));
-    const type = cell('type').trim().toLowerCase() || 'link';
-    const collectionPath = cleanPath(splitEscaped(cell('collection'), '/'));
+export const shelfCsvRows: CsvFormat = (range, sink) => (row) => {
+  const cell = (column: string): string => unguardFormula(row.cell(column));
+  const type = cell('type').trim().toLowerCase() || 'link';
+  const collectionPath = cleanPath(splitEscaped(cell('collection'), '/'));
 
-    if (type === COLLECTION_ROW) {
-      if (collectionPath.length === 0) skipped.push({ line: row.line, reason: 'collection row without a collection path' });
-      else collections.add(collectionPath, { icon: cell('icon'), color: cell('color'), notes: cell('note') });
-      continue;
-    }
-    const url = checkUrl(cell('url'));
-    if (!url.ok) {
-      skipped.push(skippedEntry(url, row.line));
-      continue;
-    }
-    if (!isBookmarkType(type)) {
-      skipped.push({ line: row.line, reason: `unknown type "${type}"`, group: 'unknown type' });
-      continue;
-    }
-    const created = readDate('created', cell('created'), isoOrEpochToMs, range);
-    if (!created.ok) {
-      skipped.push(skippedEntry(aboutUrl(url.url, created), row.line));
-      continue;
-    }
-    collections.add(collectionPath);
-    bookmarks.push({
-      url: url.url,
-      title: cell('title'),
-      description: cell('description'),
-      note: cell('note'),
-      type,
-      isFavorite: parseBoolean(cell('favorite')),
-      tags: cleanTags(splitEscaped(cell('tags'), ',')),
-      collectionPath,
-      createdAt: created.ms,
-    });
+  if (type === COLLECTION_ROW) {
+    if (collectionPath.length === 0) sink.skipped({ line: row.line, reason: 'collection row without a collection path' });
+    else sink.collection(collectionPath, { icon: cell('icon'), color: cell('color'), notes: cell('note') });
+    return;
   }
-  return { format: 'shelf-csv', bookmarks, collections: collections.list(), skipped };
-}
+  const url = checkUrl(cell('url'));
+  if (!url.ok) {
+    sink.skipped(skippedEntry(url, row.line));
+    return;
+  }
+  if (!isBookmarkType(type)) {
+    sink.skipped({ line: row.line, reason: `unknown type "${type}"`, group: 'unknown type' });
+    return;
+  }
+  const created = readDate('created', cell('created'), isoOrEpochToMs, range);
+  if (!created.ok) {
+    sink.skipped(skippedEntry(aboutUrl(url.url, created), row.line));
+    return;
+  }
+  sink.collection(collectionPath);
+  sink.bookmark({
+    url: url.url,
+    title: cell('title'),
+    description: cell('description'),
+    note: cell('note'),
+    type,
+    isFavorite: parseBoolean(cell('favorite')),
+    tags: cleanTags(splitEscaped(cell('tags'), ',')),
+    collectionPath,
+    createdAt: created.ms,
+  });
+};
 
-const CHUNK = 1000;
+export const parseShelfCsv = (text: string, range: DateRange): ParsedImport => parseCsvFormat('shelf-csv', shelfCsvRows, text, range);
 
-export function* shelfCsvChunks(library: InterchangeLibrary): Generator<string> {
-  const collectionRows = [...walkTree(collectionTree(library.collections, library.bookmarks))].map((c) =>
+export async function* shelfCsvChunks(source: ExportSource): AsyncGenerator<string> {
+  const collectionRows = source.collections.map((c) =>
     row({ type: COLLECTION_ROW, title: c.path.at(-1) ?? '', collection: joinPath(c.path), note: c.notes, icon: c.icon, color: c.color }),
   );
   yield stringify([[...ALL_COLUMNS], ...collectionRows], { bom: true });
-  for (let start = 0; start < library.bookmarks.length; start += CHUNK) {
-    const rows = library.bookmarks.slice(start, start + CHUNK).map((b) =>
+  for await (const page of source.bookmarks()) {
+    const rows = page.map((b) =>
       row({
         url: b.url,
         title: b.title,
@@ -94,10 +87,6 @@ export function* shelfCsvChunks(library: InterchangeLibrary): Generator<string> 
     );
     yield stringify(rows);
   }
-}
-
-export function writeShelfCsv(library: InterchangeLibrary): string {
-  return [...shelfCsvChunks(library)].join('');
 }
 
 function row(cells: Partial<Record<(typeof ALL_COLUMNS)[number], string>>): string[] {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CollectionSet, collectionTree, walkTree } from '../collections.ts';
+import { CollectionSet } from '../collections.ts';
 import { type DateRange, exactMs, isoOrEpochToMs, readDate } from '../dates.ts';
 import { UnsupportedFormatError } from '../errors.ts';
-import type { InterchangeBookmark, InterchangeLibrary, ParsedImport, SkippedEntry } from '../types.ts';
+import type { ExportSource, InterchangeBookmark, ParsedImport, SkippedEntry } from '../types.ts';
 import { BOOKMARK_TYPES, aboutUrl, checkUrl, cleanPath, cleanTags, msToIso } from '../values.ts';
 
 /**
@@ -120,20 +120,17 @@ function describe(error: z.ZodError): string {
 }
 
 
-const CHUNK = 500;
-
 // One bookmark per line: still a single JSON document, but compact enough for large
 // libraries to stay under the 5 MB import limit on re-import, and diff-friendly.
-export function* shelfJsonChunks(library: InterchangeLibrary): Generator<string> {
-  const collections = [...walkTree(collectionTree(library.collections, library.bookmarks))];
-  yield `{"version":${SHELF_JSON_VERSION},"exportedAt":${JSON.stringify(msToIso(library.exportedAt))},\n"collections":[`;
-  yield collections
-    .map((c) => `\n${JSON.stringify({ path: c.path, icon: c.icon, color: c.color, notes: c.notes })}`)
-    .join(',');
+export async function* shelfJsonChunks(source: ExportSource): AsyncGenerator<string> {
+  yield `{"version":${SHELF_JSON_VERSION},"exportedAt":${JSON.stringify(msToIso(source.exportedAt))},\n"collections":[`;
+  yield source.collections.map((c) => `\n${JSON.stringify({ path: c.path, icon: c.icon, color: c.color, notes: c.notes })}`).join(',');
   yield '\n],\n"bookmarks":[';
-  for (let start = 0; start < library.bookmarks.length; start += CHUNK) {
-    const lines = library.bookmarks.slice(start, start + CHUNK).map((b) => `\n${JSON.stringify(toEntry(b))}`);
-    yield (start === 0 ? '' : ',') + lines.join(',');
+  let first = true;
+  for await (const page of source.bookmarks()) {
+    if (page.length === 0) continue;
+    yield (first ? '' : ',') + page.map((b) => `\n${JSON.stringify(toEntry(b))}`).join(',');
+    first = false;
   }
   yield '\n]}\n';
 }
@@ -150,8 +147,4 @@ function toEntry(b: InterchangeBookmark): z.input<typeof BookmarkEntry> {
     collectionPath: b.collectionPath,
     createdAt: msToIso(b.createdAt),
   };
-}
-
-export function writeShelfJson(library: InterchangeLibrary): string {
-  return [...shelfJsonChunks(library)].join('');
 }

@@ -24,6 +24,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     uploads: new PgUploads(db),
     blocks: new PgBlocks(db),
     files: new PgFileBytes(db, 'uploads'),
+    exports: new PgFileBytes(db, 'exports'),
     // The snapshot (xmin:xmax:in-progress ids) moves whenever a transaction that wrote commits,
     // on any connection of any instance: read per request, it is never behind a committed write.
     version: async () => (await db.get<{ v: string }>('SELECT pg_current_snapshot()::text AS v'))!.v,

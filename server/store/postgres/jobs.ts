@@ -1,8 +1,9 @@
 import type { Pg } from '../../db/postgres/pg.ts';
 import { newId } from '../../ids.ts';
-import type { ImportWriter, JobRecord, JobType, JobsStore, Library, SkippedSummary } from '../jobs.ts';
+import type { ExportBookmarkRow, ExportCollectionRow, ExportPageOptions, ImportWriter, JobRecord, JobType, JobsStore, SkippedSummary } from '../jobs.ts';
 import { type JobRow, LEFT_TO_RUN, toRecord } from '../shared/job-rows.ts';
 import { PgImportWriter } from './jobs-import.ts';
+import { exportCollections, exportPages } from './jobs-library.ts';
 
 export class PgJobs implements JobsStore {
   constructor(private db: Pg) {}
@@ -116,8 +117,12 @@ export class PgJobs implements JobsStore {
     return rows.map((r) => r.id);
   }
 
-  async readLibrary(userId: string): Promise<Library> {
-    throw new Error(`not written yet: ${userId}`);
+  async exportCollections(userId: string): Promise<ExportCollectionRow[]> {
+    return exportCollections(this.db, userId);
+  }
+
+  exportPages(userId: string, options: ExportPageOptions): AsyncIterable<ExportBookmarkRow[]> {
+    return exportPages(this.db, userId, options);
   }
 
   async importWriter(job: JobRecord): Promise<ImportWriter> {

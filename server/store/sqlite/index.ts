@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { openDatabase } from '../../db/database.ts';
+import { isArtifactName } from '../../jobs/artifacts.ts';
 import { DiskFileBytes, isFileId } from '../../storage/disk.ts';
 import type { Store } from '../store.ts';
 import { SqliteAccounts } from './accounts.ts';
@@ -27,6 +28,7 @@ export function openSqliteStore(dataDir: string): Store {
     uploads: new SqliteUploads(db),
     blocks: new SqliteBlocks(db),
     files: new DiskFileBytes(join(dataDir, 'files'), isFileId),
+    exports: new DiskFileBytes(join(dataDir, 'exports'), isArtifactName),
     version: async () => version(),
     close: async () => {
       db.close();

@@ -1,75 +1,65 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BookmarkType } from '../../../lib/api/bookmarks.ts';
 import type { Db } from '../../db/database.ts';
-import type { InterchangeCollection } from '../../interchange/types.ts';
-import type { Library } from '../jobs.ts';
-import type { BookmarkRow } from '../shared/bookmark-rows.ts';
-import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
+import type { ExportBookmarkRow, ExportCollectionRow, ExportPageOptions } from '../jobs.ts';
 
-interface CollectionRow {
-  id: string;
-  parent_id: string | null;
-  name: string;
-  icon: string;
-  color: string;
-  notes: string;
+interface PageRow {
+  seq: number;
+  url: string;
+  title: string;
+  description: string;
+  note: string;
+  type: string;
+  is_favorite: number;
+  collection_id: string | null;
+  created_at: number;
+  tag_names: string;
 }
 
-/**
- * The user's library as an export writes it, read in one transaction so that the
- * collections and bookmarks agree: active collections in tree order (parents first,
- * siblings in their order), active bookmarks oldest first, each with its folder path.
- * Deferred: it only reads, and must not hold other instances' writes back meanwhile.
- */
-export function readLibrary(db: Db, userId: string): Library {
-  return db.transaction((): Library => {
-    const collectionRows = db
-      .prepare<[string], CollectionRow>(
-        'SELECT id, parent_id, name, icon, color, notes FROM collections WHERE user_id = ? AND deleted_at IS NULL ORDER BY sort_order, seq',
-      )
-      .all(userId);
-    const { collections, paths } = walkCollections(collectionRows);
-    const bookmarks = db
-      .prepare<[string], BookmarkRow>(
-        `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b WHERE b.user_id = ? AND b.deleted_at IS NULL ORDER BY b.created_at, b.seq`,
-      )
-      .all(userId)
-      .map((r) => ({
-        url: r.url,
-        title: r.title,
-        description: r.description,
-        note: r.note,
-        type: r.type as BookmarkType,
-        isFavorite: r.is_favorite === 1,
-        tags: JSON.parse(r.tag_names) as string[],
-        // A bookmark whose collection is not active is shown Unsorted by the API too.
-        collectionPath: (r.collection_id !== null && paths.get(r.collection_id)) || [],
-        createdAt: r.created_at,
-      }));
-    return { collections, bookmarks };
-  }).deferred();
+const PAGE_COLUMNS = `b.seq, b.url, b.title, b.description, b.note, b.type, b.is_favorite, b.collection_id, b.created_at,
+  (SELECT json_group_array(t.name) FROM (SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
+     WHERE bt.bookmark_id = b.id ORDER BY t.name_key) t) AS tag_names`;
+
+/** The user's active bookmarks after the cursor, oldest first: a range of bookmarks_newest, or of bookmarks_collection with a collection. */
+const pageOf = (collection: string): string =>
+  `SELECT ${PAGE_COLUMNS} FROM bookmarks b WHERE ${collection} b.user_id = @userId AND b.deleted_at IS NULL
+     AND (b.created_at, b.seq) > (@createdAt, @seq) ORDER BY b.created_at, b.seq LIMIT @limit`;
+
+/** Several collections: SQLite merges their ordered ranges (each at most a page), so that no page reads more than it must. */
+const pageOfCollections = (count: number): string =>
+  Array.from({ length: count }, (_, i) => `SELECT * FROM (${pageOf(`b.collection_id = @id${i} AND`)})`).join(' UNION ALL ') +
+  ' ORDER BY created_at, seq LIMIT @limit';
+
+/** Before the first row of any library. */
+const START = { createdAt: Number.MIN_SAFE_INTEGER, seq: -1 };
+
+export function exportCollections(db: Db, userId: string): ExportCollectionRow[] {
+  return db
+    .prepare<[string], ExportCollectionRow>(
+      `SELECT id, parent_id AS parentId, name, icon, color, notes FROM collections
+       WHERE user_id = ? AND deleted_at IS NULL ORDER BY sort_order, seq`,
+    )
+    .all(userId);
 }
 
-/** Depth first from the roots; a collection whose parent is not active counts as a root. */
-function walkCollections(rows: readonly CollectionRow[]): { collections: InterchangeCollection[]; paths: Map<string, string[]> } {
-  const active = new Set(rows.map((r) => r.id));
-  const children = new Map<string | null, CollectionRow[]>();
-  for (const row of rows) {
-    const parent = row.parent_id !== null && active.has(row.parent_id) ? row.parent_id : null;
-    const siblings = children.get(parent);
-    if (siblings) siblings.push(row);
-    else children.set(parent, [row]);
+/** See JobsStore.exportPages. */
+export async function* exportPages(db: Db, userId: string, { pageSize, collectionIds }: ExportPageOptions): AsyncGenerator<ExportBookmarkRow[]> {
+  if (collectionIds?.length === 0) return;
+  const page = db.prepare<[Record<string, string | number>], PageRow>(
+    collectionIds === undefined ? pageOf('') : pageOfCollections(collectionIds.length),
+  );
+  const ids = Object.fromEntries((collectionIds ?? []).map((id, i) => [`id${i}`, id]));
+  for (let cursor = START; ; ) {
+    const rows = page.all({ ...ids, userId, limit: pageSize, ...cursor });
+    if (rows.length > 0) yield rows.map(toExportRow);
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < pageSize) return;
+    cursor = { createdAt: last.created_at, seq: last.seq };
+    await nextTurn();
   }
-  const collections: InterchangeCollection[] = [];
-  const paths = new Map<string, string[]>();
-  const visit = (parent: string | null, prefix: string[]): void => {
-    for (const row of children.get(parent) ?? []) {
-      if (paths.has(row.id)) continue;
-      const path = [...prefix, row.name];
-      paths.set(row.id, path);
-      collections.push({ path, icon: row.icon, color: row.color, notes: row.notes });
-      visit(row.id, path);
-    }
-  };
-  visit(null, []);
-  return { collections, paths };
+}
+
+function toExportRow({ url, title, description, note, ...r }: PageRow): ExportBookmarkRow {
+  const tags = JSON.parse(r.tag_names) as string[];
+  return { url, title, description, note, type: r.type as BookmarkType, isFavorite: r.is_favorite === 1, tags, collectionId: r.collection_id, createdAt: r.created_at };
 }

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
-import type { ImportWriter, JobRecord, JobType, JobsStore, Library, SkippedSummary } from '../jobs.ts';
+import type { ExportBookmarkRow, ExportCollectionRow, ExportPageOptions, ImportWriter, JobRecord, JobType, JobsStore, SkippedSummary } from '../jobs.ts';
 import { type JobRow, LEFT_TO_RUN, toRecord } from '../shared/job-rows.ts';
 import { SqliteImportWriter } from './jobs-import.ts';
-import { readLibrary } from './jobs-library.ts';
+import { exportCollections, exportPages } from './jobs-library.ts';
 
 /** A list of ids bound as one JSON parameter. */
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
@@ -146,8 +146,12 @@ export class SqliteJobs implements JobsStore {
       .all(JSON.stringify(ids));
   }
 
-  async readLibrary(userId: string): Promise<Library> {
-    return readLibrary(this.db, userId);
+  async exportCollections(userId: string): Promise<ExportCollectionRow[]> {
+    return exportCollections(this.db, userId);
+  }
+
+  exportPages(userId: string, options: ExportPageOptions): AsyncIterable<ExportBookmarkRow[]> {
+    return exportPages(this.db, userId, options);
   }
 
   async importWriter(job: JobRecord): Promise<ImportWriter> {

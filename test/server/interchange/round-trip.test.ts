@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { InterchangeBookmark, InterchangeCollection, InterchangeLibrary } from '../../../server/interchange/types.ts';
+import type { InterchangeBookmark, InterchangeLibrary } from '../../../server/interchange/types.ts';
+import { librarySource } from '../../../server/interchange/export-source.ts';
 import { writeExport, writeExportChunks } from '../../../server/interchange/write.ts';
+import { SAMPLE_COLLECTIONS } from '../../support/export-library.ts';
 import { readImport } from '../../support/import-files.ts';
 
-// Collections listed in tree (depth-first) order, which is the order every writer emits.
-const collections: InterchangeCollection[] = [
-  { path: ['Work'], icon: '💼', color: 'blue', notes: 'Job stuff\nsecond line' },
-  { path: ['Work', 'Projects / 2024'], icon: '', color: '', notes: '' },
-  { path: ['Work', 'Projects / 2024', 'Q1, "draft" <beta> & co'], icon: 'folder', color: '#ff0000', notes: '  deep & "quoted"\r\n' },
-  { path: ['Work', 'Empty'], icon: '📁', color: 'red', notes: '' },
-  { path: ['Личное 日本 🎌'], icon: '', color: 'green', notes: 'ünïcödé' },
-  { path: ['Back\\slash'], icon: '', color: '', notes: '' },
-  { path: ['Back\\slash', "It's = fine"], icon: '', color: '', notes: '=SUM(A1)' },
-  { path: ['Back\\slash', "It's = fine", 'Empty leaf'], icon: '', color: '', notes: '' },
-];
+const collections = SAMPLE_COLLECTIONS;
 
 function bookmark(overrides: Partial<InterchangeBookmark> & { url: string }): InterchangeBookmark {
   return {
@@ -73,35 +65,35 @@ function sortedByContent(list: InterchangeBookmark[]): InterchangeBookmark[] {
 }
 
 describe('export then import loses nothing', () => {
-  it.each(['json', 'csv'] as const)('%s keeps bookmarks, their order and every collection', (format) => {
-    const parsed = readImport(writeExport(format, library));
+  it.each(['json', 'csv'] as const)('%s keeps bookmarks, their order and every collection', async (format) => {
+    const parsed = readImport(await writeExport(format, library));
     expect(parsed.format).toBe(format === 'json' ? 'shelf-json' : 'shelf-csv');
     expect(parsed.skipped).toEqual([]);
     expect(parsed.collections).toEqual(collections);
     expect(parsed.bookmarks).toEqual(bookmarks);
   });
 
-  it('html keeps every bookmark and collection (bookmarks grouped by folder)', () => {
-    const parsed = readImport(writeExport('html', library));
+  it('html keeps every bookmark and collection (bookmarks grouped by folder)', async () => {
+    const parsed = readImport(await writeExport('html', library));
     expect(parsed.format).toBe('netscape-html');
     expect(parsed.skipped).toEqual([]);
     expect(parsed.collections).toEqual(collections);
     expect(sortedByContent(parsed.bookmarks)).toEqual(sortedByContent(bookmarks));
   });
 
-  it.each(['json', 'csv', 'html'] as const)('%s also round-trips from a Buffer', (format) => {
-    const parsed = readImport(Buffer.from(writeExport(format, library), 'utf8'));
+  it.each(['json', 'csv', 'html'] as const)('%s also round-trips from a Buffer', async (format) => {
+    const parsed = readImport(Buffer.from(await writeExport(format, library), 'utf8'));
     expect(sortedByContent(parsed.bookmarks)).toEqual(sortedByContent(bookmarks));
   });
 
-  it.each(['json', 'csv', 'html'] as const)('%s of an empty library round-trips', (format) => {
-    const parsed = readImport(writeExport(format, { bookmarks: [], collections: [], exportedAt: 0 }));
+  it.each(['json', 'csv', 'html'] as const)('%s of an empty library round-trips', async (format) => {
+    const parsed = readImport(await writeExport(format, { bookmarks: [], collections: [], exportedAt: 0 }));
     expect(parsed).toMatchObject({ bookmarks: [], collections: [], skipped: [] });
   });
 
-  it.each(['json', 'csv', 'html'] as const)('%s adds folders a bookmark points at but the list forgot', (format) => {
+  it.each(['json', 'csv', 'html'] as const)('%s adds folders a bookmark points at but the list forgot', async (format) => {
     const parsed = readImport(
-      writeExport(format, {
+      await writeExport(format, {
         bookmarks: [bookmark({ url: 'https://x.example/', collectionPath: ['A', 'B'] })],
         collections: [],
         exportedAt: 0,
@@ -111,15 +103,18 @@ describe('export then import loses nothing', () => {
     expect(parsed.bookmarks[0]?.collectionPath).toEqual(['A', 'B']);
   });
 
-  it.each(['json', 'csv', 'html'] as const)('%s chunks join to the same text', (format) => {
-    expect([...writeExportChunks(format, library)].join('')).toBe(writeExport(format, library));
+  it.each(['json', 'csv', 'html'] as const)('%s chunks join to the same text', async (format) => {
+    const chunks: string[] = [];
+    for await (const chunk of writeExportChunks(format, librarySource(library))) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('')).toBe(await writeExport(format, library));
   });
 
-  it('json and csv survive a second round trip byte for byte', () => {
+  it('json and csv survive a second round trip byte for byte', async () => {
     for (const format of ['json', 'csv', 'html'] as const) {
-      const first = writeExport(format, library);
+      const first = await writeExport(format, library);
       const parsed = readImport(first);
-      const second = writeExport(format, { ...parsed, exportedAt: library.exportedAt });
+      const second = await writeExport(format, { ...parsed, exportedAt: library.exportedAt });
       if (format === 'html') expect(readImport(second).bookmarks).toEqual(parsed.bookmarks);
       else expect(second).toBe(first);
     }

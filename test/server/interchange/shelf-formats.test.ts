@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { InterchangeBookmark, InterchangeLibrary } from '../../../server/interchange/types.ts';
 import { EXPORT_FILE_TYPES, writeExport } from '../../../server/interchange/write.ts';
 import { readImport } from '../../support/import-files.ts';
@@ -108,8 +108,8 @@ describe('Shelf CSV', () => {
     ]);
   });
 
-  it('escapes separators inside tag and folder names', () => {
-    const csv = writeExport(
+  it('escapes separators inside tag and folder names', async () => {
+    const csv = await writeExport(
       'csv',
       library([{ ...base, tags: ['a, b', 'back\\slash', 'dev/js'], collectionPath: ['AC/DC', 'Live \\ Loud'] }]),
     );
@@ -117,9 +117,9 @@ describe('Shelf CSV', () => {
     expect(readImport(csv).bookmarks[0]).toMatchObject({ tags: ['a, b', 'back\\slash', 'dev/js'], collectionPath: ['AC/DC', 'Live \\ Loud'] });
   });
 
-  it('guards cells that a spreadsheet would run as a formula, reversibly', () => {
+  it('guards cells that a spreadsheet would run as a formula, reversibly', async () => {
     const titles = ['=cmd|calc', '+1', '-1', '@SUM(A1)', "'=quoted", "''+twice", "plain 'quote", "'lonely"];
-    const csv = writeExport('csv', library(titles.map((title, i) => ({ ...base, url: `https://x.example/${i}`, title }))));
+    const csv = await writeExport('csv', library(titles.map((title, i) => ({ ...base, url: `https://x.example/${i}`, title }))));
     const lines = csv.split('\n');
     expect(lines[1]).toMatch(/^https:\/\/x\.example\/0,'=cmd\|calc,/);
     expect(lines[3]).toMatch(/,'-1,/);
@@ -128,8 +128,8 @@ describe('Shelf CSV', () => {
     expect(readImport(csv).bookmarks.map((b) => b.title)).toEqual(titles);
   });
 
-  it('starts with a BOM and the documented header, collection rows first', () => {
-    const csv = writeExport('csv', library([{ ...base, collectionPath: ['Top'] }], [{ path: ['Top'], icon: '⭐', color: 'red', notes: 'n' }]));
+  it('starts with a BOM and the documented header, collection rows first', async () => {
+    const csv = await writeExport('csv', library([{ ...base, collectionPath: ['Top'] }], [{ path: ['Top'], icon: '⭐', color: 'red', notes: 'n' }]));
     expect(csv.startsWith(`\uFEFF${header},icon,color\n`)).toBe(true);
     expect(csv.split('\n')[1]).toBe(',Top,,n,collection,,,Top,,⭐,red');
     expect(csv.split('\n')[2]).toBe('https://example.com/,Example,,,link,false,,Top,,,');
@@ -137,20 +137,23 @@ describe('Shelf CSV', () => {
 });
 
 describe('Shelf HTML export', () => {
-  const html = writeExport(
-    'html',
-    library(
-      [
-        { ...base, title: 'A & B <c> "d"', tags: ['x', 'y'], createdAt: 1466010266000, collectionPath: ['Top', 'Sub'], description: 'desc' },
-        { ...base, url: 'https://e.example/?a=1&b="2"', type: 'video', isFavorite: true, note: 'line\nbreak' },
-      ],
-      [
-        { path: ['Top'], icon: '', color: '', notes: 'Folder notes' },
-        { path: ['Top', 'Sub'], icon: '', color: '', notes: '' },
-        { path: ['Empty'], icon: '', color: 'red', notes: '' },
-      ],
-    ),
-  );
+  let html = '';
+  beforeAll(async () => {
+    html = await writeExport(
+      'html',
+      library(
+        [
+          { ...base, title: 'A & B <c> "d"', tags: ['x', 'y'], createdAt: 1466010266000, collectionPath: ['Top', 'Sub'], description: 'desc' },
+          { ...base, url: 'https://e.example/?a=1&b="2"', type: 'video', isFavorite: true, note: 'line\nbreak' },
+        ],
+        [
+          { path: ['Top'], icon: '', color: '', notes: 'Folder notes' },
+          { path: ['Top', 'Sub'], icon: '', color: '', notes: '' },
+          { path: ['Empty'], icon: '', color: 'red', notes: '' },
+        ],
+      ),
+    );
+  });
 
   it('is a Netscape bookmark file browsers import', () => {
     expect(html.startsWith('<!DOCTYPE NETSCAPE-Bookmark-file-1>\n')).toBe(true);
