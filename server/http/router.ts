@@ -171,13 +171,27 @@ function enveloped(c: Context<AppEnv>, data: Buffer, status: ContentfulStatusCod
   if (c.req.method !== 'GET' || !(outgoing instanceof ServerResponse)) {
     return reply(c, Buffer.concat([DATA_OPEN, data, close], length), status);
   }
-  outgoing.writeHead(status, { ...c.get('headers'), 'Content-Type': 'application/json', 'Content-Length': length });
+  outgoing.writeHead(status, headerList(c.get('headers'), length));
   outgoing.cork(); // end() uncorks: the head and the three pieces leave in one writev
   outgoing.write(DATA_OPEN);
   outgoing.write(data);
   outgoing.end(close);
   // @hono/node-server's documented marker: it then writes nothing more (it is built when this module loads, before serve()).
   return RESPONSE_ALREADY_SENT;
+}
+
+/**
+ * The collected headers and the JSON ones as node's flat name/value list: node
+ * writes a fresh object of a dozen headers, made per request, markedly slower
+ * (about 3 µs a request here) than the same headers as a list.
+ */
+function headerList(collected: Record<string, string>, length: number): string[] {
+  const list: string[] = [];
+  for (const name in collected) {
+    if (name !== 'Content-Type' && name !== 'Content-Length') list.push(name, collected[name]!);
+  }
+  list.push('Content-Type', 'application/json', 'Content-Length', String(length));
+  return list;
 }
 
 interface Serialized {

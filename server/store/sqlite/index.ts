@@ -23,7 +23,7 @@ export function openSqliteStore(dataDir: string): Store {
     jobs: new SqliteJobs(db),
     smartFolders: new SqliteSmartFolders(db),
     uploads: new SqliteUploads(db),
-    blocks: new SqliteBlocks(db),
+    blocks: new SqliteBlocks(db, version),
     version,
     close: () => db.close(),
   };
