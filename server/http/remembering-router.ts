@@ -9,8 +9,8 @@ const REMEMBERED_PATH_MAX_LENGTH = 256;
 
 /**
  * Hono's own router (the one `new Hono()` makes), whose answer for a method and
- * path is remembered: routes are all added before the first request, so the
- * answer never changes, and Hono only reads it. Shelf's routes need Hono's trie
+ * path is remembered: Hono's router takes no route after its first match, so
+ * the answer never changes, and Hono only reads it. Shelf's routes need Hono's trie
  * router, whose search costs a request about as much as its own auth check.
  */
 export class RememberingRouter<T> implements Router<T> {
@@ -20,7 +20,6 @@ export class RememberingRouter<T> implements Router<T> {
   private remembered = 0;
 
   add(method: string, path: string, handler: T): void {
-    this.forget();
     this.router.add(method, path, handler);
   }
 
@@ -30,15 +29,14 @@ export class RememberingRouter<T> implements Router<T> {
     if (known !== undefined) return known;
     const answer = this.router.match(method, path);
     if (path.length > REMEMBERED_PATH_MAX_LENGTH) return answer;
-    if (this.remembered >= REMEMBERED_PATHS) this.forget();
+    if (this.remembered >= REMEMBERED_PATHS) {
+      this.answers.clear();
+      this.remembered = 0;
+      byPath = undefined;
+    }
     if (byPath === undefined) this.answers.set(method, (byPath = new Map()));
     byPath.set(path, answer);
     this.remembered++;
     return answer;
-  }
-
-  private forget(): void {
-    this.answers.clear();
-    this.remembered = 0;
   }
 }
