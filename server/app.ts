@@ -8,6 +8,7 @@ import { handleError } from './http/error-handler.ts';
 import { countAuthFailures, gatekeeper } from './http/gatekeeper.ts';
 import { requestContext } from './http/request-context.ts';
 import { failure } from './http/respond.ts';
+import { RememberingRouter } from './http/remembering-router.ts';
 import { Router } from './http/router.ts';
 import { registerRoutes } from './routes/index.ts';
 import { openApiRoute } from './routes/openapi.ts';
@@ -35,7 +36,7 @@ const syncClock =
   };
 
 export function createApp(deps: ServerDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ router: new RememberingRouter() });
   if (deps.config.testClock) app.use('*', syncClock(deps));
   app.use('*', requestContext(deps.config.proxyHops));
   app.onError(handleError);

@@ -28,6 +28,8 @@ export class ResponseCache {
   private entries = new Map<string, Buffer>();
   private version: string | undefined;
   private bytes = 0;
+  /** The key last set or moved to the end: a page asked for again and again is not moved every time. */
+  private newest: string | undefined;
 
   constructor(private limits: ResponseCacheLimits = DEFAULT_RESPONSE_CACHE_LIMITS) {}
 
@@ -35,8 +37,11 @@ export class ResponseCache {
     if (!this.holds(version)) return undefined;
     const body = this.entries.get(key);
     if (body === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, body); // most recently used again
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, body); // most recently used again
+      this.newest = key;
+    }
     return body;
   }
 
@@ -46,6 +51,7 @@ export class ResponseCache {
     this.holds(version);
     this.remove(key);
     this.entries.set(key, body);
+    this.newest = key;
     this.bytes += cost;
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.limits.maxBytes && this.entries.size <= this.limits.maxEntries) break;

@@ -1,5 +1,5 @@
 import type { BlocksStore } from '../store/blocks.ts';
-import type { ConsumeResult, LimitStore, WindowRule } from './limit-store.ts';
+import type { ConsumeResult, LimitStore, WindowRule, WindowState } from './limit-store.ts';
 
 interface Window {
   start: number;
@@ -23,17 +23,23 @@ export class MemoryLimitStore implements LimitStore {
 
   constructor(private blocks: BlocksStore) {}
 
+  // Loops rather than map/every with closures: this runs twice for every request.
   async consume(rules: WindowRule[], now: number): Promise<ConsumeResult> {
-    const current = rules.map((rule) => this.window(rule, now));
-    const allowed = rules.every((rule, i) => current[i]!.count < rule.limit);
-    if (allowed) for (const w of current) w.count += 1;
-    return {
-      allowed,
-      windows: rules.map((rule, i) => {
-        const w = current[i]!;
-        return { rule, remaining: Math.max(0, rule.limit - w.count), resetAt: w.start + w.windowMs };
-      }),
-    };
+    const current: Window[] = [];
+    let allowed = true;
+    for (const rule of rules) {
+      const w = this.window(rule, now);
+      current.push(w);
+      if (w.count >= rule.limit) allowed = false;
+    }
+    const windows: WindowState[] = [];
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i]!;
+      const w = current[i]!;
+      if (allowed) w.count += 1;
+      windows.push({ rule, remaining: Math.max(0, rule.limit - w.count), resetAt: w.start + w.windowMs });
+    }
+    return { allowed, windows };
   }
 
   async takeToken(key: string, capacity: number, refillPerMs: number, now: number) {

@@ -26,7 +26,7 @@ export function openSqliteStore(dataDir: string): Store {
     jobs: new SqliteJobs(db),
     smartFolders: new SqliteSmartFolders(db),
     uploads: new SqliteUploads(db),
-    blocks: new SqliteBlocks(db),
+    blocks: new SqliteBlocks(db, version),
     files: new DiskFileBytes(join(dataDir, 'files'), isFileId),
     exports: new DiskFileBytes(join(dataDir, 'exports'), isArtifactName),
     version: async () => version(),
