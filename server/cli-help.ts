@@ -29,6 +29,9 @@ flags (each flag wins over its environment variable):
   --redis URL            redis://HOST:PORT (or rediss://): the Redis that several instances on
                          one database share for every limit, IP block and the test clock; the
                          instance does not start without it. Env REDIS_URL.
+  --database URL         postgres://USER@HOST:PORT/DB: keeps every record, uploaded file and
+                         export file in this PostgreSQL database, shared by every instance
+                         started with it (--data is then not used). Env DATABASE_URL.
   --job-lease-ms N       how long an instance holds an import or export job between heartbeats
                          before another instance may take it over; default 30000.
   --test-clock           enables POST /__test__/clock {"advanceMs": N}, which moves the

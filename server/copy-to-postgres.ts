@@ -53,6 +53,9 @@ try {
       }
       return copyLibrary(from, tx, ({ table, rows }) => console.error(`copied ${rows} rows of ${table}`));
     });
+    // Statistics for the planner (and the search index's pending list flushed): without them it would
+    // plan the first queries of a library it believes empty.
+    await to.run('VACUUM ANALYZE');
     console.log(JSON.stringify({ copied: Object.fromEntries(tables.map((t) => [t.table, t.rows])), ms: Date.now() - started }));
   } finally {
     from.close();

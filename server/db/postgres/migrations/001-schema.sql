@@ -210,6 +210,9 @@ CREATE TABLE ip_blocks (
 
 -- Kept counts: each user's stats, and each user's active bookmarks per domain and per
 -- normalised URL. Rows with a zero count are removed, so that a read lists exactly those in use.
+-- No index holds a count (SQLite's domain_counts_order): every change of a count would add an
+-- index entry, and a statement changing one row many times (a collection's cascade) would slow
+-- with each; a user's domains are sorted when read instead.
 CREATE TABLE bookmark_stats (
   user_id TEXT COLLATE "C" PRIMARY KEY,
   total BIGINT NOT NULL DEFAULT 0,
@@ -230,7 +233,6 @@ CREATE TABLE domain_counts (
   count BIGINT NOT NULL,
   PRIMARY KEY (user_id, domain)
 );
-CREATE INDEX domain_counts_order ON domain_counts(user_id, count DESC, domain);
 
 CREATE TABLE url_key_counts (
   user_id TEXT COLLATE "C" NOT NULL,
