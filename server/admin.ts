@@ -199,7 +199,10 @@ function database(): { data: string } | { url: string } {
   const url = flag ?? (process.env.DATABASE_URL?.trim() || undefined);
   if (url === undefined) throw new UsageError('--data DIR or --database URL is required (or DATABASE_URL in the environment)');
   if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new UsageError(`--database (or DATABASE_URL) must be a postgres://USER@HOST:PORT/DB URL, got ${flag === undefined ? 'DATABASE_URL' : url}`);
+    // The environment's value is not repeated: it may carry a password.
+    throw new UsageError(
+      flag === undefined ? 'DATABASE_URL must be a postgres://USER@HOST:PORT/DB URL' : `--database must be a postgres://USER@HOST:PORT/DB URL, got ${url}`,
+    );
   }
   return { url };
 }
