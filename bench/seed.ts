@@ -3,7 +3,7 @@ import { domainOf, normaliseUrl } from '../lib/url.ts';
 import { type Db, openDatabase } from '../server/db/database.ts';
 import { newId } from '../server/ids.ts';
 import { defaultFavicon } from '../server/metadata/extract.ts';
-import { type BookmarkRow, toBookmark } from '../server/store/sqlite/bookmark-rows.ts';
+import { type BookmarkRow, toBookmark } from '../server/store/shared/bookmark-rows.ts';
 import { ensureTags } from '../server/store/sqlite/tag-rows.ts';
 import type { Library } from './library.ts';
 import { median } from './stats.ts';

@@ -2,14 +2,14 @@ import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 /**
- * npm run build:server: the server and the admin command bundled once into
+ * npm run build:server: the server, the admin command and copy-to-postgres bundled once into
  * dist/server/, to run with plain node (no TypeScript compiler at run time).
  * better-sqlite3 stays outside: it loads a native module built for this machine.
  */
 const out = new URL('../dist/server/', import.meta.url).pathname;
 rmSync(out, { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: { main: 'server/main.ts', admin: 'server/admin.ts' },
+  entryPoints: { main: 'server/main.ts', admin: 'server/admin.ts', 'copy-to-postgres': 'server/copy-to-postgres.ts' },
   outdir: out,
   bundle: true,
   splitting: true,

@@ -105,3 +105,19 @@ commands:
                  {"ip", "lifted": true}.
 
   -h, --help     prints this help and exits 0.`;
+
+export const COPY_HELP = `Shelf copy-to-postgres: moves a self-hosted library from SQLite to PostgreSQL. It copies
+every record of the data directory's database (users, tokens, collections, bookmarks, tags,
+smart folders, jobs, blocks) and every stored file into an empty PostgreSQL database, in one
+transaction: all of it or nothing. Stop the server first, then start it with --database.
+
+usage: npm run --silent copy-to-postgres -- --data DIR --database postgres://USER@HOST:PORT/DB
+
+flags:
+  --data DIR        the data directory of the SQLite server (it must hold shelf.db).
+  --database URL    the PostgreSQL database to fill; it must hold no library yet (the schema
+                    is created when missing). Env DATABASE_URL.
+  -h, --help        prints this help and exits 0.
+
+It prints one JSON object, {"copied": {TABLE: ROWS, ...}, "ms": N}, and exits 0; 1 when
+the copy fails (nothing is left in PostgreSQL), 2 on bad flags.`;

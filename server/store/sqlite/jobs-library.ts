@@ -2,7 +2,8 @@ import type { BookmarkType } from '../../../lib/api/bookmarks.ts';
 import type { Db } from '../../db/database.ts';
 import type { InterchangeCollection } from '../../interchange/types.ts';
 import type { Library } from '../jobs.ts';
-import { BOOKMARK_COLUMNS, type BookmarkRow } from './bookmark-rows.ts';
+import type { BookmarkRow } from '../shared/bookmark-rows.ts';
+import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 
 interface CollectionRow {
   id: string;
