@@ -22,7 +22,8 @@ export default defineConfig({
           exclude: [
             ...configDefaults.exclude,
             'test/server/interchange/**',
-            'test/server/{cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,shared-clock,smart-folders-units,sqlite-shared}.test.ts',
+            'test/server/postgres/**',
+            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,shared-clock,smart-folders-units,sqlite-shared}.test.ts',
           ],
           setupFiles: ['test/support/redis-setup.ts'],
           environment: 'node',
@@ -41,7 +42,7 @@ export default defineConfig({
             ...configDefaults.exclude,
             'test/server/interchange/**',
             'test/server/postgres/**',
-            'test/server/{cli,config-redis,copy-to-postgres,limit-store,metadata,migration-011,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version}.test.ts',
+            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,limit-store,metadata,migration-011,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version}.test.ts',
           ],
           globalSetup: ['test/support/postgres-global.ts'],
           setupFiles: ['test/support/postgres-setup.ts'],

@@ -9,12 +9,9 @@ import { UsageError } from './admin/usage-error.ts';
 import { issueToken } from './auth/tokens.ts';
 import { iso } from './clock.ts';
 import { openDatabase } from './db/database.ts';
-import { openPostgres } from './db/postgres/connect.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
 import type { AccountsStore, TokenRecord } from './store/accounts.ts';
 import type { BlocksStore } from './store/blocks.ts';
-import { PgAccounts } from './store/postgres/accounts.ts';
-import { PgBlocks } from './store/postgres/blocks.ts';
 import { SqliteAccounts } from './store/sqlite/accounts.ts';
 import { SqliteBlocks } from './store/sqlite/blocks.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
@@ -199,7 +196,10 @@ function database(): { data: string } | { url: string } {
   const url = flag ?? (process.env.DATABASE_URL?.trim() || undefined);
   if (url === undefined) throw new UsageError('--data DIR or --database URL is required (or DATABASE_URL in the environment)');
   if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new UsageError(`--database (or DATABASE_URL) must be a postgres://USER@HOST:PORT/DB URL, got ${flag === undefined ? 'DATABASE_URL' : url}`);
+    // The environment's value is not repeated: it may carry a password.
+    throw new UsageError(
+      flag === undefined ? 'DATABASE_URL must be a postgres://USER@HOST:PORT/DB URL' : `--database must be a postgres://USER@HOST:PORT/DB URL, got ${url}`,
+    );
   }
   return { url };
 }
@@ -226,6 +226,12 @@ async function runOn(where: { data: string } | { url: string }, command: string)
       db.close();
     }
   }
+  // Loaded only then: the command on SQLite never loads the PostgreSQL driver.
+  const [{ openPostgres }, { PgAccounts }, { PgBlocks }] = await Promise.all([
+    import('./db/postgres/connect.ts'),
+    import('./store/postgres/accounts.ts'),
+    import('./store/postgres/blocks.ts'),
+  ]);
   const pg = await openPostgres(where.url, { maxConnections: 2 });
   try {
     return await run({ accounts: new PgAccounts(pg), blocks: new PgBlocks(pg) }, command);

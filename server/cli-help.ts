@@ -122,5 +122,6 @@ flags:
                     is created when missing). Env DATABASE_URL.
   -h, --help        prints this help and exits 0.
 
-It prints one JSON object, {"copied": {TABLE: ROWS, ...}, "ms": N}, and exits 0; 1 when
+It prints one JSON object, {"copied": {TABLE: ROWS, ...}, "files": {"files": N, "bytes": N},
+"ms": N}, and exits 0; 1 when
 the copy fails (nothing is left in PostgreSQL), 2 on bad flags.`;

@@ -2,9 +2,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { COPY_HELP } from './cli-help.ts';
+import { copyFileBytes } from './copy/copy-files.ts';
 import { copyLibrary } from './copy/copy-library.ts';
 import { openDatabase } from './db/database.ts';
 import { openPostgres } from './db/postgres/connect.ts';
+import { DiskFileBytes, isFileId } from './storage/disk.ts';
+import { PgFileBytes } from './store/postgres/files.ts';
 
 /**
  * Moves a self-hosted library to PostgreSQL: copies the SQLite database of a data directory
@@ -47,16 +50,22 @@ try {
   const from = openDatabase(dataDir);
   const to = await openPostgres(url);
   try {
-    const tables = await to.transaction(async (tx) => {
+    const result = await to.transaction(async (tx) => {
       if ((await tx.get('SELECT 1 AS one FROM users LIMIT 1')) !== undefined) {
         throw new Error('the PostgreSQL database already holds a library; copy into an empty one');
       }
-      return copyLibrary(from, tx, ({ table, rows }) => console.error(`copied ${rows} rows of ${table}`));
+      const copied = await copyLibrary(from, tx, ({ table, rows }) => console.error(`copied ${rows} rows of ${table}`));
+      // The uploaded files' bytes too, in the same transaction: the instances on PostgreSQL share no disk.
+      const recorded = from.prepare<[], string>('SELECT id FROM stored_files WHERE oversize = 0').pluck().all();
+      const files = await copyFileBytes(recorded, new DiskFileBytes(join(dataDir, 'files'), isFileId), new PgFileBytes(tx, 'uploads'));
+      console.error(`copied ${files.files} files (${files.bytes} bytes)`);
+      return { copied, files };
     });
     // Statistics for the planner (and the search index's pending list flushed): without them it would
     // plan the first queries of a library it believes empty.
     await to.run('VACUUM ANALYZE');
-    console.log(JSON.stringify({ copied: Object.fromEntries(tables.map((t) => [t.table, t.rows])), ms: Date.now() - started }));
+    const copied = Object.fromEntries(result.copied.map((t) => [t.table, t.rows]));
+    console.log(JSON.stringify({ copied, files: result.files, ms: Date.now() - started }));
   } finally {
     from.close();
     await to.close();

@@ -57,8 +57,11 @@ export class DiskFileBytes implements FileBytes {
   async open(id: string): Promise<{ size: number; stream: Readable } | null> {
     const file = await open(this.pathOf(id)).catch(() => null);
     if (file === null) return null;
-    const { size } = await file.stat();
-    return { size, stream: file.createReadStream() };
+    const stats = await file.stat().catch(async (err: unknown) => {
+      await file.close();
+      throw err;
+    });
+    return { size: stats.size, stream: file.createReadStream() };
   }
 
   async remove(ids: Iterable<string>): Promise<void> {

@@ -85,7 +85,11 @@ describe('npm run admin -- --database', () => {
 
     const notPostgres = await npmRun('admin', ['--database', 'mysql://db.example/shelf', 'user', 'list']);
     expect(notPostgres.code).toBe(2);
-    expect(notPostgres.stderr).toContain('--database (or DATABASE_URL) must be a postgres://USER@HOST:PORT/DB URL, got mysql://db.example/shelf');
+    expect(notPostgres.stderr).toContain('--database must be a postgres://USER@HOST:PORT/DB URL, got mysql://db.example/shelf');
+    const envNotPostgres = await npmRun('admin', ['user', 'list'], { DATABASE_URL: 'mysql://root:hunter2@db.example/shelf' });
+    expect(envNotPostgres.code).toBe(2);
+    expect(envNotPostgres.stderr).toContain('DATABASE_URL must be a postgres://USER@HOST:PORT/DB URL');
+    expect(envNotPostgres.stderr).not.toContain('hunter2');
 
     const neither = await npmRun('admin', ['user', 'list'], { DATABASE_URL: '' });
     expect(neither.code).toBe(2);
@@ -93,7 +97,7 @@ describe('npm run admin -- --database', () => {
 
     const users = await new PgAccounts(db).listUsers();
     expect(users.map((u) => u.name)).toEqual(['Ada']);
-  }, 30_000);
+  }, 60_000);
 
   it('says in one line that the database cannot be reached, without its password, and exits 1', async () => {
     const port = await freePort();

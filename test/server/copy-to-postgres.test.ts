@@ -115,8 +115,9 @@ describe('copy-to-postgres', () => {
     const out = await copy('--data', dataDir, '--database', url);
     expect(out.stderr).not.toMatch(/error/i);
     expect(out.code).toBe(0);
-    const summary = JSON.parse(out.stdout) as { copied: Record<string, number> };
+    const summary = JSON.parse(out.stdout) as { copied: Record<string, number>; files: { files: number; bytes: number } };
     expect(summary.copied).toMatchObject({ users: 1, tokens: 1, collections: 2, bookmarks: 13, tags: 3, smart_folders: 1 });
+    expect(summary.files).toEqual({ files: 1, bytes: cover.byteLength });
 
     const t = await startTestServer({ databaseUrl: url });
     try {

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
@@ -9,6 +7,7 @@ import { Tag } from '../../lib/api/tags.ts';
 import { HOUR, MINUTE } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
+import { bytesKept } from '../support/stored-bytes.ts';
 import { allBookmarks, collectionPaths, importFile, settledJob, startImportOf, upload } from './jobs-fixtures.ts';
 import { GENERATED_FILES } from '../support/import-files.ts';
 
@@ -20,7 +19,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const storedFile = (storageId: string): string => join(t.dataDir, 'files', storageId);
 
 /** POST /import/* allows 2 requests a minute per user and endpoint. */
 const nextMinute = (): Promise<number> => t.advance(MINUTE);
@@ -104,7 +102,7 @@ describe('importing', () => {
     expect(job.completedAt).not.toBeNull();
     expect(job.skippedReasons!.map((r) => r.reason).join('\n')).toMatch(/javascript[\s\S]*type[\s\S]*ftp:\/\/files\.example\/x: not an http or https URL/);
     // The import file goes once the job ends.
-    expect(existsSync(storedFile(storageId))).toBe(false);
+    expect(await bytesKept(t, storageId)).toBe(false);
 
     const bookmarks = byUrl(await allBookmarks(u.api));
     const { collections, paths } = await collectionPaths(u.api);
@@ -221,7 +219,7 @@ describe('importing', () => {
     expect(job.status).toBe('failed');
     expect(job.errorMessage).toMatch(/^The file is not a bookmark export we can read: expected Netscape HTML/);
     expect(job.result).toBeUndefined();
-    expect(existsSync(storedFile(storageId))).toBe(false);
+    expect(await bytesKept(t, storageId)).toBe(false);
     expect(await allBookmarks(u.api)).toEqual([]);
   });
 });
@@ -248,7 +246,7 @@ describe('POST /import/start errors', () => {
     ).toMatch(/storageId/);
     expectError(await u.api('POST', '/import/start', { body: { jobId: first.jobId, storageId: 'file_bogus' } }), 400, 'RESERVATION_INVALID');
     expect(dataOf(await u.api('GET', `/jobs/${first.jobId}`), Job).status).toBe('pending');
-    expect(existsSync(storedFile(first.storageId))).toBe(true);
+    expect(await bytesKept(t, first.storageId)).toBe(true);
   });
 
   it('400 VALIDATION_ERROR naming a missing field', async () => {
@@ -274,10 +272,10 @@ describe('import clean-up', () => {
     const { jobId, storageId } = await reserveAndUpload(u, '<!DOCTYPE NETSCAPE-Bookmark-file-1><DL></DL>');
     await t.advance(23 * HOUR);
     expect(dataOf(await u.api('GET', `/jobs/${jobId}`), Job).status).toBe('pending');
-    expect(existsSync(storedFile(storageId))).toBe(true);
+    expect(await bytesKept(t, storageId)).toBe(true);
     await t.advance(HOUR);
     expectError(await u.api('GET', `/jobs/${jobId}`), 404, 'NOT_FOUND');
-    expect(existsSync(storedFile(storageId))).toBe(false);
+    expect(await bytesKept(t, storageId)).toBe(false);
   });
 
   it('keeps a finished import readable until 30 days have passed', async () => {

@@ -104,7 +104,7 @@ describe('the IP block counts every authentication failure of the spec', () => {
       expect((await anon(first)).status).toBe(403);
       await first.close();
 
-      const second = await startTestServer({ dataDir });
+      const second = await startTestServer({ dataDir, databaseUrl: first.server.deps.config.databaseUrl });
       try {
         const res = await anon(second);
         expect(res.status).toBe(403);
@@ -186,7 +186,7 @@ describe('admin block list / block lift, while the server runs', () => {
     for (let i = 0; i < 5; i++) await anon(`::ffff:${other}`);
     await expectBlocked(ip);
 
-    const listed = await admin(t.dataDir, 'block', 'list');
+    const listed = await admin(t, 'block', 'list');
     expect(listed.code, listed.stderr).toBe(0);
     const { blocks } = BlockList.parse(JSON.parse(listed.stdout));
     // Other tests of this file may have left blocks of their own addresses.
@@ -195,18 +195,18 @@ describe('admin block list / block lift, while the server runs', () => {
     expect(until).toBeGreaterThan(14 * 60_000);
     expect(until).toBeLessThanOrEqual(15 * 60_000);
 
-    const lifted = await admin(t.dataDir, 'block', 'lift', '--ip', ip);
+    const lifted = await admin(t, 'block', 'lift', '--ip', ip);
     expect(lifted.code, lifted.stderr).toBe(0);
     expect(JSON.parse(lifted.stdout)).toEqual({ ip, lifted: true });
     const u = await t.user();
     expect((await u.api('GET', '/auth/verify', { ip })).status).toBe(200);
     await expectBlocked(other);
-    const left = BlockList.parse(JSON.parse((await admin(t.dataDir, 'block', 'list')).stdout)).blocks.map((b) => b.ip);
+    const left = BlockList.parse(JSON.parse((await admin(t, 'block', 'list')).stdout)).blocks.map((b) => b.ip);
     expect(left).toContain(other);
     expect(left).not.toContain(ip);
 
     // The mapped spelling of an address is the address.
-    expect(JSON.parse((await admin(t.dataDir, 'block', 'lift', '--ip', `::ffff:${other}`)).stdout)).toEqual({ ip: other, lifted: true });
+    expect(JSON.parse((await admin(t, 'block', 'lift', '--ip', `::ffff:${other}`)).stdout)).toEqual({ ip: other, lifted: true });
     expect((await u.api('GET', '/auth/verify', { ip: other })).status).toBe(200);
   });
 
@@ -218,7 +218,7 @@ describe('admin block list / block lift, while the server runs', () => {
       [['--ip', 'example.com'], /--ip must be an IPv4 or IPv6 address, got example.com/],
       [['--ip', '10.250.250.250'], /no block on 10.250.250.250/],
     ] as const) {
-      const res = await admin(t.dataDir, 'block', 'lift', ...args);
+      const res = await admin(t, 'block', 'lift', ...args);
       expect(res.code).toBe(2);
       expect(res.stdout).toBe('');
       expect(res.stderr).toMatch(message);

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { HOUR } from '../../clock.ts';
-import type { Pg } from '../../db/postgres/pg.ts';
+import type { Sql } from '../../db/postgres/pg.ts';
 import type { FileBytes, FileWriter } from '../files.ts';
 
 /** The size of a file's rows: what a write or a read holds in memory at most (besides one piece arriving). */
@@ -21,10 +21,11 @@ const REMOVE_BATCH = 20;
 /**
  * Stored files in PostgreSQL: a header row per file and its bytes in rows of CHUNK_BYTES.
  * `space` keeps the files of one use (uploads, export artifacts) apart, each with its own sweep.
+ * `db` is the pool, or one transaction's connection for a copy that must be all or nothing.
  */
 export class PgFileBytes implements FileBytes {
   constructor(
-    private readonly db: Pg,
+    private readonly db: Sql,
     private readonly space: string,
   ) {}
 
@@ -79,7 +80,7 @@ class ChunkWriter implements FileWriter {
   private chunks = 0;
 
   constructor(
-    private readonly db: Pg,
+    private readonly db: Sql,
     private readonly space: string,
     private readonly id: string,
   ) {}

@@ -147,7 +147,11 @@ export class PgUploads implements UploadsStore {
   }
 
   async deleteFile(fileId: string): Promise<boolean> {
-    const owner = await this.db.get<{ user_id: string }>('SELECT user_id FROM stored_files WHERE id = $1', [fileId]);
+    // The file's user, or the user of an upload of it not yet recorded (its reservation goes too).
+    const owner = await this.db.get<{ user_id: string }>(
+      'SELECT user_id FROM stored_files WHERE id = $1 UNION ALL SELECT user_id FROM upload_reservations WHERE file_id = $1 LIMIT 1',
+      [fileId],
+    );
     if (!owner) return false;
     return this.db.transaction(async (tx) => (await forgetFiles(tx, [fileId])).length > 0, userLock(owner.user_id));
   }

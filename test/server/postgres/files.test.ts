@@ -209,6 +209,20 @@ describe('stored bytes in PostgreSQL', () => {
     expect(await readAll(exports, other)).toEqual(pattern(10));
   });
 
+  it('writes inside a transaction (a copy that must be all or nothing): rolled back, nothing stays', async () => {
+    const db = (await fresh())[0]!;
+    const id = newFileId();
+    const failed = db.transaction(async (tx) => {
+      const inside = new PgFileBytes(tx, 'uploads');
+      await receive(inside, id, body(pattern(CHUNK_BYTES + 1)), CHUNK_BYTES + 1);
+      expect(await readAll(inside, id)).toEqual(pattern(CHUNK_BYTES + 1));
+      throw new Error('the copy failed later');
+    });
+    await expect(failed).rejects.toThrow('the copy failed later');
+    expect(await new PgFileBytes(db, 'uploads').open(id)).toBeNull();
+    expect(await db.all('SELECT * FROM file_chunks')).toEqual([]);
+  });
+
   it('a file removed while it is read ends its stream with an error', async () => {
     const db = (await fresh())[0]!;
     const files = new PgFileBytes(db, 'uploads');

@@ -325,6 +325,11 @@ describe('PgUploads files and sweeps', () => {
     expect(await s.uploads.deleteFile('fil_cover')).toBe(true);
     expect(await s.uploads.deleteFile('fil_cover')).toBe(false);
     expect(await cover(s.db, b)).toEqual({ cover_file_id: null, cover_image: null });
+    // An upload claimed but not recorded: no file to answer, but its reservation goes.
+    await s.uploads.reserveCover({ tokenHash: 'arriving', userId: s.userId, bookmarkId: b, maxBytes: 500, expiresAt: TTL }, 10, 0);
+    await s.uploads.claimUpload('arriving', 'fil_arriving', 0);
+    expect(await s.uploads.deleteFile('fil_arriving')).toBe(false);
+    expect(await s.db.get('SELECT COUNT(*) AS n FROM upload_reservations WHERE token_hash = $1', ['arriving'])).toEqual({ n: 0 });
 
     await importUpload(s, 'job_a', 'fil_a1', 10);
     await importUpload(s, 'job_a', 'fil_a2', 10);
