@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_TAG_DEPTH, MAX_TAGS_PER_USER } from '../../../lib/api/bookmarks.ts';
 import type { Tag } from '../../../lib/api/tags.ts';
 import type { Pg } from '../../../server/db/postgres/pg.ts';
+import { PG_CHUNK } from '../../../server/store/postgres/tag-links.ts';
 import { setBookmarkTags } from '../../../server/store/postgres/tag-rows.ts';
 import { PgTags } from '../../../server/store/postgres/tags.ts';
 import { CHUNK } from '../../../server/store/shared/tag-slices.ts';
@@ -29,6 +30,11 @@ const updatedAt = async (id: string) => (await rawRow(db, 'bookmarks', id))!.upd
 const carriers = async (tagId: string) =>
   (await db.all<{ bookmark_id: string }>('SELECT bookmark_id FROM bookmark_tags WHERE tag_id = $1 ORDER BY seq', [tagId])).map((r) => r.bookmark_id);
 const noTags = () => count(db, 'SELECT no_tags FROM bookmark_stats WHERE user_id = $1', [user]);
+
+/** Waits until this many transactions wait for an advisory lock (the user's). */
+async function lockWaiters(n: number): Promise<void> {
+  while ((await count(db, "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")) < n) await setTimeout(1);
+}
 
 /** Fills the user's tags up to `total` with plain tags written straight to the table. */
 async function fillTags(total: number): Promise<void> {
@@ -154,7 +160,7 @@ describe('renaming tags', () => {
     const root = await create('root');
     const kids = [];
     for (let i = 0; i < CHUNK + 10; i++) kids.push(await create(`root/k${i}`));
-    const many = await seedBookmarks(db, user, CHUNK * 3 + 7, { tagIds: [root.id, kids[3]!.id] });
+    const many = await seedBookmarks(db, user, PG_CHUNK * 2 + 7, { tagIds: [root.id, kids[3]!.id] });
     const few = await seedBookmarks(db, user, 5, { tagIds: [kids.at(-1)!.id] });
     await store.rename(user, root.id, 'top', NOW + 9);
     expect(await count(db, 'SELECT COUNT(*) FROM bookmarks WHERE user_id = $1 AND updated_at = $2', [user, NOW + 9])).toBe(
@@ -198,7 +204,7 @@ describe('deleting tags', () => {
     const root = await create('r');
     const deep = await create('r/1/2/3/4/5/6/7');
     for (let i = 0; i < CHUNK + 5; i++) await create(`r/k${i}`);
-    const many = await seedBookmarks(db, user, CHUNK * 2 + 3, { tagIds: [root.id, deep.id] });
+    const many = await seedBookmarks(db, user, PG_CHUNK + 3, { tagIds: [root.id, deep.id] });
     const outside = await create('outside');
     await link(db, many.slice(0, 10), outside.id);
     expect(await store.remove(user, root.id, NOW)).toEqual({ id: root.id, deleted: true, tags: CHUNK + 13 });
@@ -209,15 +215,19 @@ describe('deleting tags', () => {
 
   it('takes along the tags and links made under the deleted tag while its slices run', async () => {
     const root = await create('busy');
-    const links = CHUNK * 60;
+    const links = 20;
     await seedBookmarks(db, user, links, { tagIds: [root.id] });
     const [late] = await seedBookmarks(db, user, 1);
-    let done = false;
-    const removing = store.remove(user, root.id, NOW).then((result) => ((done = true), result));
-    while ((await count(db, 'SELECT COUNT(*) FROM bookmark_tags')) === links) await setTimeout(1);
-    // As PgBookmarks tags a bookmark: in a transaction under the user's lock, between two slices.
-    await db.transaction((tx) => setBookmarkTags(tx, user, late!, ['busy/late/child'], NOW), { lock: `user:${user}` });
-    expect(done).toBe(false);
+    let removing: Promise<unknown> = Promise.resolve();
+    // As PgBookmarks tags a bookmark (under the user's lock) once the delete has read the subtree.
+    await db.transaction(
+      async (tx) => {
+        removing = store.remove(user, root.id, NOW);
+        await lockWaiters(1);
+        await setBookmarkTags(tx, user, late!, ['busy/late/child'], NOW);
+      },
+      { lock: `user:${user}` },
+    );
     expect(await removing).toEqual({ id: root.id, deleted: true, tags: 3 });
     expect(await names()).toEqual([]);
     expect(await count(db, 'SELECT COUNT(*) FROM bookmark_tags')).toBe(0);
@@ -230,12 +240,12 @@ describe('merging tags', () => {
     const source = await create('from');
     const target = await create('to');
     const shared = await seedBookmarks(db, user, 2, { tagIds: [target.id, source.id] });
-    const onlySource = await seedBookmarks(db, user, CHUNK + 20, { tagIds: [source.id] });
+    const onlySource = await seedBookmarks(db, user, PG_CHUNK + 20, { tagIds: [source.id] });
     const onlyTarget = await seedBookmarks(db, user, 1, { tagIds: [target.id] });
     await db.run('UPDATE bookmarks SET deleted_at = $1 WHERE id = $2', [NOW, onlySource[0]]);
 
     const result = await store.merge(user, source.id, target.id, NOW + 7);
-    expect(result).toEqual({ target: { ...target, count: shared.length + onlySource.length - 1 + onlyTarget.length }, moved: CHUNK + 22 });
+    expect(result).toEqual({ target: { ...target, count: shared.length + onlySource.length - 1 + onlyTarget.length }, moved: PG_CHUNK + 22 });
     expect(await names()).toEqual(['to']);
     expect(await carriers(target.id)).toEqual([...shared, ...onlyTarget, ...onlySource]);
     expect(await updatedAt(onlySource[5]!)).toBe(NOW + 7);
@@ -268,17 +278,26 @@ describe('merging tags', () => {
   it('stops between slices when the target goes meanwhile, leaving the source whole with the rest, to merge again', async () => {
     const source = await create('source');
     const target = await create('target');
-    const links = CHUNK * 60;
+    const links = PG_CHUNK * 4;
     const ids = await seedBookmarks(db, user, links, { tagIds: [source.id] });
-    let done = false;
-    const merging = rejection(store.merge(user, source.id, target.id, NOW), 'NOT_FOUND').finally(() => (done = true));
-    while ((await carriers(source.id)).length === links) await setTimeout(1);
-    await db.transaction((tx) => tx.run('DELETE FROM tags WHERE id = $1', [target.id]), { lock: `user:${user}` });
-    expect(done).toBe(false);
+    let merging: Promise<string> = Promise.resolve('');
+    let deleting: Promise<number> = Promise.resolve(0);
+    // The merge's first slice waits for this transaction, the delete for that slice.
+    await db.transaction(
+      async () => {
+        merging = rejection(store.merge(user, source.id, target.id, NOW), 'NOT_FOUND');
+        await lockWaiters(1);
+        deleting = db.transaction((tx) => tx.run('DELETE FROM tags WHERE id = $1', [target.id]), { lock: `user:${user}` });
+        await lockWaiters(2);
+      },
+      { lock: `user:${user}` },
+    );
+    expect(await deleting).toBe(1);
     expect(await merging).toBe(`tag ${target.id} not found`);
 
     const rest = await carriers(source.id);
     expect(rest.length).toBeGreaterThan(0);
+    expect(rest.length).toBeLessThan(links);
     expect(rest).toEqual(ids.slice(links - rest.length));
     expect((await byName('source')).count).toBe(rest.length);
     const again = await create('again');
