@@ -562,13 +562,25 @@ describe.each(backends)('%s bookmarks store', (_backend, open) => {
   });
 });
 
-describe('PostgreSQL search plans', () => {
+describe('PostgreSQL only', () => {
   let test: PgTestDb;
   beforeAll(async () => {
     test = await postgresDb(cluster);
   });
   afterAll(async () => {
     await test.close();
+  });
+
+  it('takes one user\'s writes one at a time: the same URL saved at once makes one bookmark', async () => {
+    const user = await addUser(test);
+    const store = new PgBookmarks(test.db);
+    const saves = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => store.save(user, { url: 'https://same.example/', note: `n${i}`, tags: [`t${i}`] }, detected(), T + i)),
+    );
+    expect(saves.filter((s) => s.created)).toHaveLength(1);
+    expect(new Set(saves.map((s) => s.bookmark.id)).size).toBe(1);
+    expect((await store.stats(user)).total).toBe(1);
+    expect((await store.get(user, saves[0]!.bookmark.id)).tags).toHaveLength(1);
   });
 
   it('answers a word of three characters or more in any script from the pg_trgm indexes, not by scanning', async () => {
