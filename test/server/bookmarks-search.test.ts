@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
-import { SHORT_QUERY_SCAN } from '../../server/store/sqlite/bookmark-search.ts';
+import { SHORT_QUERY_SCAN } from '../../server/store/shared/search-terms.ts';
 import { dataOf } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
 import { withServerAndDb } from '../support/server-per-file.ts';

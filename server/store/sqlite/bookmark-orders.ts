@@ -1,5 +1,4 @@
-import type { CursorKey, CursorOrder } from '../../bookmarks/cursor.ts';
-import type { BookmarkRow } from '../shared/bookmark-rows.ts';
+import type { CursorOrder } from '../../bookmarks/cursor.ts';
 
 interface Order {
   /** ORDER BY terms over `b`; each order ends in seq, so that no two rows tie. */
@@ -9,8 +8,6 @@ interface Order {
    * leading range term lets SQLite start the index scan at the cursor.
    */
   after: string;
-  /** The cursor of a row in this order. */
-  key(row: BookmarkRow): Omit<CursorKey, 'order'>;
   /**
    * The index gives this order only in part, so SQLite sorts every row of a block
    * (say, one domain) before LIMIT applies: the page is then chosen first and only
@@ -19,33 +16,28 @@ interface Order {
   partlyIndexed?: true;
 }
 
-/** The keyset orders of bookmark pages, each served by an index of 001-core.sql. */
+/** The keyset orders of bookmark pages, each served by an index of 001-core.sql; cursors: ORDER_KEYS (server/store/shared/bookmark-pages.ts). */
 export const ORDERS: Record<CursorOrder, Order> = {
   newest: {
     by: 'b.created_at DESC, b.seq DESC',
     after: 'b.created_at <= @afterTime AND (b.created_at < @afterTime OR b.seq < @afterSeq)',
-    key: (r) => ({ seq: r.seq, time: r.created_at, text: '' }),
   },
   oldest: {
     by: 'b.created_at ASC, b.seq ASC',
     after: 'b.created_at >= @afterTime AND (b.created_at > @afterTime OR b.seq > @afterSeq)',
-    key: (r) => ({ seq: r.seq, time: r.created_at, text: '' }),
   },
   title: {
     by: 'b.title COLLATE NOCASE ASC, b.seq ASC',
     after: 'b.title COLLATE NOCASE >= @afterText AND (b.title COLLATE NOCASE > @afterText OR b.seq > @afterSeq)',
-    key: (r) => ({ seq: r.seq, time: 0, text: r.title }),
   },
   domain: {
     by: 'b.domain ASC, b.created_at DESC, b.seq DESC',
     after: `b.domain >= @afterText AND (b.domain > @afterText OR b.created_at < @afterTime
       OR (b.created_at = @afterTime AND b.seq < @afterSeq))`,
-    key: (r) => ({ seq: r.seq, time: r.created_at, text: r.domain }),
     partlyIndexed: true,
   },
   trash: {
     by: 'b.deleted_at DESC, b.seq DESC',
     after: 'b.deleted_at <= @afterTime AND (b.deleted_at < @afterTime OR b.seq < @afterSeq)',
-    key: (r) => ({ seq: r.seq, time: r.deleted_at ?? 0, text: '' }),
   },
 };

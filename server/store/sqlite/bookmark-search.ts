@@ -1,17 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../../db/database.ts';
 import type { BookmarkRow } from '../shared/bookmark-rows.ts';
+import { isShortQuery, SHORT_QUERY_SCAN } from '../shared/search-terms.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
-
-/** The trigram index cannot answer a query shorter than one trigram. */
-const TRIGRAM = 3;
-
-/**
- * How many of the newest active bookmarks a query of one or two characters looks through: such
- * a query has no index to use, and this bound keeps it from holding the event loop over a large
- * library (docs/api-decisions.md, "Search").
- */
-export const SHORT_QUERY_SCAN = 10_000;
 
 /** Above this many matching rows (all users'), walking the newest first beats sorting the matches. */
 const MANY_MATCHES = 5_000;
@@ -60,7 +51,7 @@ export class SqliteBookmarkSearch {
   }
 
   find(userId: string, text: string, limit: number): BookmarkRow[] {
-    if ([...text].length < TRIGRAM) return this.short.all({ userId, needle: fold(text), limit });
+    if (isShortQuery(text)) return this.short.all({ userId, needle: fold(text), limit });
     // One FTS5 string: the trigram tokenizer turns it into consecutive trigrams, i.e. a substring match.
     const match = `"${text.replace(/"/g, '""')}"`;
     const plan = this.count.get({ match })! > MANY_MATCHES ? this.many : this.few;

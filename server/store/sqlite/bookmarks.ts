@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import {
   type Bookmark,
   type BookmarkPage,
-  BookmarkType,
   type CreateBookmarkBody,
   type ListBookmarksQuery,
   MAX_TAGS_PER_BOOKMARK,
@@ -10,11 +9,11 @@ import {
 } from '../../../lib/api/bookmarks.ts';
 import type { Tag } from '../../../lib/api/tags.ts';
 import { domainOf, normaliseUrl } from '../../../lib/url.ts';
-import { type CursorOrder, decodeCursor, encodeCursor } from '../../bookmarks/cursor.ts';
+import { type CursorOrder, decodeCursor } from '../../bookmarks/cursor.ts';
 import { normaliseDomainFilter } from '../../bookmarks/domain.ts';
 import { titleOr } from '../../bookmarks/title.ts';
 import type { Db } from '../../db/database.ts';
-import { ApiError, conflict, notFound } from '../../http/api-error.ts';
+import { notFound } from '../../http/api-error.ts';
 import { newId } from '../../ids.ts';
 import type {
   BookmarkStats,
@@ -26,6 +25,21 @@ import type {
   SavedBookmark,
   TrashQuery,
 } from '../bookmarks.ts';
+import { favoritesWindowOrder, toFavoritesWindow, toPage } from '../shared/bookmark-pages.ts';
+import {
+  MAX_DUPLICATE_GROUPS,
+  notOnBookmark,
+  PLAIN_COLUMNS,
+  refuseFull,
+  refuseIfTrashed,
+  refuseTrashed,
+  requireFound,
+  STATS_COLUMNS,
+  type StatsRow,
+  toDuplicates,
+  toStats,
+  urlTaken,
+} from '../shared/bookmark-results.ts';
 import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { TAG_COLUMNS, type TagRow, toTag } from '../shared/tag-objects.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
@@ -35,42 +49,8 @@ import { ensureTags, setBookmarkTags } from './tag-rows.ts';
 
 type Params = Record<string, unknown>;
 
-const MAX_DUPLICATE_GROUPS = 500;
 /** Bulk statements take their ids as one JSON array parameter. */
 const IN_IDS = 'b.id IN (SELECT value FROM json_each(@ids))';
-
-/** PATCH fields stored as they come, by column. */
-const PLAIN_COLUMNS = {
-  description: 'description',
-  excerpt: 'excerpt',
-  note: 'note',
-  type: 'type',
-  favicon: 'favicon',
-  clickCount: 'click_count',
-} as const;
-
-interface StatsRow extends Record<BookmarkType, number> {
-  total: number;
-  favorites: number;
-  unsorted: number;
-  no_tags: number;
-}
-
-/** A user who never saved a bookmark has no row of kept stats. */
-const NO_BOOKMARKS: StatsRow = {
-  total: 0, favorites: 0, unsorted: 0, no_tags: 0,
-  ...(Object.fromEntries(BookmarkType.options.map((t) => [t, 0])) as Record<BookmarkType, number>),
-};
-
-const plural = (n: number, word: string): string => (n === 1 ? word : `${word}s`);
-
-/** Bulk changes other than trash apply to active bookmarks only. */
-function refuseTrashed(rows: { id: string; deleted_at: number | null }[]): void {
-  const trashed = rows.filter((r) => r.deleted_at !== null).map((r) => r.id);
-  if (trashed.length > 0) {
-    throw conflict(`${plural(trashed.length, 'bookmark')} in the trash (restore first): ${trashed.join(', ')}`);
-  }
-}
 
 export class SqliteBookmarks implements BookmarksStore {
   /** Statements whose SQL depends on the request (list filters, PATCH fields), prepared once per shape. */
@@ -136,7 +116,7 @@ export class SqliteBookmarks implements BookmarksStore {
         'SELECT domain, count FROM domain_counts WHERE user_id = ? ORDER BY count DESC, domain ASC',
       ),
       stats: db.prepare<[string], StatsRow>(
-        `SELECT total, favorites, unsorted, no_tags, ${BookmarkType.options.join(', ')} FROM bookmark_stats WHERE user_id = ?`,
+        `SELECT ${STATS_COLUMNS} FROM bookmark_stats WHERE user_id = ?`,
       ),
       // Groups ordered by their newest member; members oldest first. Only URLs saved twice or more
       // are read, from the counts the triggers keep (migration 011-duplicates); without the hint SQLite
@@ -181,11 +161,11 @@ export class SqliteBookmarks implements BookmarksStore {
 
   async list(userId: string, query: ListBookmarksQuery): Promise<BookmarkPage> {
     const { sortBy, isFavorite, collectionId, domain, type, limit, cursor } = query;
-    const windowed = (sortBy === 'title' || sortBy === 'domain') && isFavorite === true;
-    if (windowed && collectionId === undefined && domain === undefined && type === undefined) {
+    const windowOrder = favoritesWindowOrder(query);
+    if (windowOrder !== null) {
       // The window has no further pages; a cursor is still checked, so that a bad one never passes silently.
-      if (cursor !== undefined) decodeCursor(cursor, sortBy);
-      return this.favoritesWindow(userId, sortBy, limit);
+      if (cursor !== undefined) decodeCursor(cursor, windowOrder);
+      return toFavoritesWindow(this.q.favoritesWindow[windowOrder].all({ userId, limit: limit + 1 }), limit);
     }
     const where = ['b.user_id = @userId', 'b.deleted_at IS NULL'];
     const params: Params = { userId };
@@ -219,24 +199,11 @@ export class SqliteBookmarks implements BookmarksStore {
   }
 
   async stats(userId: string): Promise<BookmarkStats> {
-    const s = this.q.stats.get(userId) ?? NO_BOOKMARKS;
-    return {
-      total: s.total,
-      favorites: s.favorites,
-      unsorted: s.unsorted,
-      noTags: s.no_tags,
-      typeCounts: { link: s.link, article: s.article, video: s.video, image: s.image, document: s.document },
-    };
+    return toStats(this.q.stats.get(userId));
   }
 
   async duplicates(userId: string): Promise<DuplicatesResult> {
-    const groups = new Map<string, Bookmark[]>();
-    for (const row of this.q.duplicates.all({ userId, groups: MAX_DUPLICATE_GROUPS })) {
-      const group = groups.get(row.url_key) ?? [];
-      group.push(toBookmark(row));
-      groups.set(row.url_key, group);
-    }
-    return { groups: [...groups].map(([normalizedUrl, bookmarks]) => ({ normalizedUrl, bookmarks })) };
+    return toDuplicates(this.q.duplicates.all({ userId, groups: MAX_DUPLICATE_GROUPS }));
   }
 
   async get(userId: string, id: string): Promise<Bookmark> {
@@ -348,7 +315,7 @@ export class SqliteBookmarks implements BookmarksStore {
     return this.db.transaction(() => {
       this.activeRow(userId, id);
       if (this.untagBookmarks(userId, [id], tagId, now) === 0) {
-        throw new ApiError('NOT_FOUND', `tag ${tagId} not found on bookmark ${id}`);
+        throw notOnBookmark(tagId, id);
       }
       return this.q.tagsOf.all(id).map(toTag);
     })();
@@ -408,7 +375,7 @@ export class SqliteBookmarks implements BookmarksStore {
 
   private activeRow(userId: string, id: string): BookmarkRow {
     const row = this.row(userId, id);
-    if (row.deleted_at !== null) throw conflict(`bookmark ${id} is in the trash; restore it first`);
+    refuseIfTrashed(row);
     return row;
   }
 
@@ -426,19 +393,14 @@ export class SqliteBookmarks implements BookmarksStore {
 
   private requireAll(userId: string, ids: string[]): { id: string; deleted_at: number | null }[] {
     const rows = this.q.owned.all({ userId, ids: JSON.stringify(ids) });
-    const found = new Set(rows.map((r) => r.id));
-    const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw new ApiError('NOT_FOUND', `${plural(missing.length, 'bookmark')} not found: ${missing.join(', ')}`);
+    requireFound(ids, rows);
     return rows;
   }
 
   /** Links the tag to the named bookmarks; answers how many did not have it. */
   private tagBookmarks(userId: string, ids: string[], tagId: string, now: number): number {
     const params = { userId, ids: JSON.stringify(ids), tagId, now, tagged: 0 };
-    const full = this.q.full.all(params).map((r) => r.id);
-    if (full.length > 0) {
-      throw conflict(`${plural(full.length, 'bookmark')} already at ${MAX_TAGS_PER_BOOKMARK} tags: ${full.join(', ')}`);
-    }
+    refuseFull(this.q.full.all(params).map((r) => r.id));
     this.q.touchTagged.run(params);
     return this.q.link.run(params).changes;
   }
@@ -474,7 +436,7 @@ export class SqliteBookmarks implements BookmarksStore {
     const url = patch.url ?? row.url;
     if (patch.url !== undefined) {
       const other = this.q.otherActiveByUrl.get(userId, patch.url, row.id);
-      if (other !== undefined) throw conflict(`bookmark ${other.id} already has this URL`);
+      if (other !== undefined) throw urlTaken(other.id);
       set('url', patch.url);
       set('url_key', normaliseUrl(patch.url));
       set('domain', domainOf(patch.url));
@@ -492,7 +454,7 @@ export class SqliteBookmarks implements BookmarksStore {
   }
 
   private page(order: CursorOrder, where: string[], params: Params, limit: number, cursor: string | undefined): BookmarkPage {
-    const { by, after, key, partlyIndexed } = ORDERS[order];
+    const { by, after, partlyIndexed } = ORDERS[order];
     const args: Params = { ...params, limit: limit + 1 };
     if (cursor !== undefined) {
       const k = decodeCursor(cursor, order);
@@ -503,27 +465,7 @@ export class SqliteBookmarks implements BookmarksStore {
     const sql = partlyIndexed
       ? `SELECT ${BOOKMARK_COLUMNS} FROM (SELECT b.seq FROM bookmarks b ${filter}) page JOIN bookmarks b ON b.seq = page.seq ORDER BY ${by}`
       : `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b ${filter}`;
-    const rows = this.shaped(sql).all(args);
-    const hasMore = rows.length > limit;
-    const shown = rows.slice(0, limit);
-    const last = shown.at(-1);
-    return {
-      data: shown.map(toBookmark),
-      cursor: hasMore && last !== undefined ? encodeCursor({ order, ...key(last) }) : null,
-      hasMore,
-      truncated: false,
-    };
-  }
-
-  /** The spec's exception: the `limit` most recently saved favorites, sorted by title or domain, in one page. */
-  private favoritesWindow(userId: string, order: 'title' | 'domain', limit: number): BookmarkPage {
-    const rows = this.q.favoritesWindow[order].all({ userId, limit: limit + 1 });
-    const truncated = rows.length > limit;
-    if (truncated) {
-      const oldest = rows.reduce((a, b) => (b.created_at < a.created_at || (b.created_at === a.created_at && b.seq < a.seq) ? b : a));
-      rows.splice(rows.indexOf(oldest), 1);
-    }
-    return { data: rows.map(toBookmark), cursor: null, hasMore: false, truncated };
+    return toPage(order, this.shaped(sql).all(args), limit);
   }
 
   private shaped(sql: string): Database.Statement<[Params], BookmarkRow> {

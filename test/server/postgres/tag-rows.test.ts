@@ -3,9 +3,10 @@ import { MAX_TAGS_PER_USER } from '../../../lib/api/bookmarks.ts';
 import type { Pg } from '../../../server/db/postgres/pg.ts';
 import { ensureTags, findOrCreateTags, newTagCount, setBookmarkTags, userTagCount } from '../../../server/store/postgres/tag-rows.ts';
 import { startPostgres, type TestPostgres } from '../../support/postgres.ts';
-import { addUser, freshDb } from './pg-fixtures.ts';
+import { addUser, type PgTestDb, postgresDb } from './store-backends.ts';
 
 let cluster: TestPostgres;
+let test: PgTestDb;
 let db: Pg;
 let user: string;
 
@@ -16,9 +17,10 @@ afterAll(async () => {
   await cluster.stop();
 });
 beforeEach(async () => {
-  db = await freshDb(cluster);
-  user = await addUser(db);
-  return () => db.close();
+  test = await postgresDb(cluster);
+  db = test.db;
+  user = await addUser(test);
+  return () => test.close();
 });
 
 const tags = (userId: string) =>
@@ -47,7 +49,7 @@ describe('PostgreSQL tag rows', () => {
   });
 
   it('counts the new tags a list of names needs, and the user\'s tags, per user', async () => {
-    const other = await addUser(db);
+    const other = await addUser(test);
     await findOrCreateTags(db, other, ['a/b'], 1);
     expect(await newTagCount(db, user, ['a/b', 'A/c', 'd'])).toBe(4);
     await ensureTags(db, user, ['a'], 1);
