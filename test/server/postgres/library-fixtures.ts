@@ -6,6 +6,7 @@ import { type TestPostgres, startPostgres } from '../../support/postgres.ts';
 import { type PgTestDb, type SqliteTestDb, type TestDb, postgresDb, sqliteDb } from './store-backends.ts';
 
 export { addUser } from './store-backends.ts';
+export { marks } from '../collections-tags-fixtures.ts';
 
 /**
  * The collections and tags store tests: the same assertions on SQLite and on PostgreSQL (one
@@ -102,9 +103,6 @@ export const insertTags = (db: TestDb, userId: string, prefix: string, n: number
     '(?, ?, ?, ?, 0)',
     Array.from({ length: n }, (_, i) => [`tag_${prefix}${i + 1}`, userId, `${prefix}${i + 1}`, `${prefix}${i + 1}`]),
   );
-
-/** `?, ?, ?` for a list bound as separate parameters. */
-export const marks = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
 /** The number a one-value query (a COUNT) answers. */
 export async function count(db: TestDb, sql: string, params: unknown[] = []): Promise<number> {
