@@ -1,14 +1,12 @@
-import type Database from 'better-sqlite3';
 import type { Collection } from '../../lib/api/collections.ts';
-import { setBookmarkTags } from '../../server/store/sqlite/tag-rows.ts';
+import { tagKey, withAncestors } from '../../server/store/shared/tag-names.ts';
+import type { RawDb } from '../support/raw-db.ts';
 
 /**
  * Test data for the collections and tags tests, written straight to the
- * database: a thousand bookmarks in one transaction instead of a thousand
- * rate-limited requests.
+ * database (either backend): a thousand bookmarks in a few statements instead
+ * of a thousand rate-limited requests.
  */
-
-export type Db = Database.Database;
 
 export interface SeedOptions {
   collectionId?: string | null;
@@ -21,34 +19,73 @@ export interface SeedOptions {
   createdAt?: (i: number) => number;
 }
 
+/** Rows a statement writes at most: well within either backend's count of parameters. */
+const ROWS_A_STATEMENT = 500;
+
 let seeded = 0;
 
-/** Inserts n bookmarks for the user; returns their ids in insertion order. */
-export function seedBookmarks(db: Db, userId: string, n: number, options: SeedOptions = {}): string[] {
-  const insert = db.prepare(
-    `INSERT INTO bookmarks (id, user_id, url, url_key, title, description, collection_id, domain, metadata_status, link_status,
-       last_checked_at, created_at, updated_at, deleted_at, trash_root)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'seed.example', 'complete', 'unchecked', ?, ?, ?, ?, ?)`,
-  );
-  return db.transaction(() =>
-    Array.from({ length: n }, (_, i) => {
-      const k = ++seeded;
-      const id = `bm_seed${k}`;
-      const url = `https://seed.example/${k}`;
-      const title = typeof options.title === 'function' ? options.title(i) : (options.title ?? `Seeded ${k}`);
-      const createdAt = options.createdAt?.(i) ?? 1_700_000_000_000 + k;
-      insert.run(id, userId, url, url, title, options.description ?? '', options.collectionId ?? null, createdAt, createdAt, createdAt,
-        options.deletedAt ?? null, options.trashRoot ?? null);
-      if (options.tags) setBookmarkTags(db, userId, id, options.tags, createdAt);
-      return id;
-    }),
-  )();
+/** The ids of the user's tags of these names, each made (with its ancestors) when missing. */
+async function tagIds(db: RawDb, userId: string, names: readonly string[], now: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (const name of names) {
+    let parentId: string | null = null;
+    for (const level of withAncestors(name)) {
+      const found: { id: string } | undefined = await db.get('SELECT id FROM tags WHERE user_id = ? AND name_key = ?', userId, tagKey(level));
+      let id = found?.id;
+      if (id === undefined) {
+        id = `tag_seed${++seeded}`;
+        await db.run(
+          'INSERT INTO tags (id, user_id, name, name_key, color, parent_id, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
+          id, userId, level, tagKey(level), parentId, now,
+        );
+      }
+      parentId = id;
+    }
+    ids.push(parentId!);
+  }
+  return ids;
 }
 
-export const count = (db: Db, sql: string, ...params: unknown[]): number => db.prepare(sql).pluck().get(...params) as number;
+/** Inserts n bookmarks for the user; returns their ids in insertion order. */
+export async function seedBookmarks(db: RawDb, userId: string, n: number, options: SeedOptions = {}): Promise<string[]> {
+  const rows = Array.from({ length: n }, (_, i) => {
+    const k = ++seeded;
+    const url = `https://seed.example/${k}`;
+    const title = typeof options.title === 'function' ? options.title(i) : (options.title ?? `Seeded ${k}`);
+    const createdAt = options.createdAt?.(i) ?? 1_700_000_000_000 + k;
+    return [`bm_seed${k}`, userId, url, url, title, options.description ?? '', options.collectionId ?? null, createdAt, createdAt, createdAt,
+      options.deletedAt ?? null, options.trashRoot ?? null];
+  });
+  const ids = rows.map((r) => r[0] as string);
+  const tags = options.tags ? await tagIds(db, userId, options.tags, rows[0]?.[7] as number) : [];
+  for (let start = 0; start < rows.length; start += ROWS_A_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_A_STATEMENT);
+    await db.run(
+      `INSERT INTO bookmarks (id, user_id, url, url_key, title, description, collection_id, domain, metadata_status, link_status,
+         last_checked_at, created_at, updated_at, deleted_at, trash_root)
+       VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, 'seed.example', 'complete', 'unchecked', ?, ?, ?, ?, ?)").join(', ')}`,
+      ...chunk.flat(),
+    );
+    const links = chunk.flatMap((r) => [...new Set(tags)].map((tag) => [r[0], tag]));
+    for (let at = 0; at < links.length; at += ROWS_A_STATEMENT) {
+      const some = links.slice(at, at + ROWS_A_STATEMENT);
+      await db.run(`INSERT INTO bookmark_tags (bookmark_id, tag_id) VALUES ${some.map(() => '(?, ?)').join(', ')}`, ...some.flat());
+    }
+  }
+  return ids;
+}
 
-export const rawRow = (db: Db, table: 'bookmarks' | 'collections' | 'tags', id: string): Record<string, unknown> | undefined =>
-  db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
+/** The number a one-value query (a COUNT) answers. */
+export async function count(db: RawDb, sql: string, ...params: unknown[]): Promise<number> {
+  const row = await db.get<Record<string, unknown>>(sql, ...params);
+  return Number(Object.values(row ?? {})[0]);
+}
+
+export const rawRow = (db: RawDb, table: 'bookmarks' | 'collections' | 'tags', id: string): Promise<Record<string, unknown> | undefined> =>
+  db.get(`SELECT * FROM ${table} WHERE id = ?`, id);
+
+/** `?, ?, ?` for a list bound as separate parameters. */
+export const marks = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
 
 /** Names and orders of the user's active collections under a parent, in their order. */
 export const childrenOf = (all: readonly Collection[], parentId: string | null): [string, number][] =>

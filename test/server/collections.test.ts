@@ -11,12 +11,13 @@ import { CollectionTrashResult, ShareState } from '../../lib/api/collection-edit
 import { DAY } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
-import { type Db, childrenOf, count, rawRow, seedBookmarks } from './collections-tags-fixtures.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
+import { childrenOf, count, marks, rawRow, seedBookmarks } from './collections-tags-fixtures.ts';
 
 let t: TestServer;
-let db: Db;
-withServerAndDb((started) => ({ t, db } = started));
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started));
 
 const Collections = z.array(Collection);
 
@@ -34,7 +35,7 @@ const restore = (u: TestUser, id: string) => u.api('POST', `/collections/${id}/r
 
 /** Active bookmarks of the user in these collections, straight from the database. */
 const activeIn = (u: TestUser, ...ids: string[]) =>
-  count(db, 'SELECT COUNT(*) FROM bookmarks WHERE user_id = ? AND deleted_at IS NULL AND collection_id IN (SELECT value FROM json_each(?))', u.userId, JSON.stringify(ids));
+  count(db, `SELECT COUNT(*) FROM bookmarks WHERE user_id = ? AND deleted_at IS NULL AND collection_id IN (${marks(ids)})`, u.userId, ...ids);
 
 /** A chain of collections, each the child of the one before; the first under `parentId`. */
 async function chain(u: TestUser, length: number, parentId: string | null = null): Promise<Collection[]> {
@@ -92,9 +93,9 @@ describe('creating and reading collections', () => {
     const u = await t.user();
     const parent = await create(u, { name: 'Parent' });
     const child = await create(u, { name: 'Child', parentId: parent.id });
-    seedBookmarks(db, u.userId, 3, { collectionId: parent.id });
-    seedBookmarks(db, u.userId, 2, { collectionId: parent.id, deletedAt: now() });
-    seedBookmarks(db, u.userId, 4, { collectionId: child.id });
+    await seedBookmarks(db, u.userId, 3, { collectionId: parent.id });
+    await seedBookmarks(db, u.userId, 2, { collectionId: parent.id, deletedAt: now() });
+    await seedBookmarks(db, u.userId, 4, { collectionId: child.id });
     expect((await get(u, parent.id)).bookmarkCount).toBe(3);
     expect((await list(u)).map((c) => c.bookmarkCount)).toEqual([3, 4]);
   });
@@ -201,10 +202,10 @@ describe('trashing and restoring collections', () => {
     await create(u, { name: 'Sibling after' });
     const child = await create(u, { name: 'Child', parentId: root.id });
     const grandchild = await create(u, { name: 'Grandchild', parentId: child.id });
-    const rootMarks = seedBookmarks(db, u.userId, 2, { collectionId: root.id });
-    const [alreadyTrashed] = seedBookmarks(db, u.userId, 1, { collectionId: root.id, deletedAt: now() });
-    const deepMarks = seedBookmarks(db, u.userId, 3, { collectionId: grandchild.id });
-    const [elsewhere] = seedBookmarks(db, u.userId, 1, { collectionId: sibling.id });
+    const rootMarks = await seedBookmarks(db, u.userId, 2, { collectionId: root.id });
+    const [alreadyTrashed] = await seedBookmarks(db, u.userId, 1, { collectionId: root.id, deletedAt: now() });
+    const deepMarks = await seedBookmarks(db, u.userId, 3, { collectionId: grandchild.id });
+    const [elsewhere] = await seedBookmarks(db, u.userId, 1, { collectionId: sibling.id });
 
     const result = dataOf(await trash(u, root.id), CollectionTrashResult);
     expect(result).toEqual({ id: root.id, collections: 3, bookmarks: 5 });
@@ -213,9 +214,9 @@ describe('trashing and restoring collections', () => {
     expect(inTrash.map((c) => c.id).sort()).toEqual([root.id, child.id, grandchild.id].sort());
     expect(inTrash.every((c) => c.deletedAt !== null)).toBe(true);
     expect((await get(u, grandchild.id)).depth).toBe(2);
-    for (const id of [...rootMarks, ...deepMarks]) expect(rawRow(db, 'bookmarks', id)).toMatchObject({ trash_root: root.id });
-    expect(rawRow(db, 'bookmarks', alreadyTrashed!)).toMatchObject({ trash_root: null });
-    expect(rawRow(db, 'bookmarks', elsewhere!)).toMatchObject({ deleted_at: null });
+    for (const id of [...rootMarks, ...deepMarks]) expect(await rawRow(db, 'bookmarks', id)).toMatchObject({ trash_root: root.id });
+    expect(await rawRow(db, 'bookmarks', alreadyTrashed!)).toMatchObject({ trash_root: null });
+    expect(await rawRow(db, 'bookmarks', elsewhere!)).toMatchObject({ deleted_at: null });
 
     expect(expectError(await trash(u, root.id), 409, 'CONFLICT')).toContain('trash');
     expect(expectError(await trash(u, child.id), 409, 'CONFLICT')).toContain('trash');
@@ -227,8 +228,8 @@ describe('trashing and restoring collections', () => {
     expect(await trashed(u)).toEqual([]);
     expect(await get(u, root.id)).toMatchObject({ parentId: null, order: 2, deletedAt: null, bookmarkCount: 2 });
     expect(await get(u, grandchild.id)).toMatchObject({ parentId: child.id, depth: 2, bookmarkCount: 3 });
-    expect(rawRow(db, 'bookmarks', alreadyTrashed!)!.deleted_at).not.toBeNull();
-    expect(rawRow(db, 'bookmarks', deepMarks[0]!)).toMatchObject({ deleted_at: null, trash_root: null });
+    expect((await rawRow(db, 'bookmarks', alreadyTrashed!))!.deleted_at).not.toBeNull();
+    expect(await rawRow(db, 'bookmarks', deepMarks[0]!)).toMatchObject({ deleted_at: null, trash_root: null });
 
     expect(expectError(await restore(u, root.id), 409, 'CONFLICT')).toContain('not in the trash');
     expectError(await restore(u, 'col_nope'), 404, 'NOT_FOUND');
@@ -239,18 +240,18 @@ describe('trashing and restoring collections', () => {
     const u = await t.user();
     const parent = await create(u, { name: 'Parent' });
     const child = await create(u, { name: 'Child', parentId: parent.id });
-    const [childMark] = seedBookmarks(db, u.userId, 1, { collectionId: child.id });
+    const [childMark] = await seedBookmarks(db, u.userId, 1, { collectionId: child.id });
     expect(dataOf(await trash(u, child.id), CollectionTrashResult)).toEqual({ id: child.id, collections: 1, bookmarks: 1 });
     expect(dataOf(await trash(u, parent.id), CollectionTrashResult)).toEqual({ id: parent.id, collections: 1, bookmarks: 0 });
 
     expect(dataOf(await restore(u, parent.id), CollectionTrashResult)).toEqual({ id: parent.id, collections: 1, bookmarks: 0 });
     expect((await trashed(u)).map((c) => c.id)).toEqual([child.id]);
-    expect(rawRow(db, 'bookmarks', childMark!)).toMatchObject({ trash_root: child.id });
+    expect(await rawRow(db, 'bookmarks', childMark!)).toMatchObject({ trash_root: child.id });
 
     // Its parent is active again, so the child returns under it.
     dataOf(await restore(u, child.id), CollectionTrashResult);
     expect(await get(u, child.id)).toMatchObject({ parentId: parent.id, depth: 1 });
-    expect(activeIn(u, child.id)).toBe(1);
+    expect(await activeIn(u, child.id)).toBe(1);
   });
 
   it('restores a collection whose parent is still trashed as a root, with its own part of the cascade', async () => {
@@ -258,8 +259,8 @@ describe('trashing and restoring collections', () => {
     const parent = await create(u, { name: 'Parent' });
     const child = await create(u, { name: 'Child', parentId: parent.id });
     const grandchild = await create(u, { name: 'Grandchild', parentId: child.id });
-    seedBookmarks(db, u.userId, 2, { collectionId: parent.id });
-    seedBookmarks(db, u.userId, 3, { collectionId: grandchild.id });
+    await seedBookmarks(db, u.userId, 2, { collectionId: parent.id });
+    await seedBookmarks(db, u.userId, 3, { collectionId: grandchild.id });
     dataOf(await trash(u, parent.id), CollectionTrashResult);
 
     expect(dataOf(await restore(u, child.id), CollectionTrashResult)).toEqual({ id: child.id, collections: 2, bookmarks: 3 });
@@ -276,7 +277,7 @@ describe('trashing and restoring collections', () => {
     const gonePa = await create(u, { name: 'Soon gone' });
     const orphan = await create(u, { name: 'Orphan', parentId: gonePa.id });
     dataOf(await trash(u, orphan.id), CollectionTrashResult);
-    db.prepare('DELETE FROM collections WHERE id = ?').run(gonePa.id);
+    await db.run('DELETE FROM collections WHERE id = ?', gonePa.id);
     dataOf(await restore(u, orphan.id), CollectionTrashResult);
     expect(await get(u, orphan.id)).toMatchObject({ parentId: null, depth: 0 });
 
@@ -305,39 +306,39 @@ describe('trashing and restoring collections', () => {
     // 2 collections + 500 active + 100 trashed + 398 active bookmarks = 1,000 rows
     const ok = await create(u, { name: 'Just fits' });
     const okChild = await create(u, { name: 'Child', parentId: ok.id });
-    seedBookmarks(db, u.userId, 500, { collectionId: ok.id });
-    seedBookmarks(db, u.userId, 100, { collectionId: ok.id, deletedAt: now() });
-    seedBookmarks(db, u.userId, 398, { collectionId: okChild.id });
+    await seedBookmarks(db, u.userId, 500, { collectionId: ok.id });
+    await seedBookmarks(db, u.userId, 100, { collectionId: ok.id, deletedAt: now() });
+    await seedBookmarks(db, u.userId, 398, { collectionId: okChild.id });
     expect(dataOf(await trash(u, ok.id), CollectionTrashResult)).toEqual({ id: ok.id, collections: 2, bookmarks: 898 });
 
     const big = await create(u, { name: 'One too many' });
     const bigChild = await create(u, { name: 'Child', parentId: big.id });
-    seedBookmarks(db, u.userId, 500, { collectionId: big.id });
-    seedBookmarks(db, u.userId, 101, { collectionId: big.id, deletedAt: now() });
-    seedBookmarks(db, u.userId, 398, { collectionId: bigChild.id });
+    await seedBookmarks(db, u.userId, 500, { collectionId: big.id });
+    await seedBookmarks(db, u.userId, 101, { collectionId: big.id, deletedAt: now() });
+    await seedBookmarks(db, u.userId, 398, { collectionId: bigChild.id });
     const before = await list(u);
     const message = expectError(await trash(u, big.id), 422, 'COLLECTION_TOO_LARGE');
     expect(message).toContain('1001');
     expect(message).toContain(String(COLLECTION_ROW_LIMIT));
     expect(message).toMatch(/trash its child collections first/i);
     expect(await list(u)).toEqual(before);
-    expect(activeIn(u, big.id, bigChild.id)).toBe(898);
-    expect(count(db, 'SELECT COUNT(*) FROM bookmarks WHERE trash_root = ?', big.id)).toBe(0);
+    expect(await activeIn(u, big.id, bigChild.id)).toBe(898);
+    expect(await count(db, 'SELECT COUNT(*) FROM bookmarks WHERE trash_root = ?', big.id)).toBe(0);
   });
 
   it('restores at exactly 1,000 rows and refuses 1,001, until a bookmark is restored on its own', async () => {
     const u = await t.user();
     const c = await create(u, { name: 'Big' });
-    seedBookmarks(db, u.userId, 999, { collectionId: c.id });
+    await seedBookmarks(db, u.userId, 999, { collectionId: c.id });
     expect(dataOf(await trash(u, c.id), CollectionTrashResult)).toEqual({ id: c.id, collections: 1, bookmarks: 999 });
     // One more bookmark of the same cascade (as from a time with other limits): 1,001 rows.
-    const [extra] = seedBookmarks(db, u.userId, 1, { collectionId: c.id, deletedAt: now(), trashRoot: c.id });
+    const [extra] = await seedBookmarks(db, u.userId, 1, { collectionId: c.id, deletedAt: now(), trashRoot: c.id });
 
     const message = expectError(await restore(u, c.id), 422, 'COLLECTION_TOO_LARGE');
     expect(message).toContain('1001');
     expect(message).toMatch(/restore some of its bookmarks first/i);
     expect((await trashed(u)).map((x) => x.id)).toEqual([c.id]);
-    expect(activeIn(u, c.id)).toBe(0);
+    expect(await activeIn(u, c.id)).toBe(0);
 
     // Restored on its own, a bookmark of a trashed collection returns unsorted and stops counting.
     const back = dataOf(await u.api('POST', `/bookmarks/${extra}/restore`), Bookmark);
@@ -349,7 +350,7 @@ describe('trashing and restoring collections', () => {
   it('purges collections trashed more than 30 days ago with their trashed bookmarks', async () => {
     const u = await t.user();
     const old = await create(u, { name: 'Old' });
-    const [oldMark] = seedBookmarks(db, u.userId, 1, { collectionId: old.id });
+    const [oldMark] = await seedBookmarks(db, u.userId, 1, { collectionId: old.id });
     dataOf(await trash(u, old.id), CollectionTrashResult);
     await t.advance(20 * DAY);
     const recent = await create(u, { name: 'Recent' });
@@ -359,8 +360,8 @@ describe('trashing and restoring collections', () => {
     expect((await trashed(u)).map((c) => c.name)).toEqual(['Recent', 'Old']);
     await t.advance(2 * DAY);
     expect((await trashed(u)).map((c) => c.name)).toEqual(['Recent']);
-    expect(rawRow(db, 'collections', old.id)).toBeUndefined();
-    expect(rawRow(db, 'bookmarks', oldMark!)).toBeUndefined();
+    expect(await rawRow(db, 'collections', old.id)).toBeUndefined();
+    expect(await rawRow(db, 'bookmarks', oldMark!)).toBeUndefined();
     expectError(await restore(u, old.id), 404, 'NOT_FOUND');
   });
 });
@@ -371,9 +372,9 @@ describe('bookmarks of a collection', () => {
     const c = await create(u, { name: 'Paged' });
     const other = await create(u, { name: 'Other' });
     const same = 1_750_000_000_000;
-    const ids = seedBookmarks(db, u.userId, 7, { collectionId: c.id, createdAt: (i) => (i < 4 ? same : same + i) });
-    seedBookmarks(db, u.userId, 1, { collectionId: c.id, deletedAt: now() });
-    seedBookmarks(db, u.userId, 1, { collectionId: other.id });
+    const ids = await seedBookmarks(db, u.userId, 7, { collectionId: c.id, createdAt: (i) => (i < 4 ? same : same + i) });
+    await seedBookmarks(db, u.userId, 1, { collectionId: c.id, deletedAt: now() });
+    await seedBookmarks(db, u.userId, 1, { collectionId: other.id });
     // newest first; among equal times the later insert first
     const expected = [ids[6], ids[5], ids[4], ids[3], ids[2], ids[1], ids[0]];
 
@@ -394,7 +395,7 @@ describe('bookmarks of a collection', () => {
   it('takes 50 by default and at most 100', async () => {
     const u = await t.user();
     const c = await create(u, { name: 'Many' });
-    seedBookmarks(db, u.userId, 120, { collectionId: c.id });
+    await seedBookmarks(db, u.userId, 120, { collectionId: c.id });
     const first = dataOf(await u.api('GET', `/collections/${c.id}/bookmarks`), CollectionBookmarksPage);
     expect(first.bookmarks).toHaveLength(50);
     expect(first.continueCursor).not.toBeNull();
@@ -423,10 +424,10 @@ describe('sharing', () => {
     const u = await t.user();
     const c = await create(u, { name: 'Links <b>&</b> more' });
     const child = await create(u, { name: 'Child', parentId: c.id });
-    seedBookmarks(db, u.userId, 1, { collectionId: c.id, title: '<script>alert(1)</script>', description: 'Says "hi" & <img src=x onerror=alert(2)>' });
-    seedBookmarks(db, u.userId, 1, { collectionId: c.id, title: 'Trashed one', deletedAt: now() });
-    seedBookmarks(db, u.userId, 1, { collectionId: child.id, title: 'In the child' });
-    seedBookmarks(db, u.userId, 1, { collectionId: c.id, title: 'Plain title' });
+    await seedBookmarks(db, u.userId, 1, { collectionId: c.id, title: '<script>alert(1)</script>', description: 'Says "hi" & <img src=x onerror=alert(2)>' });
+    await seedBookmarks(db, u.userId, 1, { collectionId: c.id, title: 'Trashed one', deletedAt: now() });
+    await seedBookmarks(db, u.userId, 1, { collectionId: child.id, title: 'In the child' });
+    await seedBookmarks(db, u.userId, 1, { collectionId: c.id, title: 'Plain title' });
 
     const off = dataOf(await u.api('GET', `/collections/${c.id}/share`), ShareState);
     expect(off).toEqual({ shared: false, publicUrl: `/shared/${c.shareSlug}` });

@@ -4,13 +4,14 @@ import { Bookmark, MAX_TAGS_PER_USER } from '../../lib/api/bookmarks.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
-import { type Db, count, seedBookmarks } from './collections-tags-fixtures.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
+import { count, seedBookmarks } from './collections-tags-fixtures.ts';
 import { importFile } from './jobs-fixtures.ts';
 
 let t: TestServer;
-let db: Db;
-withServerAndDb((started) => ({ t, db } = started));
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started));
 
 const Tags = z.array(Tag);
 const listTags = async (u: TestUser) => dataOf(await u.api('GET', '/tags'), Tags);
@@ -20,11 +21,11 @@ const saved = async (u: TestUser, url: string) => dataOf(await save(u, { url }),
 const levels = (n: number, stem = 'l') => Array.from({ length: n }, (_, i) => `${stem}${i + 1}`).join('/');
 
 /** Gives the user `n` root tags straight in the database: ten thousand requests would take minutes. */
-function seedTags(u: TestUser, n: number): void {
-  const insert = db.prepare('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, 0)');
-  db.transaction(() => {
-    for (let i = 0; i < n; i++) insert.run(`tag_cap_${u.userId}_${i}`, u.userId, `seeded${i}`, `seeded${i}`);
-  })();
+async function seedTags(u: TestUser, n: number): Promise<void> {
+  for (let start = 0; start < n; start += 500) {
+    const rows = Array.from({ length: Math.min(500, n - start) }, (_, i) => [`tag_cap_${u.userId}_${start + i}`, u.userId, `seeded${start + i}`, `seeded${start + i}`]);
+    await db.run(`INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES ${rows.map(() => '(?, ?, ?, ?, 0)').join(', ')}`, ...rows.flat());
+  }
 }
 
 const netscape = (rows: { url: string; tags: string[] }[]) =>
@@ -50,11 +51,11 @@ describe('tag depth: at most 8 levels', () => {
     for (const [field, res] of refusals) {
       expect(expectError(res, 400, 'VALIDATION_ERROR')).toContain(`${field}: must have at most 8 levels`);
     }
-    expect(tagCount(u)).toBe(0);
+    expect(await tagCount(u)).toBe(0);
 
     const eight = dataOf(await u.api('POST', '/tags', { body: { name: levels(8) } }), Tag, 201);
     expect(eight.name).toBe(levels(8));
-    expect(tagCount(u)).toBe(8);
+    expect(await tagCount(u)).toBe(8);
   });
 
   it('refuses a rename that would push a descendant past 8 levels, changing nothing', async () => {
@@ -108,7 +109,7 @@ describe(`tags per user: at most ${MAX_TAGS_PER_USER}`, () => {
     const u = await t.user();
     const bookmark = await saved(u, 'https://cap.example/1');
     const renamed = dataOf(await u.api('POST', '/tags', { body: { name: 'movable' } }), Tag, 201);
-    seedTags(u, MAX_TAGS_PER_USER - 2);
+    await seedTags(u, MAX_TAGS_PER_USER - 2);
     // One below the cap: a name with a new parent needs two tags.
     const refusals = [
       await u.api('POST', '/tags', { body: { name: 'new/child' } }),
@@ -123,18 +124,18 @@ describe(`tags per user: at most ${MAX_TAGS_PER_USER}`, () => {
         new RegExp(`new tags and the account has ${MAX_TAGS_PER_USER - 1} of at most ${MAX_TAGS_PER_USER} tags; delete or merge tags first`),
       );
     }
-    expect(tagCount(u)).toBe(MAX_TAGS_PER_USER - 1);
+    expect(await tagCount(u)).toBe(MAX_TAGS_PER_USER - 1);
     expect(dataOf(await u.api('GET', `/bookmarks/${bookmark.id}`), Bookmark).tags).toEqual([]);
 
     dataOf(await u.api('PATCH', `/bookmarks/${bookmark.id}`, { body: { tags: ['seeded1', 'movable'] } }), Bookmark);
     dataOf(await u.api('POST', '/tags', { body: { name: 'last' } }), Tag, 201);
-    expect(tagCount(u)).toBe(MAX_TAGS_PER_USER);
+    expect(await tagCount(u)).toBe(MAX_TAGS_PER_USER);
     expectError(await u.api('POST', '/tags', { body: { name: 'one-more' } }), 409, 'CONFLICT');
   });
 
   it('skips the imported bookmarks whose new tags pass the cap, with the reason, and imports the others', async () => {
     const u = await t.user();
-    seedTags(u, MAX_TAGS_PER_USER - 1);
+    await seedTags(u, MAX_TAGS_PER_USER - 1);
     const job = await importFile(t, u, netscape([
       { url: 'https://cap.example/known-tag', tags: ['seeded5'] },
       { url: 'https://cap.example/one-new', tags: ['fresh'] },
@@ -146,14 +147,14 @@ describe(`tags per user: at most ${MAX_TAGS_PER_USER}`, () => {
         reason: `https://cap.example/another-new: this needs 1 new tag and the account has ${MAX_TAGS_PER_USER} of at most ${MAX_TAGS_PER_USER} tags; delete or merge tags first`,
       },
     ]);
-    expect(tagCount(u)).toBe(MAX_TAGS_PER_USER);
+    expect(await tagCount(u)).toBe(MAX_TAGS_PER_USER);
   });
 });
 
 describe('kept counts', () => {
   it('match the active bookmarks carrying each tag after every kind of change', async () => {
     const u = await t.user();
-    const [a, b, c] = seedBookmarks(db, u.userId, 3, { tags: ['x', 'x/y', 'z'] }) as [string, string, string];
+    const [a, b, c] = (await seedBookmarks(db, u.userId, 3, { tags: ['x', 'x/y', 'z'] })) as [string, string, string];
     const ok = async (res: Promise<{ status: number; body: unknown }>) => expect((await res).status, JSON.stringify((await res).body)).toBeLessThan(300);
     await ok(u.api('DELETE', `/bookmarks/${a}`));
     const tags = await listTags(u);
@@ -166,12 +167,11 @@ describe('kept counts', () => {
     await ok(u.api('PATCH', `/tags/${id('x')}`, { body: { newName: 'v' } }));
     await ok(u.api('DELETE', `/bookmarks/${a}/tags/${id('x/y')}`));
 
-    const counted = db
-      .prepare<[string], { name: string; count: number }>(
-        `SELECT t.name, (SELECT COUNT(*) FROM bookmark_tags l JOIN bookmarks b ON b.id = l.bookmark_id
-           WHERE l.tag_id = t.id AND b.deleted_at IS NULL) AS count FROM tags t WHERE t.user_id = ? ORDER BY t.name_key`,
-      )
-      .all(u.userId);
+    const counted = await db.all<{ name: string; count: number }>(
+      `SELECT t.name, (SELECT COUNT(*) FROM bookmark_tags l JOIN bookmarks b ON b.id = l.bookmark_id
+         WHERE l.tag_id = t.id AND b.deleted_at IS NULL) AS count FROM tags t WHERE t.user_id = ? ORDER BY t.name_key`,
+      u.userId,
+    );
     expect((await listTags(u)).map(({ name, count }) => ({ name, count }))).toEqual(counted);
     expect(counted).toEqual([
       { name: 'v', count: 1 },

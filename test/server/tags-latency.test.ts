@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_TAGS_PER_USER } from '../../lib/api/bookmarks.ts';
@@ -8,10 +9,9 @@ import { latencyDuring } from '../support/latency.ts';
 import type { ApiResponse, TestServer } from '../support/server.ts';
 import { withServerAndDb } from '../support/server-per-file.ts';
 import { seedTagsAtCaps } from '../support/tag-library.ts';
-import type { Db } from './collections-tags-fixtures.ts';
 
 let t: TestServer;
-let db: Db;
+let db: Database.Database;
 withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 /** Bookmarks carrying the same 100 tags each: 300,000 links under the root tag. */

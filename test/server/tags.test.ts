@@ -4,12 +4,13 @@ import { MergeResult, TagDeletedResult } from '../../lib/api/tag-edits.ts';
 import { Tag, TagBookmarks } from '../../lib/api/tags.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
-import { type Db, count, rawRow, seedBookmarks } from './collections-tags-fixtures.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
+import { count, rawRow, seedBookmarks } from './collections-tags-fixtures.ts';
 
 let t: TestServer;
-let db: Db;
-withServerAndDb((started) => ({ t, db } = started));
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started));
 
 const Tags = z.array(Tag);
 
@@ -59,9 +60,9 @@ describe('creating and listing tags', () => {
 
   it('counts the active bookmarks carrying exactly the tag', async () => {
     const u = await t.user();
-    seedBookmarks(db, u.userId, 2, { tags: ['a/b'] });
-    seedBookmarks(db, u.userId, 1, { tags: ['a/b'], deletedAt: now() });
-    seedBookmarks(db, u.userId, 1, { tags: ['a', 'other'] });
+    await seedBookmarks(db, u.userId, 2, { tags: ['a/b'] });
+    await seedBookmarks(db, u.userId, 1, { tags: ['a/b'], deletedAt: now() });
+    await seedBookmarks(db, u.userId, 1, { tags: ['a', 'other'] });
     const tags = await listTags(u);
     expect(tags.map((tag) => [tag.name, tag.count])).toEqual([['a', 1], ['a/b', 2], ['other', 1]]);
   });
@@ -70,7 +71,7 @@ describe('creating and listing tags', () => {
 describe('renaming tags', () => {
   it('renames a tag and the names under it, keeping ids and bookmark links', async () => {
     const u = await t.user();
-    const [marked] = seedBookmarks(db, u.userId, 1, { tags: ['a/b/c', 'keep'] });
+    const [marked] = await seedBookmarks(db, u.userId, 1, { tags: ['a/b/c', 'keep'] });
     const tags = await listTags(u);
     const a = byName(tags, 'a')!;
 
@@ -82,7 +83,7 @@ describe('renaming tags', () => {
     const page = await byIdPage(u, byName(tags, 'a/b/c')!.id);
     expect(page.bookmarks.map((b) => [b.id, b.tags])).toEqual([[marked, ['keep', 'x/b/c']]]);
     // its tag names changed, so the bookmark counts as updated
-    const row = rawRow(db, 'bookmarks', marked!)!;
+    const row = (await rawRow(db, 'bookmarks', marked!))!;
     expect(row.updated_at).toBeGreaterThan(row.created_at as number);
 
     // into a new branch: the missing ancestors appear, the old parent stays
@@ -129,7 +130,7 @@ describe('renaming tags', () => {
 describe('deleting tags', () => {
   it('deletes the tag, its descendants and their links; bookmarks and look-alike names stay', async () => {
     const u = await t.user();
-    const [b1, b2] = seedBookmarks(db, u.userId, 2, { tags: ['d/e/f', 'dd', '50%/x'] });
+    const [b1, b2] = await seedBookmarks(db, u.userId, 2, { tags: ['d/e/f', 'dd', '50%/x'] });
     await createTag(u, { name: 'd_/z' });
     await createTag(u, { name: '50a' });
     await createTag(u, { name: 'dx/y' });
@@ -138,9 +139,9 @@ describe('deleting tags', () => {
 
     expect(dataOf(await u.api('DELETE', `/tags/${d.id}`), TagDeletedResult)).toEqual({ id: d.id, deleted: true, tags: 3 });
     expect((await listTags(u)).map((tag) => tag.name)).toEqual(['50%', '50%/x', '50a', 'd_', 'd_/z', 'dd', 'dx', 'dx/y']);
-    expect(count(db, 'SELECT COUNT(*) FROM bookmark_tags WHERE tag_id = ?', byName(tags, 'd/e/f')!.id)).toBe(0);
-    expect(rawRow(db, 'bookmarks', b1!)).toMatchObject({ deleted_at: null });
-    expect(rawRow(db, 'bookmarks', b2!)).toMatchObject({ deleted_at: null });
+    expect(await count(db, 'SELECT COUNT(*) FROM bookmark_tags WHERE tag_id = ?', byName(tags, 'd/e/f')!.id)).toBe(0);
+    expect(await rawRow(db, 'bookmarks', b1!)).toMatchObject({ deleted_at: null });
+    expect(await rawRow(db, 'bookmarks', b2!)).toMatchObject({ deleted_at: null });
 
     const percent = byName(tags, '50%')!;
     expect(dataOf(await u.api('DELETE', `/tags/${percent.id}`), TagDeletedResult).tags).toBe(2);
@@ -163,10 +164,10 @@ describe('deleting tags', () => {
 describe('merging tags', () => {
   it("gives the source's bookmarks the target once and deletes the source", async () => {
     const u = await t.user();
-    const [onlySource] = seedBookmarks(db, u.userId, 1, { tags: ['old'] });
-    const [both] = seedBookmarks(db, u.userId, 1, { tags: ['old', 'new/kind'] });
-    seedBookmarks(db, u.userId, 1, { tags: ['new/kind'] });
-    const [trashedOne] = seedBookmarks(db, u.userId, 1, { tags: ['old'], deletedAt: now() });
+    const [onlySource] = await seedBookmarks(db, u.userId, 1, { tags: ['old'] });
+    const [both] = await seedBookmarks(db, u.userId, 1, { tags: ['old', 'new/kind'] });
+    await seedBookmarks(db, u.userId, 1, { tags: ['new/kind'] });
+    const [trashedOne] = await seedBookmarks(db, u.userId, 1, { tags: ['old'], deletedAt: now() });
     const tags = await listTags(u);
     const source = byName(tags, 'old')!;
     const target = byName(tags, 'new/kind')!;
@@ -175,7 +176,7 @@ describe('merging tags', () => {
     expect(result).toEqual({ target: { ...target, count: 3 }, moved: 3 });
     expect(byName(await listTags(u), 'old')).toBeUndefined();
     for (const id of [onlySource, both, trashedOne]) {
-      expect(count(db, 'SELECT COUNT(*) FROM bookmark_tags WHERE bookmark_id = ? AND tag_id = ?', id, target.id)).toBe(1);
+      expect(await count(db, 'SELECT COUNT(*) FROM bookmark_tags WHERE bookmark_id = ? AND tag_id = ?', id, target.id)).toBe(1);
     }
     expect((await byIdPage(u, target.id)).bookmarks.map((b) => b.tags)).toEqual([['new/kind'], ['new/kind'], ['new/kind']]);
   });
@@ -184,7 +185,7 @@ describe('merging tags', () => {
     const u = await t.user();
     const other = await t.user();
     const foreign = await createTag(other, { name: 'theirs' });
-    seedBookmarks(db, u.userId, 1, { tags: ['parent/child', 'target'] });
+    await seedBookmarks(db, u.userId, 1, { tags: ['parent/child', 'target'] });
     const before = await listTags(u);
     const parent = byName(before, 'parent')!;
     const target = byName(before, 'target')!;
@@ -204,9 +205,9 @@ describe('merging tags', () => {
 describe('bookmarks of a tag', () => {
   it('finds a hierarchical tag by name with plain or encoded slashes, in any case, and by id', async () => {
     const u = await t.user();
-    const marked = seedBookmarks(db, u.userId, 3, { tags: ['Dev/Web Stuff/CSS'] });
-    seedBookmarks(db, u.userId, 1, { tags: ['Dev/Web Stuff/CSS'], deletedAt: now() });
-    seedBookmarks(db, u.userId, 1, { tags: ['Dev/Web Stuff'] });
+    const marked = await seedBookmarks(db, u.userId, 3, { tags: ['Dev/Web Stuff/CSS'] });
+    await seedBookmarks(db, u.userId, 1, { tags: ['Dev/Web Stuff/CSS'], deletedAt: now() });
+    await seedBookmarks(db, u.userId, 1, { tags: ['Dev/Web Stuff'] });
     const tag = byName(await listTags(u), 'Dev/Web Stuff/CSS')!;
     const newestFirst = [...marked].reverse();
 
@@ -223,9 +224,9 @@ describe('bookmarks of a tag', () => {
   it('answers tag null and no bookmarks for unknown names and ids, and for ids of other users', async () => {
     const u = await t.user();
     const other = await t.user();
-    seedBookmarks(db, other.userId, 1, { tags: ['secret'] });
+    await seedBookmarks(db, other.userId, 1, { tags: ['secret'] });
     const foreign = byName(await listTags(other), 'secret')!;
-    seedBookmarks(db, u.userId, 1, { tags: ['mine'] });
+    await seedBookmarks(db, u.userId, 1, { tags: ['mine'] });
     const empty = { bookmarks: [], tag: null };
     expect(await byNamePage(u, 'nothing/here')).toEqual(empty);
     expect(await byNamePage(u, 'secret')).toEqual(empty);
@@ -236,7 +237,7 @@ describe('bookmarks of a tag', () => {
 
   it('takes 50 by default and at most 200, refusing a bad limit', async () => {
     const u = await t.user();
-    seedBookmarks(db, u.userId, 205, { tags: ['bulk'] });
+    await seedBookmarks(db, u.userId, 205, { tags: ['bulk'] });
     const tag = byName(await listTags(u), 'bulk')!;
     expect((await byIdPage(u, tag.id)).bookmarks).toHaveLength(50);
     expect((await byIdPage(u, tag.id, '?limit=500')).bookmarks).toHaveLength(200);
@@ -248,9 +249,9 @@ describe('bookmarks of a tag', () => {
 
   it('routes /tags/by-id/X/bookmarks to the id form; tags named by-id stay reachable by name', async () => {
     const u = await t.user();
-    const [one] = seedBookmarks(db, u.userId, 1, { tags: ['by-id'] });
-    const [two] = seedBookmarks(db, u.userId, 1, { tags: ['by-id/k'] });
-    const [three] = seedBookmarks(db, u.userId, 1, { tags: ['by-id/k/deep'] });
+    const [one] = await seedBookmarks(db, u.userId, 1, { tags: ['by-id'] });
+    const [two] = await seedBookmarks(db, u.userId, 1, { tags: ['by-id/k'] });
+    const [three] = await seedBookmarks(db, u.userId, 1, { tags: ['by-id/k/deep'] });
     const tags = await listTags(u);
 
     expect((await byNamePage(u, 'by-id')).bookmarks.map((b) => b.id)).toEqual([one]);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import type { ServerConfig } from '../../server/config.ts';
+import { type RawDb, openRawDb } from './raw-db.ts';
 import { type TestServer, type TestUser, openDb, startTestServer } from './server.ts';
 
 export interface ServerWithDb {
@@ -19,6 +20,20 @@ export function withServerAndDb(receive: (started: ServerWithDb) => void, overri
   });
   afterAll(async () => {
     started?.db.close();
+    await started?.t.close();
+  });
+}
+
+/** As withServerAndDb, with a connection to the server's database whichever backend it is (SQLite, or PostgreSQL in the `server-postgres` project). */
+export function withServerAndRawDb(receive: (started: { t: TestServer; db: RawDb }) => void, overrides: Partial<ServerConfig> = {}): void {
+  let started: { t: TestServer; db: RawDb } | undefined;
+  beforeAll(async () => {
+    const t = await startTestServer(overrides);
+    started = { t, db: openRawDb({ dataDir: t.dataDir, databaseUrl: t.server.deps.config.databaseUrl }) };
+    receive(started);
+  });
+  afterAll(async () => {
+    await started?.db.close();
     await started?.t.close();
   });
 }

@@ -2,6 +2,13 @@ import type { Pg, Sql } from '../../db/postgres/pg.ts';
 import { CHUNK, type Link, SLICE_MS } from '../shared/tag-slices.ts';
 
 /**
+ * The links (or tags) one step takes: ten times SQLite's CHUNK. Here a step's cost is mostly
+ * its round trips, and the event loop is free while PostgreSQL works; what a longer step holds
+ * is only the user's lock, for a few milliseconds.
+ */
+export const PG_CHUNK = 500;
+
+/**
  * Runs `step` (a small piece of work; false once nothing is left) over and over, in
  * transactions of about SLICE_MS each (server/store/shared/tag-slices.ts), each under the
  * user's lock, so that the user's other writes get their turn between slices. A step that
@@ -21,19 +28,20 @@ export async function inSlices(db: Pg, userId: string, step: (tx: Sql) => Promis
   }
 }
 
-/** Runs `step` over the items CHUNK at a time, in slices. */
+/** Runs `step` over the items PG_CHUNK at a time, in slices. */
 export function forEachChunk<T>(db: Pg, userId: string, items: readonly T[], step: (tx: Sql, chunk: T[]) => Promise<void>): Promise<void> {
   let next = 0;
   return inSlices(db, userId, async (tx) => {
-    await step(tx, items.slice(next, next + CHUNK));
-    next += CHUNK;
+    await step(tx, items.slice(next, next + PG_CHUNK));
+    next += PG_CHUNK;
     return next < items.length;
   });
 }
 
 /**
- * The next CHUNK links of the tags $1 (in that order, each in link order), those of the first
- * after seq $2: one statement for up to CHUNK tags, as most tags of a subtree may have no link.
+ * The next $3 links of the tags $1 (in that order, each in link order), those of the first
+ * after seq $2: one statement for up to CHUNK tags, as most tags of a subtree may have no link
+ * (and at most CHUNK × $3 links read).
  */
 const NEXT_LINKS = `SELECT t.n, l.seq, l.bookmark_id FROM unnest($1::text[]) WITH ORDINALITY AS t(id, n)
   CROSS JOIN LATERAL (SELECT bt.seq, bt.bookmark_id FROM bookmark_tags bt
@@ -41,7 +49,7 @@ const NEXT_LINKS = `SELECT t.n, l.seq, l.bookmark_id FROM unnest($1::text[]) WIT
   ORDER BY t.n, l.seq LIMIT $3`;
 
 /**
- * Calls `work` with the links of these tags, tag after tag in link order, CHUNK at a time,
+ * Calls `work` with the links of these tags, tag after tag in link order, PG_CHUNK at a time,
  * in slices. `work` may delete the links it gets: the walk goes on after the last one seen.
  */
 export function forEachLinkChunk(db: Pg, userId: string, tagIds: readonly string[], work: (tx: Sql, links: Link[]) => Promise<void>): Promise<void> {
@@ -49,9 +57,9 @@ export function forEachLinkChunk(db: Pg, userId: string, tagIds: readonly string
   let after = 0;
   return inSlices(db, userId, async (tx) => {
     const looked = tagIds.slice(tag, tag + CHUNK);
-    const rows = await tx.all<{ n: number; seq: number; bookmark_id: string }>(NEXT_LINKS, [looked, after, CHUNK]);
+    const rows = await tx.all<{ n: number; seq: number; bookmark_id: string }>(NEXT_LINKS, [looked, after, PG_CHUNK]);
     const last = rows.at(-1);
-    if (rows.length === CHUNK && last) {
+    if (rows.length === PG_CHUNK && last) {
       // The last tag met may have more links: the next step starts there.
       tag += last.n - 1;
       after = last.seq;

@@ -124,10 +124,17 @@ export class PgTags implements TagsStore {
    */
   async merge(userId: string, sourceId: string, targetId: string, now: number): Promise<MergeResult> {
     if (sourceId === targetId) throw tree.mergeIntoItself();
+    // One statement, as each slice checks again.
     const check = async (sql: Sql) => {
-      const source = await this.tag(sql, userId, sourceId);
-      await this.tag(sql, userId, targetId);
-      if (await sql.get('SELECT 1 FROM tags WHERE parent_id = $1 LIMIT 1', [sourceId])) throw tree.mergeOfParent(source);
+      const found = await sql.get<{ source: string | null; target: boolean; parent: boolean }>(
+        `SELECT (SELECT name FROM tags WHERE user_id = $1 AND id = $2) AS source,
+           EXISTS (SELECT 1 FROM tags WHERE user_id = $1 AND id = $3) AS target,
+           EXISTS (SELECT 1 FROM tags WHERE parent_id = $2) AS parent`,
+        [userId, sourceId, targetId],
+      );
+      if (found?.source == null) throw notFound('tag', sourceId);
+      if (!found.target) throw notFound('tag', targetId);
+      if (found.parent) throw tree.mergeOfParent({ name: found.source });
     };
     let moved = 0;
     const move = async (tx: Sql, links: Link[]) => {

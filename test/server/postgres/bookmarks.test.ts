@@ -9,10 +9,11 @@ import {
 import { encodeCursor } from '../../../server/bookmarks/cursor.ts';
 import type { BookmarksStore, DetectedFields } from '../../../server/store/bookmarks.ts';
 import { PgBookmarks } from '../../../server/store/postgres/bookmarks.ts';
+import { PgBookmarkSearch } from '../../../server/store/postgres/bookmark-search.ts';
 import { SHORT_QUERY_SCAN } from '../../../server/store/shared/search-terms.ts';
 import { SqliteBookmarks } from '../../../server/store/sqlite/bookmarks.ts';
 import { startPostgres, type TestPostgres } from '../../support/postgres.ts';
-import { addCollection, addUser, insertBookmarks, postgresDb, sqliteDb, type TestDb } from './store-backends.ts';
+import { addCollection, addUser, insertBookmarks, type PgTestDb, postgresDb, sqliteDb, type TestDb } from './store-backends.ts';
 
 let cluster: TestPostgres;
 beforeAll(async () => {
@@ -559,4 +560,50 @@ describe.each(backends)('%s bookmarks store', (_backend, open) => {
       await own.close();
     }
   });
+});
+
+describe('PostgreSQL only', () => {
+  let test: PgTestDb;
+  beforeAll(async () => {
+    test = await postgresDb(cluster);
+  });
+  afterAll(async () => {
+    await test.close();
+  });
+
+  it('takes one user\'s writes one at a time: the same URL saved at once makes one bookmark', async () => {
+    const user = await addUser(test);
+    const store = new PgBookmarks(test.db);
+    const saves = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => store.save(user, { url: 'https://same.example/', note: `n${i}`, tags: [`t${i}`] }, detected(), T + i)),
+    );
+    expect(saves.filter((s) => s.created)).toHaveLength(1);
+    expect(new Set(saves.map((s) => s.bookmark.id)).size).toBe(1);
+    expect((await store.stats(user)).total).toBe(1);
+    expect((await store.get(user, saves[0]!.bookmark.id)).tags).toHaveLength(1);
+  });
+
+  it('answers a word of three characters or more in any script from the pg_trgm indexes, not by scanning', async () => {
+    const user = await addUser(test);
+    await insertBookmarks(
+      test,
+      user,
+      Array.from({ length: 5_000 }, (_, i) => ({ createdAt: T + i, title: `Common words ${i}${i % 500 === 0 ? ' Москва école 東京タワー' : ''}` })),
+    );
+    // What autovacuum does after a bulk load: GIN's pending list merged, statistics taken.
+    await test.db.run('VACUUM ANALYZE bookmarks');
+    const search = new PgBookmarkSearch(test.db);
+    const plan = async (text: string) => {
+      const { text: sql, params } = search.statement(user, text, 50);
+      return (await test.db.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params)).map((r) => r['QUERY PLAN']).join('\n');
+    };
+    for (const rare of ['МОСКВ', 'ÉCOLE', 'タワー', 'words 4999']) {
+      const shown = await plan(rare);
+      for (const field of ['title', 'description', 'url']) expect(shown, rare).toMatch(new RegExp(`Bitmap Index Scan on bookmarks_search_${field}`));
+      expect(shown, rare).not.toMatch(/Seq Scan on bookmarks/);
+      expect((await search.find(user, rare, 50)).length, rare).toBe(rare === 'words 4999' ? 1 : 10);
+    }
+    // A word in every bookmark is met by walking the newest, which stops after one page.
+    expect(await plan('common')).toMatch(/Index Scan Backward using bookmarks_newest/);
+  }, 60_000);
 });

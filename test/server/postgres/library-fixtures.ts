@@ -3,19 +3,25 @@ import type { ErrorCode } from '../../../lib/api/errors.ts';
 import type { Pg } from '../../../server/db/postgres/pg.ts';
 import { ApiError } from '../../../server/http/api-error.ts';
 import { type TestPostgres, startPostgres } from '../../support/postgres.ts';
-import { freshDb as freshDbOf } from './pg-fixtures.ts';
+import { type PgTestDb, type SqliteTestDb, type TestDb, postgresDb, sqliteDb } from './store-backends.ts';
 
-export { addUser } from './pg-fixtures.ts';
+export { addUser } from './store-backends.ts';
+export { marks } from '../collections-tags-fixtures.ts';
 
 /**
- * Store-level tests of the PostgreSQL stores: one throwaway cluster per test file, a fresh
- * migrated database per call of `freshDb`, and test data written straight to the tables.
+ * The collections and tags store tests: the same assertions on SQLite and on PostgreSQL (one
+ * throwaway cluster per test file), a fresh database for each test, and test data written
+ * straight to the tables with `?` placeholders.
  */
 
-let cluster: TestPostgres | undefined;
-const opened: Pg[] = [];
+export const BACKENDS = ['sqlite', 'postgres'] as const;
+export type Backend = (typeof BACKENDS)[number];
+export type BackendDb = SqliteTestDb | PgTestDb;
 
-/** Starts the file's cluster before its tests and stops it (closing every pool) after them. */
+let cluster: TestPostgres | undefined;
+const opened: TestDb[] = [];
+
+/** Starts the file's cluster before its tests and stops it (closing every database) after them. */
 export function withCluster(): void {
   beforeAll(async () => {
     cluster = await startPostgres();
@@ -26,12 +32,20 @@ export function withCluster(): void {
   });
 }
 
-/** A new, migrated database of the file's cluster. */
-export async function freshDb(): Promise<Pg> {
-  if (!cluster) throw new Error('freshDb needs withCluster() in the test file');
-  const db = await freshDbOf(cluster);
+/** A new, migrated database of the backend. */
+export async function freshDb(backend: Backend): Promise<BackendDb> {
+  let db: BackendDb;
+  if (backend === 'sqlite') db = sqliteDb();
+  else if (cluster) db = await postgresDb(cluster);
+  else throw new Error('a PostgreSQL database needs withCluster() in the test file');
   opened.push(db);
   return db;
+}
+
+/** The PostgreSQL pool of a test that runs on that backend only. */
+export function pgOf(db: BackendDb): Pg {
+  if (db.kind !== 'postgres') throw new Error('this test runs on PostgreSQL only');
+  return db.db;
 }
 
 export interface SeedOptions {
@@ -44,50 +58,61 @@ export interface SeedOptions {
   createdAt?: (i: number) => number;
 }
 
+/** Rows a statement writes at most: well within either backend's count of parameters. */
+const ROWS_A_STATEMENT = 500;
+
+async function insertRows(db: TestDb, head: string, row: string, rows: readonly unknown[][]): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_A_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_A_STATEMENT);
+    await db.run(`${head} VALUES ${chunk.map(() => row).join(', ')}`, chunk.flat());
+  }
+}
+
 let seeded = 0;
 
-/** Inserts n bookmarks for the user in one statement; answers their ids in insertion (seq) order. */
-export async function seedBookmarks(db: Pg, userId: string, n: number, options: SeedOptions = {}): Promise<string[]> {
+/** Inserts n bookmarks for the user; answers their ids in insertion (seq) order. */
+export async function seedBookmarks(db: TestDb, userId: string, n: number, options: SeedOptions = {}): Promise<string[]> {
   const rows = Array.from({ length: n }, (_, i) => {
     const k = ++seeded;
-    return { id: `bm_seed${k}`, k, createdAt: options.createdAt?.(i) ?? 1_700_000_000_000 + k };
+    const createdAt = options.createdAt?.(i) ?? 1_700_000_000_000 + k;
+    const url = `https://seed.example/${k}`;
+    return [`bm_seed${k}`, userId, url, url, `Seeded ${k}`, options.collectionId ?? null, createdAt, createdAt, createdAt,
+      options.deletedAt ?? null, options.trashRoot ?? null];
   });
-  await db.run(
+  await insertRows(
+    db,
     `INSERT INTO bookmarks (id, user_id, url, url_key, title, collection_id, domain, metadata_status, link_status,
-       last_checked_at, created_at, updated_at, deleted_at, trash_root)
-     SELECT r.id, $1, 'https://seed.example/' || r.k, 'https://seed.example/' || r.k, 'Seeded ' || r.k, $2, 'seed.example',
-       'complete', 'unchecked', r.created, r.created, r.created, $3, $4
-     FROM unnest($5::text[], $6::bigint[], $7::bigint[]) WITH ORDINALITY AS r(id, k, created, n) ORDER BY r.n`,
-    [
-      userId,
-      options.collectionId ?? null,
-      options.deletedAt ?? null,
-      options.trashRoot ?? null,
-      rows.map((r) => r.id),
-      rows.map((r) => r.k),
-      rows.map((r) => r.createdAt),
-    ],
+       last_checked_at, created_at, updated_at, deleted_at, trash_root)`,
+    "(?, ?, ?, ?, ?, ?, 'seed.example', 'complete', 'unchecked', ?, ?, ?, ?, ?)",
+    rows,
   );
-  for (const tagId of options.tagIds ?? []) await link(db, rows.map((r) => r.id), tagId);
-  return rows.map((r) => r.id);
+  const ids = rows.map((r) => r[0] as string);
+  for (const tagId of options.tagIds ?? []) await link(db, ids, tagId);
+  return ids;
 }
 
 /** Gives these bookmarks the tag, linked in this order. */
-export async function link(db: Pg, bookmarkIds: readonly string[], tagId: string): Promise<void> {
-  await db.run(
-    'INSERT INTO bookmark_tags (bookmark_id, tag_id) SELECT b.id, $2 FROM unnest($1::text[]) WITH ORDINALITY AS b(id, n) ORDER BY b.n',
-    [bookmarkIds, tagId],
+export const link = (db: TestDb, bookmarkIds: readonly string[], tagId: string): Promise<void> =>
+  insertRows(db, 'INSERT INTO bookmark_tags (bookmark_id, tag_id)', '(?, ?)', bookmarkIds.map((id) => [id, tagId]));
+
+/** Plain tags named `<prefix><i>` for i in 1..n, written straight to the table. */
+export const insertTags = (db: TestDb, userId: string, prefix: string, n: number): Promise<void> =>
+  insertRows(
+    db,
+    'INSERT INTO tags (id, user_id, name, name_key, created_at)',
+    '(?, ?, ?, ?, 0)',
+    Array.from({ length: n }, (_, i) => [`tag_${prefix}${i + 1}`, userId, `${prefix}${i + 1}`, `${prefix}${i + 1}`]),
   );
-}
 
 /** The number a one-value query (a COUNT) answers. */
-export async function count(db: Pg, sql: string, params: readonly unknown[] = []): Promise<number> {
-  const row = await db.get(sql, params);
+export async function count(db: TestDb, sql: string, params: unknown[] = []): Promise<number> {
+  const [row] = await db.all<Record<string, unknown>>(sql, params);
   return Number(Object.values(row ?? {})[0]);
 }
 
-export const rawRow = (db: Pg, table: 'bookmarks' | 'collections' | 'tags', id: string): Promise<Record<string, unknown> | undefined> =>
-  db.get(`SELECT * FROM ${table} WHERE id = $1`, [id]);
+export async function rawRow(db: TestDb, table: 'bookmarks' | 'collections' | 'tags', id: string): Promise<Record<string, unknown> | undefined> {
+  return (await db.all<Record<string, unknown>>(`SELECT * FROM ${table} WHERE id = ?`, [id]))[0];
+}
 
 /** Awaits a store call that must fail with an ApiError of this code; answers its message. */
 export async function rejection(call: Promise<unknown>, code: ErrorCode): Promise<string> {

@@ -9,8 +9,11 @@
 
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
-CREATE INDEX bookmarks_search ON bookmarks USING gin (
-  translate(lower(title COLLATE "und-x-icu"), 'ς', 'σ') gin_trgm_ops,
-  translate(lower(description COLLATE "und-x-icu"), 'ς', 'σ') gin_trgm_ops,
-  translate(lower(url COLLATE "und-x-icu"), 'ς', 'σ') gin_trgm_ops
-);
+-- One index per field, their bitmaps OR-ed as the query ORs the fields. GIN takes new rows into a
+-- pending list that (auto)vacuum merges: until a table's first vacuum the planner costs these
+-- indexes from empty statistics and may scan the table instead (measured: 20,000 rows, a rare word
+-- 250 ms by a scan before VACUUM, 0.1 ms from the indexes after). fastupdate = off avoids that at
+-- three times the cost of each insert, which imports would pay.
+CREATE INDEX bookmarks_search_title ON bookmarks USING gin (translate(lower(title COLLATE "und-x-icu"), 'ς', 'σ') gin_trgm_ops);
+CREATE INDEX bookmarks_search_description ON bookmarks USING gin (translate(lower(description COLLATE "und-x-icu"), 'ς', 'σ') gin_trgm_ops);
+CREATE INDEX bookmarks_search_url ON bookmarks USING gin (translate(lower(url COLLATE "und-x-icu"), 'ς', 'σ') gin_trgm_ops);
