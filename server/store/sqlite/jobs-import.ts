@@ -4,7 +4,7 @@ import { newId } from '../../ids.ts';
 import type { InterchangeCollection } from '../../interchange/types.ts';
 import { defaultFavicon } from '../../metadata/extract.ts';
 import type { BatchPosition, ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../jobs.ts';
-import { JobGone, type Lookups, newSlug, noLookups, siblingKey } from '../shared/import-lookups.ts';
+import { JobGone, newSlug, noLookups, siblingKey } from '../shared/import-lookups.ts';
 import { deferCheckpoints } from './jobs-checkpoints.ts';
 import { overTagCap, tagKey } from '../shared/tag-names.ts';
 import { findOrCreateTags, newTagCount, userTagCount } from './tag-rows.ts';
