@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Evaluation, SmartFolder } from '../../lib/api/smart-folders.ts';
 import { dataOf } from '../support/expect.ts';
+import { type RawDb, openRawDb } from '../support/raw-db.ts';
 import type { ApiResponse, TestServer, TestUser } from '../support/server.ts';
 
 /**
@@ -57,7 +58,8 @@ export async function save(u: TestUser, body: { url: string } & Record<string, u
   return dataOf(res, Bookmark, 201);
 }
 
-export { openDb } from '../support/server.ts';
+/** A connection of the test's own to the test server's database, whichever backend it runs on. */
+export const openRawDbOf = (t: TestServer): RawDb => openRawDb(t.server.deps.config);
 
 export interface RawBookmark {
   createdAt: number;
@@ -70,37 +72,88 @@ export interface RawBookmark {
   collectionId?: string;
 }
 
+type Value = string | number | null;
+
+const BOOKMARK_INSERT = `INSERT INTO bookmarks (id, user_id, url, url_key, title, type, is_favorite, domain, click_count,
+  metadata_status, link_status, last_checked_at, created_at, updated_at, deleted_at, collection_id) VALUES `;
+const BOOKMARK_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', 'unchecked', ?, ?, ?, ?, ?)";
+const TAG_INSERT = 'INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES ';
+const TAG_VALUES = '(?, ?, ?, ?, 0)';
+const LINK_INSERT = 'INSERT INTO bookmark_tags (bookmark_id, tag_id) VALUES ';
+const LINK_VALUES = '(?, ?)';
+const FIND_TAG = 'SELECT id FROM tags WHERE user_id = ? AND name_key = ?';
+
+/** The first spelling of each tag name the rows carry, by key. */
+function tagNames(rows: readonly RawBookmark[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const name of rows.flatMap((r) => r.tags ?? [])) if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
+  return names;
+}
+
+/** The rows to write, given the ids of the user's tags that exist already; links in the order given. */
+function fixtureRows(t: TestServer, userId: string, rows: readonly RawBookmark[], existing: Map<string, string>) {
+  const now = t.server.deps.clock.now();
+  const tagIds = new Map(existing);
+  const tags: Value[][] = [];
+  for (const [key, name] of tagNames(rows)) {
+    if (tagIds.has(key)) continue;
+    const id = `tag_${randomBytes(8).toString('hex')}`;
+    tagIds.set(key, id);
+    tags.push([id, userId, name, key]);
+  }
+  const ids = rows.map(() => `bm_${randomBytes(8).toString('hex')}`);
+  const bookmarks = rows.map((r, i): Value[] => {
+    const domain = r.domain ?? 'example.com';
+    return [ids[i]!, userId, `https://${domain}/${ids[i]}`, `${domain}/${ids[i]}`, `Title ${ids[i]}`, r.type ?? 'link', r.isFavorite ? 1 : 0,
+      domain, r.clickCount ?? 0, r.createdAt, r.createdAt, r.createdAt, r.trashed ? now : null, r.collectionId ?? null];
+  });
+  const links = rows.flatMap((r, i) => (r.tags ?? []).map((name): Value[] => [ids[i]!, tagIds.get(name.toLowerCase())!]));
+  return { ids, tags, bookmarks, links };
+}
+
 /**
  * Inserts bookmarks in one transaction; tags are created as needed and linked in
  * the order given, so membership order follows the array. Trashed ones are trashed
  * now by the server's clock, so that the trash purge leaves them. Answers the ids in order.
  */
 export function insertBookmarks(t: TestServer, db: Database.Database, userId: string, rows: readonly RawBookmark[]): string[] {
-  const now = t.server.deps.clock.now();
-  const insert = db.prepare(
-    `INSERT INTO bookmarks (id, user_id, url, url_key, title, type, is_favorite, domain, click_count,
-       metadata_status, link_status, last_checked_at, created_at, updated_at, deleted_at, collection_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'complete', 'unchecked', ?, ?, ?, ?, ?)`,
-  );
-  const findTag = db.prepare<[string, string], { id: string }>('SELECT id FROM tags WHERE user_id = ? AND name_key = ?');
-  const insertTag = db.prepare('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, 0)');
-  const link = db.prepare('INSERT INTO bookmark_tags (bookmark_id, tag_id) VALUES (?, ?)');
-  const tagId = (name: string): string => {
-    const found = findTag.get(userId, name.toLowerCase());
-    if (found) return found.id;
-    const id = `tag_${randomBytes(8).toString('hex')}`;
-    insertTag.run(id, userId, name, name.toLowerCase());
-    return id;
+  const find = db.prepare<[string, string], { id: string }>(FIND_TAG);
+  return db.transaction(() => {
+    const existing = new Map<string, string>();
+    for (const key of tagNames(rows).keys()) {
+      const found = find.get(userId, key);
+      if (found) existing.set(key, found.id);
+    }
+    const written = fixtureRows(t, userId, rows, existing);
+    const insert = (head: string, values: string, all: Value[][]) => {
+      const statement = db.prepare(head + values);
+      for (const row of all) statement.run(...row);
+    };
+    insert(TAG_INSERT, TAG_VALUES, written.tags);
+    insert(BOOKMARK_INSERT, BOOKMARK_VALUES, written.bookmarks);
+    insert(LINK_INSERT, LINK_VALUES, written.links);
+    return written.ids;
+  })();
+}
+
+const CHUNK = 400;
+
+/** insertBookmarks on either backend, in statements of many rows; membership order still follows the array. */
+export async function insertBookmarksRaw(t: TestServer, db: RawDb, userId: string, rows: readonly RawBookmark[]): Promise<string[]> {
+  const existing = new Map<string, string>();
+  for (const key of tagNames(rows).keys()) {
+    const found = await db.get<{ id: string }>(FIND_TAG, userId, key);
+    if (found) existing.set(key, found.id);
+  }
+  const written = fixtureRows(t, userId, rows, existing);
+  const insert = async (head: string, values: string, all: Value[][]) => {
+    for (let i = 0; i < all.length; i += CHUNK) {
+      const chunk = all.slice(i, i + CHUNK);
+      await db.run(head + chunk.map(() => values).join(', '), ...chunk.flat());
+    }
   };
-  return db.transaction(() =>
-    rows.map((r) => {
-      const id = `bm_${randomBytes(8).toString('hex')}`;
-      const domain = r.domain ?? 'example.com';
-      const url = `https://${domain}/${id}`;
-      insert.run(id, userId, url, `${domain}/${id}`, `Title ${id}`, r.type ?? 'link', r.isFavorite ? 1 : 0, domain,
-        r.clickCount ?? 0, r.createdAt, r.createdAt, r.createdAt, r.trashed ? now : null, r.collectionId ?? null);
-      for (const name of r.tags ?? []) link.run(id, tagId(name));
-      return id;
-    }),
-  )();
+  await insert(TAG_INSERT, TAG_VALUES, written.tags);
+  await insert(BOOKMARK_INSERT, BOOKMARK_VALUES, written.bookmarks);
+  await insert(LINK_INSERT, LINK_VALUES, written.links);
+  return written.ids;
 }

@@ -1,13 +1,30 @@
-import type Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expect.ts';
-import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
-import { type RawBookmark, type Rules, createFolder, evaluate, evaluateAll, evaluateRaw, ids, insertBookmarks, setRules } from './smart-folders-fixtures.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import {
+  type RawBookmark,
+  type Rules,
+  createFolder,
+  evaluate,
+  evaluateAll,
+  evaluateRaw,
+  ids,
+  insertBookmarksRaw,
+  openRawDbOf,
+  setRules,
+} from './smart-folders-fixtures.ts';
 
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started));
+let db: RawDb;
+beforeAll(async () => {
+  t = await startTestServer();
+  db = openRawDbOf(t);
+});
+afterAll(async () => {
+  await db?.close();
+  await t?.close();
+});
 
 const BASE = Date.UTC(2024, 0, 1);
 const rule = (field: string, operator: string, value: string) => ({ field, operator, value });
@@ -26,7 +43,7 @@ describe('exact-tag evaluation', () => {
       tags: ['Paged', i % 2 === 0 ? 'even' : 'odd'],
       trashed: i < 200,
     }));
-    active = insertBookmarks(t, db, u.userId, rows).slice(200);
+    active = (await insertBookmarksRaw(t, db, u.userId, rows)).slice(200);
   });
 
   it('follows a cursor past a page of only trashed memberships', async () => {
@@ -71,19 +88,19 @@ describe('exact-tag evaluation', () => {
 
   it('refuses its cursor once the tag it walks is renamed', async () => {
     const other = await t.user();
-    insertBookmarks(t, db, other.userId, Array.from({ length: 210 }, (_, i) => ({ createdAt: BASE + i, tags: ['walked'] })));
+    await insertBookmarksRaw(t, db, other.userId, Array.from({ length: 210 }, (_, i) => ({ createdAt: BASE + i, tags: ['walked'] })));
     const folder = await createFolder(other, all(rule('tag', 'equals', 'walked')));
     const first = await evaluate(t, other, folder.id);
     expect(first.bookmarks).toHaveLength(200);
-    db.prepare("UPDATE tags SET name = 'gone', name_key = 'gone' WHERE user_id = ? AND name_key = 'walked'").run(other.userId);
-    db.prepare("INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES ('tag_new_walked', ?, 'walked', 'walked', 0)").run(other.userId);
+    await db.run("UPDATE tags SET name = 'gone', name_key = 'gone' WHERE user_id = ? AND name_key = 'walked'", other.userId);
+    await db.run("INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES ('tag_new_walked', ?, 'walked', 'walked', 0)", other.userId);
     expectError(await evaluateRaw(t, other, folder.id, first.continueCursor), 409, 'SMART_FOLDER_CURSOR_INVALID');
     expect(await evaluate(t, other, folder.id)).toEqual({ bookmarks: [], continueCursor: null, truncated: false });
   });
 
   it('returns at most 500 bookmarks over the walk, then says truncated', async () => {
     const big = await t.user();
-    insertBookmarks(t, db, big.userId, Array.from({ length: 650 }, (_, i) => ({ createdAt: BASE + i, tags: ['many'] })));
+    await insertBookmarksRaw(t, db, big.userId, Array.from({ length: 650 }, (_, i) => ({ createdAt: BASE + i, tags: ['many'] })));
     const folder = await createFolder(big, all(rule('tag', 'equals', 'many')));
     const pages = await evaluateAll(t, big, folder.id);
     expect(pages.map((p) => [p.bookmarks.length, p.truncated])).toEqual([
@@ -99,7 +116,7 @@ describe('cursors', () => {
   let u: TestUser;
   beforeAll(async () => {
     u = await t.user();
-    insertBookmarks(t, db, u.userId, Array.from({ length: 450 }, (_, i) => ({ createdAt: BASE + i, domain: 'a.com', tags: ['t'] })));
+    await insertBookmarksRaw(t, db, u.userId, Array.from({ length: 450 }, (_, i) => ({ createdAt: BASE + i, domain: 'a.com', tags: ['t'] })));
   });
 
   it('keeps a scan cursor good after a rule change, continuing from its position', async () => {
@@ -144,7 +161,7 @@ describe('scan limits over a library of 5,100 bookmarks', () => {
     u = await t.user();
     // Index i: newer with i. The oldest 100 are the only ones on rare.com and the only ones clicked;
     // every 20th carries the tag "sparse-match".
-    insertBookmarks(
+    await insertBookmarksRaw(
       t,
       db,
       u.userId,
@@ -201,7 +218,7 @@ describe('scan limits over a library of 5,100 bookmarks', () => {
 
   it('does not count trashed bookmarks toward the scan', async () => {
     const other = await t.user();
-    insertBookmarks(t, db, other.userId, [
+    await insertBookmarksRaw(t, db, other.userId, [
       ...Array.from({ length: 10 }, (_, i) => ({ createdAt: BASE + i, clickCount: 1 })),
       ...Array.from({ length: 5_000 }, (_, i) => ({ createdAt: BASE + 100 + i, trashed: true, clickCount: 1 })),
     ]);

@@ -5,7 +5,7 @@ import { SuccessResult } from '../../lib/api/common.ts';
 import { SmartFolder } from '../../lib/api/smart-folders.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { type Rules, createFolder, evaluate, evaluateRaw, ids, openDb, save } from './smart-folders-fixtures.ts';
+import { type Rules, createFolder, evaluate, evaluateRaw, ids, openRawDbOf, save } from './smart-folders-fixtures.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -146,10 +146,10 @@ describe('smart folder evaluation', () => {
       await t.advance(1_000);
     }
     // The API has no way to set click counts: the link-click tracking that would is not part of it.
-    const db = openDb(t);
-    db.prepare('UPDATE bookmarks SET click_count = ? WHERE id = ?').run(2, b.a.id);
-    db.prepare('UPDATE bookmarks SET click_count = ? WHERE id = ?').run(5, b.d.id);
-    db.close();
+    const db = openRawDbOf(t);
+    await db.run('UPDATE bookmarks SET click_count = ? WHERE id = ?', 2, b.a.id);
+    await db.run('UPDATE bookmarks SET click_count = ? WHERE id = ?', 5, b.d.id);
+    await db.close();
     expect(dataOf(await u.api('DELETE', `/bookmarks/${b.e.id}`), z.unknown())).toBeDefined();
   });
 
