@@ -210,6 +210,13 @@ export interface ExtensionBrowser {
   badge(tabId: number): Promise<string>;
   /** Closes Chromium and starts it again on the same profile: the extension's worker starts afresh with what it stored. */
   relaunch(): Promise<void>;
+  /**
+   * Stops the extension's service worker alone (CDP's ServiceWorker.stopWorker, what
+   * chrome://serviceworker-internals does) and answers once it has stopped, with a promise that settles when
+   * Chromium starts it again (an alarm, a message from a page). Meanwhile nothing may run in the worker
+   * (worker().evaluate waits for it to run again).
+   */
+  stopWorker(): Promise<{ restarted: Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -278,6 +285,30 @@ export async function launchExtension(options: { extraPages?: Record<string, str
       return { page, tabId };
     },
     badge: async (tabId) => (await worker()).evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId),
+    async stopWorker() {
+      // The ServiceWorker domain lives on a page's session; its events say each version's running status.
+      const page = await context.newPage();
+      const session = await context.newCDPSession(page);
+      const status = new Map<string, string>();
+      session.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+        for (const v of versions) if (v.scriptURL.startsWith(`chrome-extension://${extensionId}/`)) status.set(v.versionId, v.runningStatus);
+      });
+      await session.send('ServiceWorker.enable');
+      const until = async <T>(found: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> => {
+        for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 100))) {
+          const value = found();
+          if (value !== undefined) return value;
+        }
+        throw new Error(`the extension's service worker: ${what} within ${timeoutMs / 1000} s`);
+      };
+      const versionId = await until(() => [...status].find(([, s]) => s === 'running')?.[0], 'none running');
+      await session.send('ServiceWorker.stopWorker', { versionId });
+      await until(() => (status.get(versionId) === 'stopped' ? true : undefined), 'did not stop');
+      const restarted = until(() => (status.get(versionId) === 'running' ? true : undefined), 'not started again', 120_000)
+        .then(() => undefined)
+        .finally(() => void page.close());
+      return { restarted };
+    },
     async close() {
       await context.close();
       removeDir(root);
