@@ -379,3 +379,75 @@ export async function clickSetAsCover(browser: ExtensionBrowser, tabId: number, 
     [tabId, srcUrl] as const,
   );
 }
+
+// ---------------------------------------------------------------- time, faster
+
+type Warped = { __shelfWarp?: (ms: number) => void };
+
+/**
+ * Makes time run `speed` times as fast for the extension's worker and for the server (started with
+ * --test-clock) together, so that a test paced by minute-long rate windows takes a fraction of the minutes.
+ * Both clocks jump by the same step, the server's first, at most `stepMs` at a time: a request sent in
+ * between counts on the server at most that much later than the extension thinks, which the scheduler's
+ * margin (2 s on every window) absorbs, so the limits are kept as strictly as in real time. In the worker,
+ * Date.now and setTimeout (what the scheduler and the queue read) follow; its alarms and fetch timeouts keep
+ * real time. The worker keeps its moved clock after `stop` (what it stored is dated by it).
+ */
+export async function speedUpTime(browser: ExtensionBrowser, shelf: ShelfProcess, speed: number, stepMs = 1_000): Promise<{ stop(): Promise<void> }> {
+  const worker = await browser.worker();
+  await worker.evaluate(() => {
+    const realNow = Date.now.bind(Date);
+    const realSet = globalThis.setTimeout.bind(globalThis);
+    const realClear = globalThis.clearTimeout.bind(globalThis);
+    let offset = 0;
+    let nextId = 1;
+    const timers = new Map<number, { due: number; run: () => void; real?: ReturnType<typeof realSet> }>();
+    const arm = (id: number) => {
+      const timer = timers.get(id)!;
+      timer.real = realSet(() => {
+        timers.delete(id);
+        timer.run();
+      }, Math.max(0, timer.due - Date.now()));
+    };
+    Date.now = () => realNow() + offset;
+    (globalThis as { setTimeout: unknown }).setTimeout = (run: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) => {
+      const id = nextId++;
+      timers.set(id, { due: Date.now() + ms, run: () => run(...args) });
+      arm(id);
+      return id;
+    };
+    (globalThis as { clearTimeout: unknown }).clearTimeout = (id: number) => {
+      const timer = timers.get(id);
+      if (timer) realClear(timer.real);
+      timers.delete(id);
+    };
+    (globalThis as Warped).__shelfWarp = (ms: number) => {
+      offset += ms;
+      for (const [id, timer] of timers) {
+        realClear(timer.real);
+        arm(id);
+      }
+    };
+  });
+  const realStep = stepMs / (speed - 1);
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await new Promise((resolve) => setTimeout(resolve, realStep));
+      const res = await fetch(`${new URL(shelf.baseUrl).origin}/__test__/clock`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ advanceMs: stepMs }),
+      });
+      if (!res.ok) throw new Error(`the server's test clock answered ${res.status} (start it with --test-clock)`);
+      await worker.evaluate((ms) => (globalThis as Warped).__shelfWarp?.(ms), stepMs);
+    }
+  })();
+  loop.catch(() => undefined); // reported by stop
+  return {
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}
