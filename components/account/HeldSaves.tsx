@@ -27,7 +27,8 @@ export function HeldSaves() {
   useEffect(() => {
     let live = true;
     const read = () => void sendLibrary('heldSaves', {}).then((h) => live && setHeld(h), (err: unknown) => live && setError(toClientError(err)));
-    const changed = (changes: Record<string, unknown>, area: string) => area === 'local' && ('saveQueue' in changes || 'user' in changes || 'token' in changes) && read();
+    // The queue changed, or who is signed in where (a sign-in or sign-out writes the user and the server).
+    const changed = (changes: Record<string, unknown>, area: string) => area === 'local' && ['saveQueue', 'user', 'settings'].some((key) => key in changes) && read();
     read();
     browser.storage.onChanged.addListener(changed);
     return () => {

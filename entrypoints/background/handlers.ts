@@ -96,8 +96,8 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     startImport: ({ text }) => transfer.startImport(text),
 
     heldSaves: () => queue.held(),
-    discardHeldSaves: async (account) => {
-      await queue.discardHeld(account);
+    discardHeldSaves: async (owner) => {
+      await queue.discardHeld(owner);
       return queue.held();
     },
   };
