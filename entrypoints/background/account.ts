@@ -4,9 +4,7 @@ import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { normalizeServerUrl } from '../../lib/client/server-url.ts';
 import type { AccountState } from '../../lib/messaging/protocol.ts';
 import { type Grant, grantItem, settingsItem, tokenItem, userItem } from '../../lib/storage/items.ts';
-import { type SaveOwner, TokenProblem, tokenProblemItem } from '../../lib/storage/background-items.ts';
-
-const sameOwner = (a: SaveOwner, b: SaveOwner) => a.serverUrl === b.serverUrl && a.userId === b.userId;
+import { type SaveOwner, TokenProblem, sameAccount, tokenProblemItem } from '../../lib/storage/background-items.ts';
 
 export interface AccountDeps {
   fetch?: typeof fetch;
@@ -65,7 +63,7 @@ export class Account {
     await this.switching;
     const [{ serverUrl }, token, stored, problem, user] = await Promise.all([settingsItem.get(), tokenItem.get(), grantItem.get(), tokenProblemItem.get(), userItem.get()]);
     if (token === null) throw notSignedIn();
-    if (as && !(user && sameOwner(as, { serverUrl, userId: user.userId, email: user.email }))) {
+    if (as && !(user && sameAccount(as, { serverUrl, userId: user.userId }))) {
       throw new ClientError('NOT_SIGNED_IN', `Sign in as ${as.email} at ${as.serverUrl} to send this save`);
     }
     // A refused token is not tried again: every failed attempt counts toward blocking this address.

@@ -2,7 +2,7 @@ import type { Bookmark, CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
 import { type ClientError, type ClientErrorCode, toClientError } from '../../lib/client/errors.ts';
 import type { HeldSaves } from '../../lib/messaging/library-replies.ts';
 import type { QueuedSaveInfo } from '../../lib/messaging/replies.ts';
-import { type QueuedSave, type SaveOwner, saveQueueItem } from '../../lib/storage/background-items.ts';
+import { type QueuedSave, type SaveOwner, sameAccount, saveQueueItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { Account } from './account.ts';
 import type * as z from 'zod/mini';
@@ -26,9 +26,7 @@ export function shouldQueue(error: ClientError): boolean {
   return error.code === 'MALFORMED_RESPONSE' && (status < 400 || status >= 500);
 }
 
-type AccountId = Pick<SaveOwner, 'serverUrl' | 'userId'>;
-const sameOwner = (a: AccountId, b: AccountId) => a.serverUrl === b.serverUrl && a.userId === b.userId;
-const samePage = (save: QueuedSave, owner: SaveOwner, key: string) => sameOwner(save.owner, owner) && normaliseUrl(save.body.url) === key;
+const samePage = (save: QueuedSave, owner: SaveOwner, key: string) => sameAccount(save.owner, owner) && normaliseUrl(save.body.url) === key;
 
 const backoff = (attempts: number) => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
@@ -63,7 +61,7 @@ export class SaveQueue {
   /** The signed-in account's saves; none when signed out. */
   async list(): Promise<QueuedSave[]> {
     const [owner, saves] = await Promise.all([this.account.owner(), saveQueueItem.get()]);
-    return owner === null ? [] : saves.filter((s) => sameOwner(s.owner, owner));
+    return owner === null ? [] : saves.filter((s) => sameAccount(s.owner, owner));
   }
 
   /** The saves of every account but the signed-in one, by account: they wait for it to sign in again. */
@@ -71,8 +69,8 @@ export class SaveQueue {
     const [owner, saves] = await Promise.all([this.account.owner(), saveQueueItem.get()]);
     const held: z.infer<typeof HeldSaves> = [];
     for (const save of saves) {
-      if (owner !== null && sameOwner(save.owner, owner)) continue;
-      const group = held.find((h) => sameOwner(h.owner, save.owner));
+      if (owner !== null && sameAccount(save.owner, owner)) continue;
+      const group = held.find((h) => sameAccount(h.owner, save.owner));
       if (group) group.count++;
       else held.push({ owner: save.owner, count: 1 });
     }
@@ -80,22 +78,22 @@ export class SaveQueue {
   }
 
   /** The user gave up the saves held for an account; the signed-in account's own are not touched. */
-  async discardHeld(account: AccountId): Promise<void> {
+  async discardHeld(account: Pick<SaveOwner, 'serverUrl' | 'userId'>): Promise<void> {
     const owner = await this.account.owner();
-    if (owner !== null && sameOwner(owner, account)) return;
-    await this.update((saves) => saves.filter((s) => !sameOwner(s.owner, account)));
+    if (owner !== null && sameAccount(owner, account)) return;
+    await this.update((saves) => saves.filter((s) => !sameAccount(s.owner, account)));
   }
 
   /** The page's save of `owner` (the signed-in account's when not given). */
   async forUrl(url: string, owner?: SaveOwner): Promise<QueuedSave | null> {
     const key = normaliseUrl(url);
-    const saves = owner ? (await saveQueueItem.get()).filter((s) => sameOwner(s.owner, owner)) : await this.list();
+    const saves = owner ? (await saveQueueItem.get()).filter((s) => sameAccount(s.owner, owner)) : await this.list();
     return saves.find((s) => normaliseUrl(s.body.url) === key) ?? null;
   }
 
   /** As the pages show it. */
   async info(save: QueuedSave): Promise<z.infer<typeof QueuedSaveInfo>> {
-    const waiting = (await saveQueueItem.get()).filter((s) => !s.refused && sameOwner(s.owner, save.owner)).length;
+    const waiting = (await saveQueueItem.get()).filter((s) => !s.refused && sameAccount(s.owner, save.owner)).length;
     return { body: save.body, error: save.error, refused: save.refused, waiting };
   }
 

@@ -49,6 +49,9 @@ export const indexSyncItem = typedItem('local:indexSync', z.nullable(IndexSyncPr
  */
 export const SaveOwner = z.object({ serverUrl: z.string(), userId: z.string(), email: z.string() });
 export type SaveOwner = z.infer<typeof SaveOwner>;
+/** Whether two owners are one account: the same server and user (the email only names it). */
+export const sameAccount = (a: Pick<SaveOwner, 'serverUrl' | 'userId'>, b: Pick<SaveOwner, 'serverUrl' | 'userId'>): boolean =>
+  a.serverUrl === b.serverUrl && a.userId === b.userId;
 
 /**
  * A save the server has not confirmed: it waits here (surviving the service worker and the browser) and is
