@@ -4,6 +4,7 @@ import type { AccountState } from '../../lib/messaging/protocol.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { send } from '../messenger.ts';
 import { AccountSummary } from './AccountSummary.tsx';
+import { HeldSaves } from './HeldSaves.tsx';
 import { IndexSyncStatus } from './IndexSyncStatus.tsx';
 import { SignInForm } from './SignInForm.tsx';
 
@@ -58,6 +59,7 @@ export function AccountForm() {
     return (
       <div className="space-y-4">
         <p className="text-sm text-zinc-700 dark:text-zinc-300">Sign in with an API token of your Bookmark Library account to save pages to it.</p>
+        <HeldSaves />
         <SignInForm key="sign-in" initialServerUrl={account.serverUrl} onSignedIn={signedIn} focusToken={acted} />
       </div>
     );
@@ -73,6 +75,7 @@ export function AccountForm() {
         focusHeading={acted && !replacing}
       />
       <IndexSyncStatus />
+      <HeldSaves />
       {error && <ErrorAlert error={error} />}
       {account.tokenProblem && !replacing && (
         <div className="space-y-2">

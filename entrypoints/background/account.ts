@@ -4,7 +4,7 @@ import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { normalizeServerUrl } from '../../lib/client/server-url.ts';
 import type { AccountState } from '../../lib/messaging/protocol.ts';
 import { type Grant, grantItem, settingsItem, tokenItem, userItem } from '../../lib/storage/items.ts';
-import { TokenProblem, tokenProblemItem } from '../../lib/storage/background-items.ts';
+import { type SaveOwner, TokenProblem, sameAccount, tokenProblemItem } from '../../lib/storage/background-items.ts';
 
 export interface AccountDeps {
   fetch?: typeof fetch;
@@ -16,13 +16,21 @@ export interface AccountDeps {
   onSignedIn?: () => void;
 }
 
+export const notSignedIn = () => new ClientError('NOT_SIGNED_IN', 'Sign in to Shelf in its options page first');
+
 /** Holds the token: the only place that reads it and builds the API client from it. */
 export class Account {
   private cached: { key: string; client: ApiClient } | undefined;
+  /**
+   * A sign-in or sign-out writes several items; reads wait for it to finish, so that none sees the new token
+   * beside the old user (a save queued for one account must never go with another's token).
+   */
+  private switching: Promise<unknown> = Promise.resolve();
 
   constructor(private deps: AccountDeps) {}
 
   async state(): Promise<AccountState> {
+    await this.switching;
     const [{ serverUrl }, token, user, grant, problem] = await Promise.all([
       settingsItem.get(),
       tokenItem.get(),
@@ -40,10 +48,24 @@ export class Account {
     };
   }
 
-  /** The client for the signed-in account, refusing unsent what the token may not do; NOT_SIGNED_IN when there is none. */
-  async client(): Promise<ApiClient> {
-    const [{ serverUrl }, token, stored, problem] = await Promise.all([settingsItem.get(), tokenItem.get(), grantItem.get(), tokenProblemItem.get()]);
-    if (token === null) throw new ClientError('NOT_SIGNED_IN', 'Sign in to Shelf in its options page first');
+  /** The signed-in account, as the save queue names the owner of a save; null when signed out. */
+  async owner(): Promise<SaveOwner | null> {
+    await this.switching;
+    const [{ serverUrl }, token, user] = await Promise.all([settingsItem.get(), tokenItem.get(), userItem.get()]);
+    return token === null || user === null ? null : { serverUrl, userId: user.userId, email: user.email };
+  }
+
+  /**
+   * The client for the signed-in account, refusing unsent what the token may not do; NOT_SIGNED_IN when there
+   * is none, or when `as` names an account that is not the one signed in (its saves wait for it).
+   */
+  async client(as?: SaveOwner): Promise<ApiClient> {
+    await this.switching;
+    const [{ serverUrl }, token, stored, problem, user] = await Promise.all([settingsItem.get(), tokenItem.get(), grantItem.get(), tokenProblemItem.get(), userItem.get()]);
+    if (token === null) throw notSignedIn();
+    if (as && !(user && sameAccount(as, { serverUrl, userId: user.userId }))) {
+      throw new ClientError('NOT_SIGNED_IN', `Sign in as ${as.email} at ${as.serverUrl} to send this save`);
+    }
     // A refused token is not tried again: every failed attempt counts toward blocking this address.
     if (problem !== null) throw new ClientError(problem.code, problem.message, { status: 401 });
     const key = `${serverUrl}\n${token}`;
@@ -87,12 +109,13 @@ export class Account {
     }
     const user = await this.make(normalized, token).call('verify');
     const grant = await this.fetchGrant(normalized, token);
-    await settingsItem.set({ serverUrl: normalized });
-    await tokenItem.set(token);
-    await userItem.set(user);
-    await grantItem.set(grant);
-    await tokenProblemItem.set(null);
-    this.cached = undefined;
+    await this.switchTo(async () => {
+      await settingsItem.set({ serverUrl: normalized });
+      await tokenItem.set(token);
+      await userItem.set(user);
+      await grantItem.set(grant);
+      await tokenProblemItem.set(null);
+    });
     this.deps.onSignedIn?.();
     return this.state();
   }
@@ -105,12 +128,19 @@ export class Account {
   }
 
   async signOut(): Promise<AccountState> {
-    await tokenItem.set(null);
-    await userItem.set(null);
-    await grantItem.set(null);
-    await tokenProblemItem.set(null);
-    this.cached = undefined;
+    await this.switchTo(async () => {
+      await tokenItem.set(null);
+      await userItem.set(null);
+      await grantItem.set(null);
+      await tokenProblemItem.set(null);
+    });
     return this.state();
+  }
+
+  private switchTo(write: () => Promise<void>): Promise<void> {
+    const run = this.switching.then(write).finally(() => (this.cached = undefined));
+    this.switching = run.catch(() => undefined);
+    return run;
   }
 
   /** The token's scopes and expiry; a server whose answer has another shape leaves the scopes unknown (the client then guards nothing). */

@@ -2,7 +2,7 @@ import type { Bookmark, CreateBookmarkBody, PatchBookmarkBody } from '../../lib/
 import { ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
 import { lastCollectionItem } from '../../lib/storage/items.ts';
-import type { Account } from './account.ts';
+import { type Account, notSignedIn } from './account.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
 import { type SaveQueue, shouldQueue } from './save-queue.ts';
@@ -26,13 +26,16 @@ export class Bookmarks {
    */
   save(input: CreateBookmarkBody): Promise<MessageOutput<'saveBookmark'>> {
     return this.queue.exclusive(input.url, async () => {
-      const waiting = await this.queue.forUrl(input.url);
+      // The save is this account's from here on: queued, it waits for this account and no other.
+      const owner = await this.account.owner();
+      if (owner === null) throw notSignedIn();
+      const waiting = await this.queue.forUrl(input.url, owner);
       // The same save again keeps its key: its last attempt may have been made. An edit is a new request under a
       // new key (the old key would be refused with another body); the server updates a URL it has, so no second bookmark.
       const key = waiting && sameBody(waiting.body, input) ? waiting.key : crypto.randomUUID();
       try {
-        const bookmark = await (await this.account.client()).call('createBookmark', { body: input, idempotencyKey: key });
-        if (waiting) await this.queue.remove(input.url);
+        const bookmark = await (await this.account.client(owner)).call('createBookmark', { body: input, idempotencyKey: key });
+        if (waiting) await this.queue.remove(owner, input.url);
         await this.saved(bookmark, input);
         // The server answers again: what waited goes now.
         void this.queue.drain(true);
@@ -40,8 +43,8 @@ export class Bookmarks {
       } catch (err) {
         const error = toClientError(err);
         if (!shouldQueue(error)) throw error;
-        await this.queue.queueFailure(input, key, error, (waiting?.attempts ?? 0) + 1);
-        const queued = await this.queue.forUrl(input.url);
+        await this.queue.queueFailure(owner, input, key, error, (waiting?.attempts ?? 0) + 1);
+        const queued = await this.queue.forUrl(input.url, owner);
         return { bookmark: null, queued: await this.queue.info(queued!) };
       }
     });

@@ -30,7 +30,7 @@ export interface Services {
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer, queue }: Services): Handlers {
   return {
     getAccount: () => account.state(),
     signIn: async ({ serverUrl, token, allowInsecure }) => {
@@ -44,6 +44,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     },
     signOut: async () => {
       const state = await account.signOut();
+      // The save queue stays: its saves wait, held for their account, until it signs in again.
       await Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
       await icon.refreshAll();
       return state;
@@ -93,5 +94,11 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     getJob: ({ id }) => transfer.job(id),
     downloadExport: ({ id }) => transfer.download(id),
     startImport: ({ text }) => transfer.startImport(text),
+
+    heldSaves: () => queue.held(),
+    discardHeldSaves: async (owner) => {
+      await queue.discardHeld(owner);
+      return queue.held();
+    },
   };
 }

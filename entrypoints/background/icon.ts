@@ -34,7 +34,11 @@ export class SavedIcon {
   }
 
   async show(tabId: number, url: string | undefined): Promise<void> {
-    const [saved, saves] = await Promise.all([url !== undefined && /^https?:/.test(url) && this.index.lookup(url).then((id) => id !== null), this.queue.list()]);
+    const [saved, saves, held] = await Promise.all([
+      url !== undefined && /^https?:/.test(url) && this.index.lookup(url).then((id) => id !== null),
+      this.queue.list(),
+      this.queue.held(),
+    ]);
     const waiting = saves.filter((s) => !s.refused).length;
     const refused = saves.length - waiting;
     // What waits outranks this tab's ✓: a save not yet made is what the user must not miss.
@@ -43,6 +47,8 @@ export class SavedIcon {
       saved ? 'Shelf: this page is saved' : 'Save to Shelf',
       ...(waiting > 0 ? [`${waiting} waiting to be saved`] : []),
       ...(refused > 0 ? [`${refused} not saved (open Shelf to see why)`] : []),
+      // Another account's saves go only with its own token: the badge counts the signed-in account's.
+      ...held.map(({ owner, count }) => `${count} waiting for ${owner.email} (sign in as that account to send them)`),
     ].join('\n');
     await Promise.all([
       this.browser.action.setBadgeText({ tabId, text: badge.text }),

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { handleMessages } from '../../lib/messaging/receive.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
-import { requestDayItem } from '../../lib/storage/background-items.ts';
+import { spentRequestsItem } from '../../lib/storage/background-items.ts';
 import { Account } from './account.ts';
 import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
@@ -22,7 +22,7 @@ export function startBackground(): void {
 
   // Created first: every API call of every service waits for its turn here.
   const scheduler = new RequestScheduler({
-    dayStore: { load: () => requestDayItem.get(), save: (day) => requestDayItem.set(day) },
+    store: { load: () => spentRequestsItem.get(), save: (spent) => spentRequestsItem.set(spent) },
     onTokenRefused: (error, credential) => void account.tokenRefused(error, credential),
   });
   const account: Account = new Account({
@@ -31,7 +31,7 @@ export function startBackground(): void {
     // Saves that waited for a usable token go as soon as there is one.
     onSignedIn: () => void services.queue.drain(true),
   });
-  const services = createServices(account, browser);
+  const services = createServices(account, scheduler, browser);
   const { bookmarks, covers, index, icon, queue } = services;
 
   const ownPages = { id: browser.runtime.id, root: browser.runtime.getURL('/') };

@@ -1,7 +1,8 @@
 import type { Bookmark, CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
 import { type ClientError, type ClientErrorCode, toClientError } from '../../lib/client/errors.ts';
+import type { HeldSaves } from '../../lib/messaging/library-replies.ts';
 import type { QueuedSaveInfo } from '../../lib/messaging/replies.ts';
-import { type QueuedSave, saveQueueItem } from '../../lib/storage/background-items.ts';
+import { type QueuedSave, type SaveOwner, sameAccount, saveQueueItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { Account } from './account.ts';
 import type * as z from 'zod/mini';
@@ -25,6 +26,8 @@ export function shouldQueue(error: ClientError): boolean {
   return error.code === 'MALFORMED_RESPONSE' && (status < 400 || status >= 500);
 }
 
+const samePage = (save: QueuedSave, owner: SaveOwner, key: string) => sameAccount(save.owner, owner) && normaliseUrl(save.body.url) === key;
+
 const backoff = (attempts: number) => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
 export interface SaveQueueDeps {
@@ -39,6 +42,9 @@ export interface SaveQueueDeps {
  * of its first attempt so that a save whose answer was lost is never made twice.
  * One drain at a time sends them oldest first; a failure the server may get over
  * stops the drain until the next try (an alarm, the browser coming online, a sign-in).
+ * Each save belongs to the account that made it (server and user) and goes only
+ * with that account's token: after a sign-out, or a sign-in as another account,
+ * it is held until that account signs in again or the user discards it.
  */
 export class SaveQueue {
   private draining: Promise<void> | null = null;
@@ -52,18 +58,42 @@ export class SaveQueue {
     private deps: SaveQueueDeps,
   ) {}
 
-  list(): Promise<QueuedSave[]> {
-    return saveQueueItem.get();
+  /** The signed-in account's saves; none when signed out. */
+  async list(): Promise<QueuedSave[]> {
+    const [owner, saves] = await Promise.all([this.account.owner(), saveQueueItem.get()]);
+    return owner === null ? [] : saves.filter((s) => sameAccount(s.owner, owner));
   }
 
-  async forUrl(url: string): Promise<QueuedSave | null> {
+  /** The saves of every account but the signed-in one, by account: they wait for it to sign in again. */
+  async held(): Promise<z.infer<typeof HeldSaves>> {
+    const [owner, saves] = await Promise.all([this.account.owner(), saveQueueItem.get()]);
+    const held: z.infer<typeof HeldSaves> = [];
+    for (const save of saves) {
+      if (owner !== null && sameAccount(save.owner, owner)) continue;
+      const group = held.find((h) => sameAccount(h.owner, save.owner));
+      if (group) group.count++;
+      else held.push({ owner: save.owner, count: 1 });
+    }
+    return held;
+  }
+
+  /** The user gave up the saves held for an account; the signed-in account's own are not touched. */
+  async discardHeld(account: Pick<SaveOwner, 'serverUrl' | 'userId'>): Promise<void> {
+    const owner = await this.account.owner();
+    if (owner !== null && sameAccount(owner, account)) return;
+    await this.update((saves) => saves.filter((s) => !sameAccount(s.owner, account)));
+  }
+
+  /** The page's save of `owner` (the signed-in account's when not given). */
+  async forUrl(url: string, owner?: SaveOwner): Promise<QueuedSave | null> {
     const key = normaliseUrl(url);
-    return (await this.list()).find((s) => normaliseUrl(s.body.url) === key) ?? null;
+    const saves = owner ? (await saveQueueItem.get()).filter((s) => sameAccount(s.owner, owner)) : await this.list();
+    return saves.find((s) => normaliseUrl(s.body.url) === key) ?? null;
   }
 
   /** As the pages show it. */
   async info(save: QueuedSave): Promise<z.infer<typeof QueuedSaveInfo>> {
-    const waiting = (await this.list()).filter((s) => !s.refused).length;
+    const waiting = (await saveQueueItem.get()).filter((s) => !s.refused && sameAccount(s.owner, save.owner)).length;
     return { body: save.body, error: save.error, refused: save.refused, waiting };
   }
 
@@ -77,21 +107,21 @@ export class SaveQueue {
     return run;
   }
 
-  /** The page's save, in place of any earlier one for it: an edit of a waiting save changes the waiting request. */
+  /** The page's save, in place of any earlier one of its account for it: an edit of a waiting save changes the waiting request. */
   put(save: QueuedSave): Promise<void> {
     const key = normaliseUrl(save.body.url);
-    return this.update((saves) => [...saves.filter((s) => normaliseUrl(s.body.url) !== key), save]);
+    return this.update((saves) => [...saves.filter((s) => !samePage(s, save.owner, key)), save]);
   }
 
-  /** A failed attempt of a new save: queued when a retry may succeed. */
-  queueFailure(body: CreateBookmarkBody, key: string, error: ClientError, attempts: number): Promise<void> {
+  /** A failed attempt of a new save by `owner`: queued when a retry may succeed. */
+  queueFailure(owner: SaveOwner, body: CreateBookmarkBody, key: string, error: ClientError, attempts: number): Promise<void> {
     const now = Date.now();
-    return this.put({ key, body, queuedAt: now, attempts, nextAttemptAt: now + backoff(attempts), error: plain(error), refused: false });
+    return this.put({ key, owner, body, queuedAt: now, attempts, nextAttemptAt: now + backoff(attempts), error: plain(error), refused: false });
   }
 
-  remove(url: string): Promise<void> {
+  remove(owner: SaveOwner, url: string): Promise<void> {
     const key = normaliseUrl(url);
-    return this.update((saves) => saves.filter((s) => normaliseUrl(s.body.url) !== key));
+    return this.update((saves) => saves.filter((s) => !samePage(s, owner, key)));
   }
 
   /** Sends what is due (everything when `all`: the browser is back online, the user signed in, the server answered again). */
@@ -111,12 +141,13 @@ export class SaveQueue {
     return this.draining;
   }
 
+  /** The signed-in account's saves only: another account's are never sent with this one's token. */
   private async drainOnce(all: boolean): Promise<void> {
     for (const listed of await this.list()) {
       if (listed.refused || (!all && listed.nextAttemptAt > Date.now())) continue;
       const goOn = await this.exclusive(listed.body.url, async () => {
         // Read again under the page's lock: the user may have saved or edited it meanwhile.
-        const save = await this.forUrl(listed.body.url);
+        const save = await this.forUrl(listed.body.url, listed.owner);
         return save === null || save.refused ? true : this.attempt(save);
       });
       if (!goOn) return;
@@ -126,14 +157,15 @@ export class SaveQueue {
   /** One attempt of one queued save; false when the queue should stop until its next try. */
   private async attempt(save: QueuedSave): Promise<boolean> {
     try {
-      const client = await this.account.client();
+      // Refused unsent (NOT_SIGNED_IN) when another account signed in meanwhile.
+      const client = await this.account.client(save.owner);
       const bookmark = await client.call('createBookmark', { body: save.body, idempotencyKey: save.key, priority: 'background' });
       await this.update((saves) => saves.filter((s) => s.key !== save.key));
       await this.deps.onSaved(bookmark, save.body);
       return true;
     } catch (err) {
       const error = toClientError(err);
-      // Signed out meanwhile: the saves wait, untouched, for the next sign-in.
+      // Signed out, or in as another account, meanwhile: the saves wait, untouched, for their account.
       if (error.code === 'NOT_SIGNED_IN') return false;
       const attempts = save.attempts + 1;
       const queued = shouldQueue(error);

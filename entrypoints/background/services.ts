@@ -1,10 +1,10 @@
 import type { browser } from 'wxt/browser';
+import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import type { Account } from './account.ts';
 import { Bookmarks } from './bookmarks.ts';
 import { Browse } from './browse.ts';
 import { browserCovers } from './covers.ts';
 import type { Services } from './handlers.ts';
-import { HeavyBudget } from './heavy-budget.ts';
 import { SavedIcon } from './icon.ts';
 import { LibraryEdits } from './library-edits.ts';
 import { Library } from './library.ts';
@@ -16,10 +16,11 @@ import { Transfer } from './transfer.ts';
 import { Trash } from './trash.ts';
 
 /**
- * The background's services around one account, wired once (the worker and the
- * tests build them alike). Cover images are fetched with `fetchImage`.
+ * The background's services around one account and the scheduler its calls go
+ * through, wired once (the worker and the tests build them alike). Cover images
+ * are fetched with `fetchImage`.
  */
-export function createServices(account: Account, browserApi: typeof browser, fetchImage?: typeof fetch): Services {
+export function createServices(account: Account, scheduler: RequestScheduler, browserApi: typeof browser, fetchImage?: typeof fetch): Services {
   const index = new SavedIndex(account);
   const library = new Library(account);
   const queue: SaveQueue = new SaveQueue(account, {
@@ -39,8 +40,8 @@ export function createServices(account: Account, browserApi: typeof browser, fet
     covers: browserCovers(browserApi, account, bookmarks, fetchImage),
     browse: new Browse(account, index, library, refreshIcons),
     edits: new LibraryEdits(account, library),
-    // One budget for every smart-folder evaluation: the side panel's and the options page's previews.
-    smartFolders: new SmartFolders(account, library, new HeavyBudget()),
+    // The scheduler's one heavy budget for every smart-folder evaluation: the side panel's and the options page's previews.
+    smartFolders: new SmartFolders(account, library, scheduler),
     smartFolderDefinitions: new SmartFolderDefinitions(account, library),
     trash: new Trash(account),
     transfer: new Transfer(account),

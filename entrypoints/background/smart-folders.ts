@@ -4,7 +4,7 @@ import { ClientError } from '../../lib/client/errors.ts';
 import type { SmartFolderView } from '../../lib/messaging/library-replies.ts';
 import { type SmartFolderResults, smartFolderResultsItem } from '../../lib/storage/library-items.ts';
 import type { Account } from './account.ts';
-import type { HeavyBudget } from './heavy-budget.ts';
+import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import type { Library } from './library.ts';
 
 type Pass = NonNullable<SmartFolderResults['running']>;
@@ -21,10 +21,14 @@ function addPage(pass: Pass, bookmarks: Bookmark[], cursor: string | null, trunc
   };
 }
 
+/** Evaluation as the scheduler sees it: a heavy endpoint (two a minute for all folders together), sent for the user. */
+const EVALUATION = { priority: 'user', heavy: 'evaluateSmartFolder' } as const;
+
 /**
  * Smart-folder matches, kept per folder with when they were fetched. Evaluation
  * is a heavy endpoint, so each call sends at most one evaluation request and
- * only when the budget has room; a caller continues a pass until `complete`.
+ * only when the scheduler (the one owner of the heavy budget, kept across
+ * worker restarts) has room for it at once; a caller continues a pass until `complete`.
  * The API's rules are followed exactly: a non-null continueCursor is always
  * followed (even after an empty page), and SMART_FOLDER_CURSOR_INVALID starts
  * the pass again without a cursor.
@@ -33,7 +37,7 @@ export class SmartFolders {
   constructor(
     private account: Account,
     private library: Library,
-    private budget: HeavyBudget,
+    private scheduler: Pick<RequestScheduler, 'waitBefore'>,
   ) {}
 
   /** What is kept for the folder, without a request. */
@@ -51,14 +55,16 @@ export class SmartFolders {
       entry.running = freshPass();
       await this.keep(id, entry);
     }
-    if (entry.running === null || (await this.budget.nextAt()) !== null) return this.toView(id, entry);
+    if (entry.running === null) return this.toView(id, entry);
 
     const running = entry.running;
-    await this.budget.spend();
     try {
+      // Refused unsent (RATE_LIMITED) unless it can go now: the page waits for the time the view names, not the background.
       const page = await (await this.account.client()).call('evaluateSmartFolder', {
         params: { id },
         query: running.cursor === null ? {} : { cursor: running.cursor },
+        priority: EVALUATION.priority,
+        maxWaitMs: 0,
       });
       const next = addPage(running, page.bookmarks, page.continueCursor, page.truncated);
       if (next.cursor === null) {
@@ -69,9 +75,9 @@ export class SmartFolders {
       }
     } catch (err) {
       if (!(err instanceof ClientError)) throw err;
+      // A 429 the server answered anyway (another device spent the allowance) moved the scheduler's next chance.
       if (err.code === 'SMART_FOLDER_CURSOR_INVALID') entry.running = freshPass();
-      else if (err.code === 'RATE_LIMITED') await this.budget.refused(err.retryAfterSeconds);
-      else throw err;
+      else if (err.code !== 'RATE_LIMITED') throw err;
     }
     await this.keep(id, entry);
     return this.toView(id, entry);
@@ -102,6 +108,7 @@ export class SmartFolders {
 
   private async toView(id: string, entry: SmartFolderResults): Promise<SmartFolderView> {
     const shown = entry.done ?? entry.running;
+    const wait = await this.scheduler.waitBefore(EVALUATION);
     return {
       folderId: id,
       bookmarks: shown?.bookmarks ?? [],
@@ -109,7 +116,7 @@ export class SmartFolders {
       complete: entry.running === null,
       fetchedAt: entry.done?.fetchedAt ?? null,
       pages: shown?.pages ?? 0,
-      nextEvaluationAt: await this.budget.nextAt(),
+      nextEvaluationAt: wait > 0 ? Date.now() + wait : null,
     };
   }
 }

@@ -22,18 +22,26 @@ export const realClock: Clock = {
   clearTimeout: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
 };
 
+/** A heavy endpoint's send times within its window, and the end of a wait the server imposed with a 429. */
+export interface HeavySpent {
+  sent: number[];
+  blockedUntil: number;
+}
+
 /**
  * What was spent, as kept in storage so that a restarted service worker (or browser) goes on counting:
- * the account's day window, and the send times of the last minute (the server's minute windows outlive the worker).
+ * the account's day window, the send times of the last minute (the server's minute windows outlive the
+ * worker), and each heavy endpoint's minute, by endpoint name.
  */
-export interface DayCount {
+export interface Spent {
   start: number;
   count: number;
   recent?: number[];
+  heavy?: Record<string, HeavySpent>;
 }
-export interface DayStore {
-  load(): Promise<DayCount | null>;
-  save(day: DayCount): Promise<void>;
+export interface SpentStore {
+  load(): Promise<Spent | null>;
+  save(spent: Spent): Promise<void>;
 }
 
 export interface SchedulerLimits {
@@ -90,7 +98,7 @@ export interface SchedulerStatus {
 export interface SchedulerOptions {
   clock?: Clock;
   limits?: SchedulerLimits;
-  dayStore?: DayStore;
+  store?: SpentStore;
   /** The server refused the token (401): every call with it has been stopped. */
   onTokenRefused?: (error: ClientError, credential: string) => void;
 }
@@ -145,8 +153,8 @@ export class RequestScheduler {
   private server: ServerWindow | null = null;
   private blockedUntil = 0;
   private ipBlockedUntil = 0;
-  private day: DayCount | null = null;
-  private readonly dayLoaded: Promise<void>;
+  private day: { start: number; count: number } | null = null;
+  private readonly loaded: Promise<void>;
   private readonly refused = new Map<string, ClientError>();
   private queue: Task[] = [];
   private inFlight = 0;
@@ -158,14 +166,18 @@ export class RequestScheduler {
     const period = MINUTE + this.limits.marginMs;
     this.gateway = new SlidingWindow(period);
     this.account = new SlidingWindow(period);
-    this.dayLoaded = (options.dayStore?.load() ?? Promise.resolve(null)).then(
+    this.loaded = (options.store?.load() ?? Promise.resolve(null)).then(
       (stored) => {
         if (!stored || this.day) return;
-        const { recent = [], ...day } = stored;
+        const { recent = [], heavy = {}, ...day } = stored;
         this.day = day;
         for (const at of recent) {
           this.gateway.record(at);
           this.account.record(at);
+        }
+        for (const [name, { sent, blockedUntil }] of Object.entries(heavy)) {
+          for (const at of sent) this.heavyWindow(name).record(at);
+          this.heavyBlockedUntil.set(name, blockedUntil);
         }
       },
       () => undefined,
@@ -178,7 +190,7 @@ export class RequestScheduler {
    * again; any other answer is the caller's.
    */
   async send(request: ScheduledRequest, transmit: () => Promise<Response>): Promise<Response> {
-    await this.dayLoaded;
+    await this.loaded;
     const refusal = request.credential === undefined ? undefined : this.refused.get(request.credential);
     if (refusal) throw refusal;
     return new Promise<Response>((resolve, reject) => {
@@ -194,6 +206,15 @@ export class RequestScheduler {
       waiting: this.queue.length,
       today: this.day && now < this.day.start + DAY + this.limits.marginMs ? this.day.count : 0,
     };
+  }
+
+  /**
+   * How long a request like this would wait for its slot now (0: it would go at once). The heavy endpoints'
+   * pages use it to say when the next one is possible, and send it with maxWaitMs 0 only then.
+   */
+  async waitBefore(request: Pick<ScheduledRequest, 'priority' | 'heavy'>): Promise<number> {
+    await this.loaded;
+    return this.waitFor({ request }, this.clock.now());
   }
 
   /** After a sign-in: tokens refused before may be tried again (a new one usually replaces them). */
@@ -232,7 +253,7 @@ export class RequestScheduler {
     }
   }
 
-  private waitFor(task: Task, now: number): number {
+  private waitFor(task: Pick<Task, 'request'>, now: number): number {
     const { limits } = this;
     const background = task.request.priority === 'background';
     const minuteLimit = (limit: number) => (background ? limit - limits.userReservePerMinute : limit);
@@ -286,7 +307,20 @@ export class RequestScheduler {
   private countDay(now: number): void {
     if (!this.day || now >= this.day.start + DAY + this.limits.marginMs) this.day = { start: now, count: 0 };
     this.day.count++;
-    void this.options.dayStore?.save({ ...this.day, recent: this.gateway.within(now) }).catch(() => undefined);
+    this.keep(now);
+  }
+
+  /** Into storage, for the next worker: the heavy minutes only while they still hold something. */
+  private keep(now: number): void {
+    if (!this.day || !this.options.store) return;
+    const heavy: Record<string, HeavySpent> = {};
+    for (const [name, window] of this.heavy) {
+      const sent = window.within(now);
+      const blockedUntil = this.heavyBlockedUntil.get(name) ?? 0;
+      if (sent.length > 0 || blockedUntil > now) heavy[name] = { sent, blockedUntil };
+    }
+    const spent = { ...this.day, recent: this.gateway.within(now), ...(Object.keys(heavy).length > 0 && { heavy }) };
+    void this.options.store.save(spent).catch(() => undefined);
   }
 
   private async answered(task: Task, response: Response): Promise<void> {
@@ -313,8 +347,10 @@ export class RequestScheduler {
     }
     if (response.status === 429) {
       const until = hasRateHeaders ? reset * 1000 + this.limits.marginMs : retryAt;
-      if (heavyAnswer) this.heavyBlockedUntil.set(heavy, until);
-      else this.blockedUntil = Math.max(this.blockedUntil, until);
+      if (heavyAnswer) {
+        this.heavyBlockedUntil.set(heavy, until);
+        this.keep(now);
+      } else this.blockedUntil = Math.max(this.blockedUntil, until);
       if (task.attempts <= this.limits.retriesAfter429) {
         task.enqueuedAt = now;
         this.queue.unshift(task);

@@ -8,6 +8,7 @@ import { Job, JobCreated } from '../api/jobs.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
 import { MergeResult, TagDeletedResult } from '../api/tag-edits.ts';
 import { Tag } from '../api/tags.ts';
+import { SaveOwner } from '../storage/background-items.ts';
 
 /** A page of a library list; `cursor` null when there is no more, `limitNote` when the API shows only part of it. */
 export const BrowsePage = z.object({
@@ -51,6 +52,9 @@ export type ExportFile = z.infer<typeof ExportFile>;
  */
 export const EmptiedTrash = z.object({ deleted: z.number() });
 
+/** Saves queued by accounts other than the signed-in one, by account: they wait for it, or for the user to discard them. */
+export const HeldSaves = z.array(z.object({ owner: SaveOwner, count: z.number() }));
+
 /** What the background answers each library message with; only the library pages load these (the popup does not). */
 export const libraryReplies = {
   browseBookmarks: BrowsePage,
@@ -87,4 +91,7 @@ export const libraryReplies = {
   getJob: Job,
   downloadExport: ExportFile,
   startImport: Job,
+
+  heldSaves: HeldSaves,
+  discardHeldSaves: HeldSaves,
 } as const;

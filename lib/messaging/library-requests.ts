@@ -66,4 +66,8 @@ export const libraryRequests = {
   downloadExport: id,
   /** An import file's text (every format the server reads is text); the background uploads it and starts the job. */
   startImport: z.object({ text: z.string().check(z.minLength(1), z.maxLength(MAX_IMPORT_BYTES)) }),
+
+  /** The options page's Account section: saves another account queued, and giving them up. */
+  heldSaves: z.object({}),
+  discardHeldSaves: z.object({ serverUrl: z.string().check(z.minLength(1)), userId: Id }),
 };

@@ -14,11 +14,22 @@ export const TokenProblem = z.object({ code: z.enum(['MISSING_TOKEN', 'INVALID_T
 export type TokenProblem = z.infer<typeof TokenProblem>;
 export const tokenProblemItem = typedItem('local:tokenProblem', z.nullable(TokenProblem), { fallback: null, onInvalid: 'fallback' });
 
-/** The requests the scheduler counted (the account's day, the last minute's send times), kept so that a restarted worker goes on counting. */
-export const requestDayItem = typedItem('local:requestDay', z.nullable(z.object({ start: z.number(), count: z.number(), recent: z.optional(z.array(z.number())) })), {
-  fallback: null,
-  onInvalid: 'fallback',
-});
+/**
+ * The requests the scheduler counted (the account's day, the last minute's send times, each heavy endpoint's
+ * minute and any wait the server imposed on it), kept so that a restarted worker goes on counting.
+ */
+export const spentRequestsItem = typedItem(
+  'local:requestDay',
+  z.nullable(
+    z.object({
+      start: z.number(),
+      count: z.number(),
+      recent: z.optional(z.array(z.number())),
+      heavy: z.optional(z.record(z.string(), z.object({ sent: z.array(z.number()), blockedUntil: z.number() }))),
+    }),
+  ),
+  { fallback: null, onInvalid: 'fallback' },
+);
 
 /** How far the saved-page sync has come, for the options page. */
 export const IndexSyncProgress = z.object({
@@ -33,11 +44,22 @@ export type IndexSyncProgress = z.infer<typeof IndexSyncProgress>;
 export const indexSyncItem = typedItem('local:indexSync', z.nullable(IndexSyncProgress), { fallback: null, onInvalid: 'fallback' });
 
 /**
+ * The account a queued save belongs to: it is sent only with that account's token. `email` names it to the user
+ * while another account is signed in (or none) and its saves wait.
+ */
+export const SaveOwner = z.object({ serverUrl: z.string(), userId: z.string(), email: z.string() });
+export type SaveOwner = z.infer<typeof SaveOwner>;
+/** Whether two owners are one account: the same server and user (the email only names it). */
+export const sameAccount = (a: Pick<SaveOwner, 'serverUrl' | 'userId'>, b: Pick<SaveOwner, 'serverUrl' | 'userId'>): boolean =>
+  a.serverUrl === b.serverUrl && a.userId === b.userId;
+
+/**
  * A save the server has not confirmed: it waits here (surviving the service worker and the browser) and is
  * sent again with the same Idempotency-Key until the server answers it, or kept with the reason it was refused.
  */
 export const QueuedSave = z.object({
   key: z.string(),
+  owner: SaveOwner,
   body: CreateBookmarkBody,
   queuedAt: z.number(),
   attempts: z.number(),

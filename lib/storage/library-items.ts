@@ -7,10 +7,6 @@ import { typedItem } from './typed-item.ts';
 
 /** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
 
-/** The heavy endpoints' allowance as the extension has spent it: send times within the window, and a wait the server imposed. */
-export const HeavyBudget = z.object({ sent: z.array(z.number()), notBefore: z.number() });
-export type HeavyBudget = z.infer<typeof HeavyBudget>;
-export const heavyBudgetItem = typedItem('local:heavyBudget', HeavyBudget, { fallback: { sent: [], notBefore: 0 }, onInvalid: 'fallback' });
 
 export const smartFoldersCacheItem = typedItem('local:smartFoldersCache', z.nullable(z.object({ items: z.array(SmartFolder), fetchedAt: z.number() })), {
   fallback: null,

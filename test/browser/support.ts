@@ -210,6 +210,13 @@ export interface ExtensionBrowser {
   badge(tabId: number): Promise<string>;
   /** Closes Chromium and starts it again on the same profile: the extension's worker starts afresh with what it stored. */
   relaunch(): Promise<void>;
+  /**
+   * Stops the extension's service worker alone (CDP's ServiceWorker.stopWorker, what
+   * chrome://serviceworker-internals does) and answers once it has stopped, with a promise that settles when
+   * Chromium starts it again (an alarm, a message from a page). Meanwhile nothing may run in the worker
+   * (worker().evaluate waits for it to run again).
+   */
+  stopWorker(): Promise<{ restarted: Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -278,6 +285,30 @@ export async function launchExtension(options: { extraPages?: Record<string, str
       return { page, tabId };
     },
     badge: async (tabId) => (await worker()).evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId),
+    async stopWorker() {
+      // The ServiceWorker domain lives on a page's session; its events say each version's running status.
+      const page = await context.newPage();
+      const session = await context.newCDPSession(page);
+      const status = new Map<string, string>();
+      session.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+        for (const v of versions) if (v.scriptURL.startsWith(`chrome-extension://${extensionId}/`)) status.set(v.versionId, v.runningStatus);
+      });
+      await session.send('ServiceWorker.enable');
+      const until = async <T>(found: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> => {
+        for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 100))) {
+          const value = found();
+          if (value !== undefined) return value;
+        }
+        throw new Error(`the extension's service worker: ${what} within ${timeoutMs / 1000} s`);
+      };
+      const versionId = await until(() => [...status].find(([, s]) => s === 'running')?.[0], 'none running');
+      await session.send('ServiceWorker.stopWorker', { versionId });
+      await until(() => (status.get(versionId) === 'stopped' ? true : undefined), 'did not stop');
+      const restarted = until(() => (status.get(versionId) === 'running' ? true : undefined), 'not started again', 120_000)
+        .then(() => undefined)
+        .finally(() => void page.close());
+      return { restarted };
+    },
     async close() {
       await context.close();
       removeDir(root);
@@ -347,4 +378,76 @@ export async function clickSetAsCover(browser: ExtensionBrowser, tabId: number, 
     },
     [tabId, srcUrl] as const,
   );
+}
+
+// ---------------------------------------------------------------- time, faster
+
+type Warped = { __shelfWarp?: (ms: number) => void };
+
+/**
+ * Makes time run `speed` times as fast for the extension's worker and for the server (started with
+ * --test-clock) together, so that a test paced by minute-long rate windows takes a fraction of the minutes.
+ * Both clocks jump by the same step, the server's first, at most `stepMs` at a time: a request sent in
+ * between counts on the server at most that much later than the extension thinks, which the scheduler's
+ * margin (2 s on every window) absorbs, so the limits are kept as strictly as in real time. In the worker,
+ * Date.now and setTimeout (what the scheduler and the queue read) follow; its alarms and fetch timeouts keep
+ * real time. The worker keeps its moved clock after `stop` (what it stored is dated by it).
+ */
+export async function speedUpTime(browser: ExtensionBrowser, shelf: ShelfProcess, speed: number, stepMs = 1_000): Promise<{ stop(): Promise<void> }> {
+  const worker = await browser.worker();
+  await worker.evaluate(() => {
+    const realNow = Date.now.bind(Date);
+    const realSet = globalThis.setTimeout.bind(globalThis);
+    const realClear = globalThis.clearTimeout.bind(globalThis);
+    let offset = 0;
+    let nextId = 1;
+    const timers = new Map<number, { due: number; run: () => void; real?: ReturnType<typeof realSet> }>();
+    const arm = (id: number) => {
+      const timer = timers.get(id)!;
+      timer.real = realSet(() => {
+        timers.delete(id);
+        timer.run();
+      }, Math.max(0, timer.due - Date.now()));
+    };
+    Date.now = () => realNow() + offset;
+    (globalThis as { setTimeout: unknown }).setTimeout = (run: (...args: unknown[]) => void, ms = 0, ...args: unknown[]) => {
+      const id = nextId++;
+      timers.set(id, { due: Date.now() + ms, run: () => run(...args) });
+      arm(id);
+      return id;
+    };
+    (globalThis as { clearTimeout: unknown }).clearTimeout = (id: number) => {
+      const timer = timers.get(id);
+      if (timer) realClear(timer.real);
+      timers.delete(id);
+    };
+    (globalThis as Warped).__shelfWarp = (ms: number) => {
+      offset += ms;
+      for (const [id, timer] of timers) {
+        realClear(timer.real);
+        arm(id);
+      }
+    };
+  });
+  const realStep = stepMs / (speed - 1);
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await new Promise((resolve) => setTimeout(resolve, realStep));
+      const res = await fetch(`${new URL(shelf.baseUrl).origin}/__test__/clock`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ advanceMs: stepMs }),
+      });
+      if (!res.ok) throw new Error(`the server's test clock answered ${res.status} (start it with --test-clock)`);
+      await worker.evaluate((ms) => (globalThis as Warped).__shelfWarp?.(ms), stepMs);
+    }
+  })();
+  loop.catch(() => undefined); // reported by stop
+  return {
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
 }

@@ -10,7 +10,7 @@ import type { ClientErrorCode } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import { DEFAULT_SERVER_URL } from '../../lib/messaging/protocol.ts';
 import { tokenItem } from '../../lib/storage/items.ts';
-import { indexSyncItem } from '../../lib/storage/background-items.ts';
+import { indexSyncItem, saveQueueItem } from '../../lib/storage/background-items.ts';
 import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/options/App.tsx';
 import { dataOf } from '../support/expect.ts';
@@ -228,6 +228,37 @@ describe('signing in', () => {
     expect(screen.getByRole('progressbar', { name: 'Saved-page sync' })).toHaveProperty('value', 200);
     await bg.services.index.sync({ full: true });
     expect((await screen.findByText(/Saved pages synced/)).textContent).toBe('Saved pages synced: 3.');
+  });
+
+  it('shows the saves another account queued, held for it, and lets the user discard them after a confirmation', async () => {
+    const [a, b] = [await t.user(), await t.user()];
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: a.token });
+    await bg.idle();
+    // What a save of `a` that the server could not take leaves in the queue.
+    const owner = { serverUrl: t.baseUrl, userId: a.userId, email: 'test@example.com' };
+    const waiting = { owner, queuedAt: 0, attempts: 1, nextAttemptAt: 0, error: { code: 'NETWORK_ERROR' as const, message: 'down' }, refused: false };
+    await saveQueueItem.set([
+      { ...waiting, key: 'k1', body: { url: 'https://held.example/1' } },
+      { ...waiting, key: 'k2', body: { url: 'https://held.example/2' } },
+    ]);
+    render(<App />);
+    await screen.findByRole('heading', { name: 'Signed in' });
+    // Its own saves are not held: they go with its token.
+    expect(screen.queryByRole('region', { name: 'Saves waiting for another account' })).toBeNull();
+
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: b.token });
+    const held = await screen.findByRole('region', { name: 'Saves waiting for another account' });
+    expect(held.textContent).toContain(`2 saves waiting for test@example.com at ${t.baseUrl}. Sign in as that account to send them.`);
+
+    await user.click(within(held).getByRole('button', { name: 'Discard saves for test@example.com' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Discard 2 saves for test@example.com?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(await saveQueueItem.get()).toHaveLength(2);
+
+    await user.click(within(held).getByRole('button', { name: 'Discard saves for test@example.com' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Discard saves' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Saves waiting for another account' })).toBeNull());
+    expect(await saveQueueItem.get()).toEqual([]);
   });
 
   it('asks to sign in again once the server has refused the token, and signing in clears it', async () => {

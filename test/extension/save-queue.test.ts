@@ -4,7 +4,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { ClientError } from '../../lib/client/errors.ts';
+import { libraryReplies } from '../../lib/messaging/library-replies.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
+import { sendMessage } from '../../lib/messaging/transport.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
 import { saveQueueItem, tokenProblemItem } from '../../lib/storage/background-items.ts';
 import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
@@ -49,9 +52,21 @@ function queuedOf(answer: MessageOutput<'saveBookmark'>) {
 }
 
 /** Every bookmark the server holds for a URL, straight from the server. */
-async function onServer(url: string): Promise<Bookmark[]> {
-  const { body } = await u.api('GET', '/bookmarks?limit=200');
+async function onServer(url: string, of: TestUser = u): Promise<Bookmark[]> {
+  const { body } = await of.api('GET', '/bookmarks?limit=200');
   return (body as { data: { data: Bookmark[] } }).data.data.filter((b) => b.url === url);
+}
+
+/** Another token of the same user, as signing in again after token trouble brings. */
+async function secondToken(of: TestUser): Promise<string> {
+  const { token } = await issueToken(t.server.deps.store.accounts, { userId: of.userId, name: 'again', scopes: ['bookmarks:read', 'bookmarks:write'], expiresAt: null }, Date.now());
+  return token;
+}
+
+async function iconTitle(): Promise<string> {
+  const tab = await fakeBrowser.tabs.create({ url: 'https://elsewhere.example/' });
+  await bg.services.icon.refreshAll();
+  return fakeBrowser.action.getTitle({ tabId: tab.id! });
 }
 
 async function badge(): Promise<string> {
@@ -184,13 +199,13 @@ describe('token trouble', () => {
     expect(proxy.requests).toHaveLength(0);
     expect(await saveQueueItem.get()).toHaveLength(3);
 
-    const next = await t.user();
-    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: next.token });
+    // The same account signs in again, with a new token: the queue resumes.
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: await secondToken(u) });
     await bg.idle();
     await bg.services.queue.drain(true);
     expect(await saveQueueItem.get()).toEqual([]);
     expect(await tokenProblemItem.get()).toBeNull();
-    const { body } = await next.api('GET', '/bookmarks?limit=10');
+    const { body } = await u.api('GET', '/bookmarks?limit=10');
     expect((body as { data: { data: Bookmark[] } }).data.data.map((b) => b.url).sort()).toEqual([URL_A, 'https://queue.example/b', 'https://queue.example/c']);
   });
 
@@ -201,5 +216,107 @@ describe('token trouble', () => {
     expect(error.code).toBe(code);
     expect(posts()).toHaveLength(1);
     expect(await saveQueueItem.get()).toEqual([]);
+  });
+});
+
+describe('saves belong to the account that queued them', () => {
+  /** Two saves of `u` wait in the queue, then `u` signs out. */
+  async function queueAndSignOut(): Promise<void> {
+    proxy.fault = 'down';
+    queuedOf(await save(URL_A, 'Mine'));
+    queuedOf(await save('https://queue.example/b', 'Also mine'));
+    proxy.fault = 'pass';
+    await bg.handlers.signOut({});
+    proxy.requests.length = 0;
+  }
+
+  it('after a sign-out they are held: a different account that signs in never sends them, and sees them held for theirs', async () => {
+    await queueAndSignOut();
+    expect(await bg.handlers.heldSaves({})).toEqual([{ owner: { serverUrl: proxy.baseUrl, userId: u.userId, email: 'test@example.com' }, count: 2 }]);
+    expect(await iconTitle()).toContain('2 waiting for test@example.com (sign in as that account to send them)');
+
+    const other = await t.user();
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: other.token });
+    await bg.idle();
+    await bg.services.queue.drain(true);
+    expect(posts()).toHaveLength(0);
+    expect(await onServer(URL_A, other)).toEqual([]);
+    // Nothing of theirs shows as this account's: not the badge, not the page's state in the popup.
+    expect(await badge()).toBe('');
+    expect((await bg.handlers.lookupUrl({ url: URL_A })).queued).toBeNull();
+    expect(await bg.handlers.heldSaves({})).toMatchObject([{ owner: { userId: u.userId }, count: 2 }]);
+
+    // The new account's own save of the same page goes as its own, and leaves the held one be.
+    proxy.fault = 'down';
+    expect(queuedOf(await save(URL_A, 'Theirs'))).toMatchObject({ body: { title: 'Theirs' }, waiting: 1 });
+    proxy.fault = 'pass';
+    await bg.services.queue.drain(true);
+    expect((await onServer(URL_A, other)).map((b) => b.title)).toEqual(['Theirs']);
+    expect((await saveQueueItem.get()).map((s) => [s.owner.userId, s.body.title])).toEqual([
+      [u.userId, 'Mine'],
+      [u.userId, 'Also mine'],
+    ]);
+
+    // Back as the first account: its saves go, each once, as its own.
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: u.token });
+    await bg.idle();
+    await bg.services.queue.drain(true);
+    expect(await saveQueueItem.get()).toEqual([]);
+    expect((await onServer(URL_A)).map((b) => b.title)).toEqual(['Mine']);
+    expect(await onServer('https://queue.example/b')).toHaveLength(1);
+    expect(await onServer('https://queue.example/b', other)).toEqual([]);
+    expect(await bg.handlers.heldSaves({})).toEqual([]);
+  });
+
+  it('the same user at another server address is another account: its saves are held, not sent there', async () => {
+    await queueAndSignOut();
+    // The same server reached without the proxy: the same user id, another server URL.
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+    await bg.idle();
+    await bg.services.queue.drain(true);
+    expect(await onServer(URL_A)).toEqual([]);
+    expect(await bg.handlers.heldSaves({})).toMatchObject([{ owner: { serverUrl: proxy.baseUrl, userId: u.userId }, count: 2 }]);
+  });
+
+  it('a sign-in as another account without signing out first holds them all the same', async () => {
+    proxy.fault = 'down';
+    queuedOf(await save(URL_A, 'Mine'));
+    proxy.fault = 'pass';
+    const other = await t.user();
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: other.token });
+    await bg.idle();
+    await bg.services.queue.drain(true);
+    expect(await onServer(URL_A, other)).toEqual([]);
+    expect(await bg.handlers.heldSaves({})).toMatchObject([{ owner: { userId: u.userId }, count: 1 }]);
+  });
+
+  it('the user may discard the saves held for an account; the signed-in account’s own are not touched that way', async () => {
+    await queueAndSignOut();
+    const other = await t.user();
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: other.token });
+    await bg.idle();
+    proxy.fault = 'down';
+    queuedOf(await save('https://queue.example/c', 'Theirs'));
+
+    // Their own account named: nothing goes.
+    expect(await bg.handlers.discardHeldSaves({ serverUrl: proxy.baseUrl, userId: other.userId })).toMatchObject([{ owner: { userId: u.userId }, count: 2 }]);
+    expect(await saveQueueItem.get()).toHaveLength(3);
+    expect(await bg.handlers.discardHeldSaves({ serverUrl: proxy.baseUrl, userId: u.userId })).toEqual([]);
+    expect((await saveQueueItem.get()).map((s) => s.body.title)).toEqual(['Theirs']);
+
+    // Discarded means never sent, even when that account signs in again.
+    proxy.fault = 'pass';
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: u.token });
+    await bg.idle();
+    await bg.services.queue.drain(true);
+    expect(await onServer(URL_A)).toEqual([]);
+  });
+
+  it('a message to discard names a real account: anything else is refused and changes nothing', async () => {
+    await queueAndSignOut();
+    const send = (input: { serverUrl: string; userId: string }) => sendMessage(bg.runtime, libraryReplies, 'discardHeldSaves', input);
+    await expect(send({ serverUrl: '', userId: u.userId })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('serverUrl') });
+    await expect(send({ serverUrl: proxy.baseUrl, userId: '' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('userId') });
+    expect(await saveQueueItem.get()).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientError } from '../../lib/client/errors.ts';
-import { type DayCount, type Priority, RequestScheduler, SPEC_LIMITS, type SchedulerOptions } from '../../lib/client/scheduler.ts';
+import { type Spent, type Priority, RequestScheduler, SPEC_LIMITS, type SchedulerOptions } from '../../lib/client/scheduler.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 
 const MINUTE = 60_000;
@@ -122,15 +122,15 @@ describe('request scheduler', () => {
   });
 
   it('counts the day across restarts (stored), and keeps the last 500 of the day for the user', async () => {
-    let stored: DayCount | null = null;
-    const dayStore = { load: () => Promise.resolve(stored), save: (day: DayCount) => Promise.resolve(void (stored = day)) };
-    const first = setup({ dayStore });
+    let stored: Spent | null = null;
+    const store = { load: () => Promise.resolve(stored), save: (spent: Spent) => Promise.resolve(void (stored = spent)) };
+    const first = setup({ store });
     await Promise.all([first.send('a'), first.send('b')]);
     expect(stored).toEqual({ start: first.start, count: 2, recent: [first.start, first.start] });
 
     // A restarted worker, near the end of the day's budget.
     stored = { start: first.start, count: 10_000 - 501 };
-    const second = setup({ dayStore });
+    const second = setup({ store });
     await second.send('background-ok', 'background');
     const late = second.send('background-late', 'background');
     await second.clock.advance(0);
@@ -141,6 +141,47 @@ describe('request scheduler', () => {
     await second.clock.advance(DAY + SPEC_LIMITS.marginMs);
     await late;
     expect(second.sent.map((s) => s.name)).toEqual(['background-ok', 'user-1', 'background-late']);
+  });
+
+  it('keeps each heavy endpoint’s minute across restarts (stored), and says how long the next one waits', async () => {
+    let stored: Spent | null = null;
+    const store = { load: () => Promise.resolve(stored), save: (spent: Spent) => Promise.resolve(void (stored = spent)) };
+    const first = setup({ store });
+    const evaluation = { priority: 'user', heavy: 'evaluateSmartFolder' } as const;
+    expect(await first.scheduler.waitBefore(evaluation)).toBe(0);
+    await Promise.all([first.send('e1', 'user', { heavy: 'evaluateSmartFolder' }), first.send('e2', 'user', { heavy: 'evaluateSmartFolder' })]);
+    expect(stored!.heavy).toEqual({ evaluateSmartFolder: { sent: [first.start, first.start], blockedUntil: 0 } });
+    await first.clock.advance(10_000);
+
+    // A restarted worker, 10 s later: the endpoint's minute goes on; another endpoint and plain requests do not wait.
+    const second = setup({ store });
+    await second.clock.advance(first.clock.now() - second.clock.now());
+    expect(await second.scheduler.waitBefore(evaluation)).toBe(MINUTE + SPEC_LIMITS.marginMs - 10_000);
+    expect(await second.scheduler.waitBefore({ priority: 'user', heavy: 'duplicates' })).toBe(0);
+    expect(await second.scheduler.waitBefore({ priority: 'user' })).toBe(0);
+    // A caller that will not wait is refused unsent, with the time left.
+    const refused = await second.send('e3', 'user', { heavy: 'evaluateSmartFolder', maxWaitMs: 0 }).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 52 });
+    expect(second.sent).toEqual([]);
+    await second.clock.advance(MINUTE + SPEC_LIMITS.marginMs - 10_000);
+    expect(await second.scheduler.waitBefore(evaluation)).toBe(0);
+  });
+
+  it('keeps a heavy 429’s wait across restarts: the server said when that endpoint is free again', async () => {
+    let stored: Spent | null = null;
+    const store = { load: () => Promise.resolve(stored), save: (spent: Spent) => Promise.resolve(void (stored = spent)) };
+    // Another device spent the allowance: the first evaluation meets the heavy window's 429 (Limit 2).
+    const resetAt = new ManualClock().now() + 40_000;
+    const tooMany = () => new Response('{"error":{"code":"RATE_LIMITED","message":"Heavy"}}', { status: 429, headers: { ...rateHeaders(0, resetAt, 2), 'Retry-After': '40' } });
+    const first = setup({ store }, tooMany);
+    const refused = await first.send('e1', 'user', { heavy: 'evaluateSmartFolder', maxWaitMs: 0 }).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(stored!.heavy?.evaluateSmartFolder?.blockedUntil).toBe(resetAt + SPEC_LIMITS.marginMs);
+
+    const second = setup({ store });
+    expect(await second.scheduler.waitBefore({ priority: 'user', heavy: 'evaluateSmartFolder' })).toBe(40_000 + SPEC_LIMITS.marginMs);
+    // Only that endpoint: the account's own window was not what refused it.
+    expect(await second.scheduler.waitBefore({ priority: 'user' })).toBe(0);
   });
 
   it('refuses, unsent, a request that would wait longer than its caller allows', async () => {
@@ -158,13 +199,13 @@ describe('request scheduler', () => {
   });
 
   it('a restarted worker goes on from the last minute’s requests: the server’s minute outlives it', async () => {
-    let stored: DayCount | null = null;
-    const dayStore = { load: () => Promise.resolve(stored), save: (day: DayCount) => Promise.resolve(void (stored = day)) };
-    const first = setup({ dayStore });
+    let stored: Spent | null = null;
+    const store = { load: () => Promise.resolve(stored), save: (spent: Spent) => Promise.resolve(void (stored = spent)) };
+    const first = setup({ store });
     await Promise.all(Array.from({ length: 40 }, (_, i) => first.send(`before-${i}`)));
     await first.clock.advance(30_000);
 
-    const second = setup({ dayStore });
+    const second = setup({ store });
     await second.clock.advance(first.clock.now() - second.clock.now()); // the same moment, 30 s after the 40
     const after = Array.from({ length: 30 }, (_, i) => second.send(`after-${i}`));
     await second.clock.advance(0);

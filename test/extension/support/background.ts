@@ -63,7 +63,7 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
     fetch: countingFetch,
     hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)),
   });
-  const services = createServices(account, browser, countingFetch);
+  const services = createServices(account, scheduler, browser, countingFetch);
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers, LOOPBACK_EXTENSION);
