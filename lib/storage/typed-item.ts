@@ -15,6 +15,7 @@ export interface TypedItem<T> {
  * never silently replaced by a default) and simply absent for caches.
  * Straight on browser.storage, read only when asked: a page opens with the reads it needs and no others.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function typedItem<S extends z.ZodMiniType>(
   key: StorageKey,
   schema: S,
