@@ -3,6 +3,7 @@ import { Bookmark } from '../api/bookmarks.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
 import { BrowsePage } from '../messaging/library-replies.ts';
 import { BrowseSource } from '../messaging/library-requests.ts';
+import { PANEL_PLACE_KEY, firstPageKey } from './opening-keys.ts';
 import { typedItem } from './typed-item.ts';
 
 /** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
@@ -38,11 +39,11 @@ export const PanelPlace = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('smart'), id: z.string(), name: z.string() }),
 ]);
 export type PanelPlace = z.infer<typeof PanelPlace>;
-export const panelPlaceItem = typedItem('local:sidePanelPlace', z.nullable(PanelPlace), { fallback: null, onInvalid: 'fallback' });
+export const panelPlaceItem = typedItem(`local:${PANEL_PLACE_KEY}`, z.nullable(PanelPlace), { fallback: null, onInvalid: 'fallback' });
 
 /** The first page of a list opened before (by its source, as JSON), so that it opens at once: one item a list, read alone. */
 export const firstPageItem = (source: string) =>
-  typedItem(`local:firstPage:${source}`, z.nullable(z.extend(BrowsePage, { keptAt: z.number() })), { fallback: null, onInvalid: 'fallback' });
+  typedItem(`local:${firstPageKey(source)}`, z.nullable(z.extend(BrowsePage, { keptAt: z.number() })), { fallback: null, onInvalid: 'fallback' });
 
 /** Which lists' first pages are kept, newest first, so that the oldest can go. */
 export const firstPageKeysItem = typedItem('local:firstPageKeys', z.array(z.string()), { fallback: [], onInvalid: 'fallback' });

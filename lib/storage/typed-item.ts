@@ -6,6 +6,8 @@ type StorageKey = `${Area}:${string}`;
 
 export interface TypedItem<T> {
   get(): Promise<T>;
+  /** The value as get() answers it, from what was read of the key elsewhere (a page's early script, which loads no schemas). */
+  from(raw: unknown): T;
   set(value: T): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export function typedItem<S extends z.ZodMiniType>(
   };
   return {
     get: async () => read((await storage().get(name))[name]),
+    from: read,
     async set(value) {
       const checked: unknown = schema.parse(value);
       // null is no value: the key goes, as a fresh install has it.
