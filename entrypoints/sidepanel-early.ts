@@ -1,5 +1,5 @@
 import { defineUnlistedScript } from 'wxt/utils/define-unlisted-script';
-import { startEarlyOpening } from './sidepanel/early-opening.ts';
+import { startOpeningReads } from './sidepanel/opening-reads.ts';
 
-// sidepanel.html's first script: it starts the storage reads the panel opens with while the panel's own JavaScript loads.
-export default defineUnlistedScript(() => startEarlyOpening(window));
+// sidepanel.html's first script (modules/early-scripts.ts).
+export default defineUnlistedScript(() => startOpeningReads(window));
