@@ -2,7 +2,7 @@ import { readEarly } from '../../lib/storage/early-reads.ts';
 import { COLLECTIONS_CACHE_KEY, SMART_FOLDERS_CACHE_KEY, TAGS_CACHE_KEY } from '../../lib/storage/opening-keys.ts';
 
 /** The kept list a section opens with (components/library/queries.ts takes it), by the page's address. */
-const SECTION_READS: Record<string, `local:${string}`> = {
+export const SECTION_READS: Record<string, `local:${string}`> = {
   '#collections': COLLECTIONS_CACHE_KEY,
   '#tags': TAGS_CACHE_KEY,
   '#smart-folders': SMART_FOLDERS_CACHE_KEY,

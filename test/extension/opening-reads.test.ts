@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { keys } from '../../components/library/query-keys.ts';
+import { readOpening as readOptionsOpening } from '../../entrypoints/options/opening.ts';
 import { startOpeningReads as startOptionsReads } from '../../entrypoints/options/opening-reads.ts';
 import { readOpening } from '../../entrypoints/sidepanel/opening.ts';
 import { startOpeningReads as startPanelReads } from '../../entrypoints/sidepanel/opening-reads.ts';
@@ -146,5 +147,34 @@ describe('reads an early script started', () => {
     vi.spyOn(fakeBrowser.storage.local, 'get').mockRejectedValueOnce(new Error('storage is gone'));
     void readEarly(win, 'local:tagsCache');
     expect(await readKept(tagsCacheItem, win)).toEqual(tags);
+  });
+});
+
+describe('the options page’s opening', () => {
+  beforeEach(() => {
+    fakeBrowser.reset();
+    vi.restoreAllMocks();
+  });
+  const tags = { items: [{ id: 'tag_1', name: 'dev', color: null, parentId: null, count: 2, createdAt: '2025-01-01T00:00:00.000Z' }], fetchedAt: 1 };
+
+  it('puts the kept list of the section in the address in the query cache, from options-early.js’s read', async () => {
+    await tagsCacheItem.set(tags);
+    const win = pageAt('#tags');
+    startOptionsReads(win);
+    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
+    const client = new QueryClient();
+
+    await readOptionsOpening(client, win);
+    expect(client.getQueryData(keys.tags)).toEqual(tags.items);
+    expect(get).not.toHaveBeenCalled();
+  });
+
+  it('puts nothing there for a section without a kept list, or when none is kept', async () => {
+    await tagsCacheItem.set(tags);
+    for (const hash of ['', '#trash', '#collections']) {
+      const client = new QueryClient();
+      await readOptionsOpening(client, pageAt(hash));
+      expect(client.getQueryCache().getAll()).toHaveLength(0);
+    }
   });
 });
