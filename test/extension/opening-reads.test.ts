@@ -7,31 +7,12 @@ import { startOpeningReads as startOptionsReads } from '../../entrypoints/option
 import { readOpening } from '../../entrypoints/sidepanel/opening.ts';
 import { startOpeningReads as startPanelReads } from '../../entrypoints/sidepanel/opening-reads.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { savedBookmark } from './support/fixtures.ts';
 import { readEarly, readKept } from '../../lib/storage/early-reads.ts';
 import { tagsCacheItem } from '../../lib/storage/items.ts';
 import { type PanelPlace, firstPageItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
 
-const bookmark = (id: string): Bookmark => ({
-  id,
-  url: `https://example.com/${id}`,
-  title: `Title ${id}`,
-  description: '',
-  excerpt: '',
-  note: '',
-  type: 'link',
-  isFavorite: false,
-  tags: [],
-  collectionId: null,
-  domain: 'example.com',
-  favicon: '',
-  coverImage: null,
-  clickCount: 0,
-  metadataStatus: 'complete',
-  linkStatus: 'ok',
-  lastCheckedAt: '2025-01-01T00:00:00.000Z',
-  httpStatusCode: 200,
-  createdAt: '2025-01-01T00:00:00.000Z',
-});
+const bookmark = (id: string): Bookmark => savedBookmark({ id, url: `https://example.com/${id}`, title: `Title ${id}` });
 
 const ALL: PanelPlace = { kind: 'list', source: { kind: 'all' }, title: 'All bookmarks' };
 const FAVORITES: PanelPlace = { kind: 'list', source: { kind: 'favorites' }, title: 'Favourites' };
@@ -54,10 +35,15 @@ async function panelReadEarly(): Promise<Window> {
 const cachedIds = (client: QueryClient, place: PanelPlace & { kind: 'list' }) =>
   client.getQueryData<{ pages: { bookmarks: Bookmark[]; kept: boolean }[] }>(keys.browse(place.source))?.pages[0]?.bookmarks.map((b) => b.id);
 
+beforeEach(() => {
+  fakeBrowser.reset();
+  vi.restoreAllMocks();
+});
+
+const tags = { items: [{ id: 'tag_1', name: 'dev', color: null, parentId: null, count: 2, createdAt: '2025-01-01T00:00:00.000Z' }], fetchedAt: 1 };
+
 describe('the side panel’s opening', () => {
   beforeEach(() => {
-    fakeBrowser.reset();
-    vi.restoreAllMocks();
     vi.spyOn(fakeBrowser.storage.local, 'get');
   });
 
@@ -115,11 +101,6 @@ describe('the side panel’s opening', () => {
 });
 
 describe('reads an early script started', () => {
-  beforeEach(() => {
-    fakeBrowser.reset();
-    vi.restoreAllMocks();
-  });
-  const tags = { items: [{ id: 'tag_1', name: 'dev', color: null, parentId: null, count: 2, createdAt: '2025-01-01T00:00:00.000Z' }], fetchedAt: 1 };
 
   it('are taken once: a later read of the item is a fresh one', async () => {
     await tagsCacheItem.set(tags);
@@ -151,11 +132,6 @@ describe('reads an early script started', () => {
 });
 
 describe('the options page’s opening', () => {
-  beforeEach(() => {
-    fakeBrowser.reset();
-    vi.restoreAllMocks();
-  });
-  const tags = { items: [{ id: 'tag_1', name: 'dev', color: null, parentId: null, count: 2, createdAt: '2025-01-01T00:00:00.000Z' }], fetchedAt: 1 };
 
   it('puts the kept list of the section in the address in the query cache, from options-early.js’s read', async () => {
     await tagsCacheItem.set(tags);
