@@ -1,28 +1,22 @@
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig } from 'wxt';
-
-interface ChunkMeta {
-  getModuleInfo(id: string): { importers: readonly string[] } | null;
-}
+import { defineConfig, type EntrypointGroup } from 'wxt';
 
 /**
- * The popup's code in one chunk of its own, what it paints first and what it
- * loads after alike: the library pages share modules with it, and without this
- * Rollup would cut the popup's code into more, smaller chunks that compress
- * worse (the popup has a 90 kB budget). The other pages load this shared chunk
- * as it is.
+ * The popup is built on its own, apart from the other pages. In a shared build a
+ * module that the popup and a library page both use lands in one chunk, whole, with
+ * every part of it that any page uses (zod's schema kinds, the API schemas): the
+ * options page and the side panel grew the popup's JavaScript (it has a 90 kB
+ * budget). On its own, the popup is one chunk that holds only what the popup runs,
+ * one request and one gzip stream; the other pages share their chunks as Rollup cuts them.
  */
-function popupChunks(id: string, { getModuleInfo }: ChunkMeta): string | undefined {
-  // A page's main module stays its own: it runs on load, and must not run in the other pages.
-  if (/\/entrypoints\/[^/]+\/main\.tsx$/.test(id)) return undefined;
-  const reachedFromPopup = (module: string, seen = new Set<string>()): boolean => {
-    if (/entrypoints\/popup\/(main\.tsx|services-module\.ts)$/.test(module)) return true;
-    if (seen.has(module)) return false;
-    seen.add(module);
-    return (getModuleInfo(module)?.importers ?? []).some((importer) => reachedFromPopup(importer, seen));
-  };
-  // WXT's per-page module goes with them: one request and one gzip stream fewer for the popup.
-  return reachedFromPopup(id) || /wxt-html-plugins/.test(id) ? 'popup-core' : undefined;
+function buildPopupApart(groups: EntrypointGroup[]): void {
+  for (const group of groups) {
+    if (!Array.isArray(group)) continue;
+    const at = group.findIndex((entry) => entry.type === 'popup');
+    if (at < 0 || group.length === 1) continue;
+    groups.push(group.splice(at, 1));
+    return;
+  }
 }
 
 export default defineConfig({
@@ -30,6 +24,7 @@ export default defineConfig({
   // Explicit imports everywhere: a reader sees where each name comes from.
   imports: false,
   manifestVersion: 3,
+  hooks: { 'entrypoints:grouped': (_wxt, groups) => buildPopupApart(groups) },
   zip: {
     // The sources zip (for store review) is the project's sources: never a server's data directory
     // (its database holds the user's bookmarks and tokens' hashes), the server bundle or test output.
@@ -78,15 +73,7 @@ export default defineConfig({
     }),
   }),
   vite: () => ({
-    plugins: [
-      tailwindcss(),
-      {
-        name: 'shelf-popup-chunks',
-        // Only the pages' build splits code; the background and scripts are built whole.
-        outputOptions: (options: { codeSplitting?: boolean; inlineDynamicImports?: boolean }) =>
-          options.codeSplitting === false || options.inlineDynamicImports ? null : { ...options, manualChunks: popupChunks },
-      },
-    ],
+    plugins: [tailwindcss()],
     // Chrome and Firefox 142+ preload modules themselves: the polyfill would be one more script in every page.
     build: { modulePreload: { polyfill: false } },
   }),

@@ -3,7 +3,8 @@ import type { MessageInput, MessageName, MessageOutput, ReplyTable } from '../li
 import { replies } from '../lib/messaging/replies.ts';
 import { type Runtime, sendMessage } from '../lib/messaging/transport.ts';
 
-let runtime: Runtime = browser.runtime as unknown as Runtime;
+/** A test's runtime; otherwise the browser's, taken at each message (the build pre-renders the popup in Node, where there is none). */
+let runtime: Runtime | undefined;
 
 /** Tests hand in a runtime answered by the real background handlers (fakeBrowser's has no sendResponse). */
 export function setRuntime(next: Runtime): void {
@@ -14,7 +15,7 @@ export function setRuntime(next: Runtime): void {
 export const messenger =
   (table: ReplyTable) =>
   <N extends MessageName>(name: N, input: MessageInput<N>): Promise<MessageOutput<N>> =>
-    sendMessage(runtime, table, name, input);
+    sendMessage(runtime ?? (browser.runtime as unknown as Runtime), table, name, input);
 
 /** The one way the popup and the account pages talk to the background. */
 export const send = messenger(replies);

@@ -2,15 +2,21 @@ import { type InfiniteData, type QueryKey, useInfiniteQuery, useQuery, useQueryC
 import { useEffect } from 'react';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
-import { firstPageItem } from '../../lib/storage/library-items.ts';
+import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
+import { firstPageItem, smartFoldersCacheItem } from '../../lib/storage/library-items.ts';
+import { readKept } from '../../lib/storage/early-reads.ts';
+import type { TypedItem } from '../../lib/storage/typed-item.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
 
 /**
- * A list the background keeps: its copy is shown at once, then, once per page
- * load, the server's is asked for and replaces it (a change made elsewhere shows).
+ * A list the background keeps: its copy is shown at once, read straight from
+ * storage (no round trip through the background, busy with the refresh; the
+ * options page's early script has mostly read it already), then,
+ * once per page load, the server's is asked for and replaces it (a change made
+ * elsewhere shows). Without a kept copy, the background fetches it.
  */
-function useKeptList<T>(queryKey: QueryKey, list: (refresh: boolean) => Promise<T>) {
+function useKeptList<T>(queryKey: QueryKey, kept: TypedItem<{ items: T } | null>, list: (refresh: boolean) => Promise<T>) {
   const qc = useQueryClient();
   useEffect(() => {
     const name = JSON.stringify(queryKey);
@@ -21,15 +27,15 @@ function useKeptList<T>(queryKey: QueryKey, list: (refresh: boolean) => Promise<
       .then((data) => qc.setQueryData(queryKey, data))
       .catch(() => undefined);
   }, [list, qc, queryKey]);
-  return useQuery({ queryKey, queryFn: () => list(false) });
+  return useQuery({ queryKey, queryFn: async () => (await readKept(kept))?.items ?? list(false) });
 }
 
 /** The lists asked of the server since this page loaded. */
 const refreshed = new Set<string>();
 
-export const useCollections = () => useKeptList(keys.collections, (refresh) => sendLibrary('listCollections', { refresh }));
-export const useTags = () => useKeptList(keys.tags, (refresh) => sendLibrary('listTags', { refresh }));
-export const useSmartFolders = () => useKeptList(keys.smartFolders, (refresh) => sendLibrary('listSmartFolders', { refresh }));
+export const useCollections = () => useKeptList(keys.collections, collectionsCacheItem, (refresh) => sendLibrary('listCollections', { refresh }));
+export const useTags = () => useKeptList(keys.tags, tagsCacheItem, (refresh) => sendLibrary('listTags', { refresh }));
+export const useSmartFolders = () => useKeptList(keys.smartFolders, smartFoldersCacheItem, (refresh) => sendLibrary('listSmartFolders', { refresh }));
 
 /**
  * A list of the library, one page a request, the next asked for when the user

@@ -1,4 +1,5 @@
 import { type Dispatch, useEffect, useRef, useState } from 'react';
+import { send } from '../../components/messenger.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
 import { toClientError } from '../../lib/client/errors.ts';
@@ -6,7 +7,6 @@ import type { MessageOutput } from '../../lib/messaging/protocol.ts';
 import type { DraftBook } from './drafts.ts';
 import { type EditorAction, type EditorState, committed, keptValues } from './editor-state.ts';
 import { createBody, patchOf } from './form.ts';
-import { send } from './services.ts';
 import type { Kept, PageState, Settled, Startup, TabPage } from './startup.ts';
 
 /** The background's answers asked for at startup, into the editor as they arrive; a failure shows once. */

@@ -3,9 +3,9 @@ import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { type ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { AccountState, MessageOutput } from '../../lib/messaging/protocol.ts';
-import type { Draft } from '../../lib/storage/items.ts';
-import type { DraftBook } from './drafts.ts';
-import { send, services } from './services.ts';
+import { send } from '../../components/messenger.ts';
+import { type Draft, lastCollectionItem, userItem } from '../../lib/storage/items.ts';
+import { DraftBook } from './drafts.ts';
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: ClientError };
 
@@ -73,11 +73,10 @@ async function findTab(tabId: number | undefined): Promise<Browser.tabs.Tab | un
  */
 export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: number } = {}): Startup {
   const tab = findTab(tabId).catch(() => undefined);
-  const loaded = services();
-  const drafts = loaded.then(({ DraftBook }) => DraftBook.open(now).catch(() => DraftBook.empty()));
-  const lastCollectionId = loaded.then(({ lastCollectionItem }) => lastCollectionItem.get()).catch(() => null);
+  const drafts = DraftBook.open(now).catch(() => DraftBook.empty());
+  const lastCollectionId = lastCollectionItem.get().catch(() => null);
   let noUserStored = false;
-  void loaded.then(({ userItem }) => userItem.get()).then(
+  void userItem.get().then(
     (user) => {
       noUserStored = user === null;
     },

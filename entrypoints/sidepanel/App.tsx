@@ -201,11 +201,12 @@ function LibraryNav({ onOpen }: { onOpen(place: Place): void }) {
   );
 }
 
-/** The place shown last (undefined until it is read): the panel opens where the user left it. */
-function useRememberedPlace(opening: Promise<Place | null> | undefined): [Place | null | undefined, (place: Place | null) => void] {
-  const [place, setPlace] = useState<Place | null | undefined>(undefined);
+/** The place shown last (undefined until it is read, when not given): the panel opens where the user left it. */
+function useRememberedPlace(opening: Place | null | undefined): [Place | null | undefined, (place: Place | null) => void] {
+  const [place, setPlace] = useState<Place | null | undefined>(opening);
   useEffect(() => {
-    void (opening ?? panelPlaceItem.get()).then((kept) => setPlace((now) => (now === undefined ? kept : now)));
+    if (opening !== undefined) return;
+    void panelPlaceItem.get().then((kept) => setPlace((now) => (now === undefined ? kept : now)));
   }, [opening]);
   const choose = (next: Place | null) => {
     setPlace(next);
@@ -215,7 +216,7 @@ function useRememberedPlace(opening: Promise<Place | null> | undefined): [Place 
 }
 
 /** Shelf's side panel: browse the library, search it, act on bookmarks, with the current tab's page in view. */
-export function App({ opening }: { opening?: Promise<Place | null> }) {
+export function App({ opening }: { /** The place main.tsx read to open on; when not given, the panel reads it. */ opening?: Place | null }) {
   const tab = useCurrentTab();
   const [place, setPlace] = useRememberedPlace(opening);
   const [typed, setTyped] = useState('');

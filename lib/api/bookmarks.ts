@@ -81,14 +81,14 @@ const writableFields = {
   url: httpUrl,
   title: text(2000),
   description: text(10_000),
-  excerpt: z.string().check(z.maxLength(10_000)),
-  note: z.string().check(z.maxLength(10_000)),
+  excerpt: /* @__PURE__ */ z.string().check(z.maxLength(10_000)),
+  note: /* @__PURE__ */ z.string().check(z.maxLength(10_000)),
   tags: tagList,
   collectionId: z.nullable(Id),
   type: BookmarkType,
   isFavorite: z.boolean(),
-  favicon: z.string().check(z.maxLength(8192)),
-  clickCount: z.int().check(z.minimum(0), z.maximum(1_000_000_000)),
+  favicon: /* @__PURE__ */ z.string().check(z.maxLength(8192)),
+  clickCount: /* @__PURE__ */ z.int().check(z.minimum(0), z.maximum(1_000_000_000)),
 };
 
 /** Fields the server keeps: a PATCH may carry them (a bookmark sent back as it was read) and they are ignored. */
@@ -107,7 +107,7 @@ const serverFields = {
 
 /** Any subset of the bookmark's fields, as the spec says; names that are no bookmark field are refused. */
 export const PatchBookmarkBody = z.pipe(
-  z.partial(z.strictObject({ ...writableFields, ...serverFields })),
+  z.partial(z.extend(z.strictObject(writableFields), serverFields)),
   z.transform((patch) => {
     const writable: Partial<{ [K in keyof typeof writableFields]: z.output<(typeof writableFields)[K]> }> = {};
     for (const key of Object.keys(writableFields) as (keyof typeof writableFields)[]) {
@@ -128,7 +128,7 @@ export const MAX_LIST_LIMIT = 200;
 export const ListBookmarksQuery = z.object({
   limit: limitParam(50, MAX_LIST_LIMIT),
   collectionId: z.optional(Id),
-  domain: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+  domain: z.optional(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255))),
   type: z.optional(BookmarkType),
   isFavorite: z.optional(booleanParam),
   sortBy: z._default(BookmarkSort, 'newest'),
@@ -145,7 +145,7 @@ export const BookmarkPage = z.object({
 export type BookmarkPage = z.infer<typeof BookmarkPage>;
 
 const SearchParams = z.object({ q: z.optional(z.string()), query: z.optional(z.string()), limit: limitParam(50, MAX_LIST_LIMIT) });
-export const SearchQuery = z
+export const SearchQuery = /* @__PURE__ */ z
   .pipe(
     SearchParams,
     z.transform(({ q, query, limit }: z.output<typeof SearchParams>) => ({ q: (q || query || '').trim(), limit })),

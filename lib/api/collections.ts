@@ -24,9 +24,9 @@ export const Collection = z.object({
 });
 export type Collection = z.infer<typeof Collection>;
 
-const name = text(200).check(z.refine((s) => s.length > 0, 'must not be empty'));
-const icon = z.string().check(z.maxLength(64));
-const color = z.string().check(z.maxLength(32));
+const name = /* @__PURE__ */ text(200).check(z.refine((s) => s.length > 0, 'must not be empty'));
+const icon = /* @__PURE__ */ z.string().check(z.maxLength(64));
+const color = /* @__PURE__ */ z.string().check(z.maxLength(32));
 /** The fields a collection is created with, also the ones a PATCH changes (collection-edits.ts). */
 export const collectionFields = { name, icon, color };
 

@@ -4,7 +4,7 @@ export const Id = z.string().check(z.minLength(1), z.maxLength(64));
 export const IsoDate = z.string();
 
 /** Query-string integer limit: default when absent, values above the maximum are clamped. */
-export const limitParam = (fallback: number, max: number) =>
+export const limitParam = /* @__NO_SIDE_EFFECTS__ */ (fallback: number, max: number) =>
   z.pipe(
     z.optional(z.string()),
     z.transform((raw: string | undefined, ctx) => {
@@ -25,10 +25,10 @@ export const booleanParam = z.pipe(
 );
 
 /** Room for a keyset cursor carrying a full title (2,000 characters) or host name. */
-export const Cursor = z.string().check(z.minLength(1), z.maxLength(12_000));
+export const Cursor = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(12_000));
 
 /** A free-text field: surrounding white space is dropped, inner text kept as given. */
-export const text = (max: number) => z.pipe(z.string().check(z.maxLength(max)), z.transform((s: string) => s.trim()));
+export const text = /* @__NO_SIDE_EFFECTS__ */ (max: number) => z.pipe(z.string().check(z.maxLength(max)), z.transform((s: string) => s.trim()));
 
 export const httpUrl = z.string().check(
   z.trim(),

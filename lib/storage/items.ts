@@ -4,6 +4,7 @@ import { Scope } from '../api/scopes.ts';
 import { Collection } from '../api/collections.ts';
 import { Tag } from '../api/tags.ts';
 import { DEFAULT_SERVER_URL } from '../messaging/protocol.ts';
+import { COLLECTIONS_CACHE_KEY, TAGS_CACHE_KEY } from './opening-keys.ts';
 import { typedItem } from './typed-item.ts';
 
 /** Every stored item of the extension, in one place. All in local storage: nothing syncs, the token least of all. */
@@ -35,8 +36,8 @@ export type SavedIndex = z.infer<typeof SavedIndex>;
 export const savedIndexItem = typedItem('local:savedIndex', SavedIndex, { fallback: { entries: {}, syncedAt: null }, onInvalid: 'fallback' });
 
 const cache = <S extends z.ZodMiniType>(item: S) => z.object({ items: z.array(item), fetchedAt: z.number() });
-export const tagsCacheItem = typedItem('local:tagsCache', z.nullable(cache(Tag)), { fallback: null, onInvalid: 'fallback' });
-export const collectionsCacheItem = typedItem('local:collectionsCache', z.nullable(cache(Collection)), { fallback: null, onInvalid: 'fallback' });
+export const tagsCacheItem = typedItem(TAGS_CACHE_KEY, z.nullable(cache(Tag)), { fallback: null, onInvalid: 'fallback', asText: true });
+export const collectionsCacheItem = typedItem(COLLECTIONS_CACHE_KEY, z.nullable(cache(Collection)), { fallback: null, onInvalid: 'fallback', asText: true });
 
 export const lastCollectionItem = typedItem('local:lastCollectionId', z.nullable(z.string()), { fallback: null, onInvalid: 'fallback' });
 

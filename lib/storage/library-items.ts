@@ -3,14 +3,16 @@ import { Bookmark } from '../api/bookmarks.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
 import { BrowsePage } from '../messaging/library-replies.ts';
 import { BrowseSource } from '../messaging/library-requests.ts';
+import { PANEL_PLACE_KEY, SMART_FOLDERS_CACHE_KEY, firstPageKey } from './opening-keys.ts';
 import { typedItem } from './typed-item.ts';
 
 /** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
 
 
-export const smartFoldersCacheItem = typedItem('local:smartFoldersCache', z.nullable(z.object({ items: z.array(SmartFolder), fetchedAt: z.number() })), {
+export const smartFoldersCacheItem = typedItem(SMART_FOLDERS_CACHE_KEY, z.nullable(z.object({ items: z.array(SmartFolder), fetchedAt: z.number() })), {
   fallback: null,
   onInvalid: 'fallback',
+  asText: true,
 });
 
 /** One evaluation pass: the pages fetched so far and the cursor to follow. */
@@ -26,6 +28,7 @@ export type SmartFolderResults = z.infer<typeof SmartFolderResults>;
 export const smartFolderResultsItem = typedItem('local:smartFolderResults', z.record(z.string(), SmartFolderResults), {
   fallback: {},
   onInvalid: 'fallback',
+  asText: true,
 });
 
 /** What the side panel showed last: it opens there again. */
@@ -34,11 +37,11 @@ export const PanelPlace = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('smart'), id: z.string(), name: z.string() }),
 ]);
 export type PanelPlace = z.infer<typeof PanelPlace>;
-export const panelPlaceItem = typedItem('local:sidePanelPlace', z.nullable(PanelPlace), { fallback: null, onInvalid: 'fallback' });
+export const panelPlaceItem = typedItem(PANEL_PLACE_KEY, z.nullable(PanelPlace), { fallback: null, onInvalid: 'fallback' });
 
 /** The first page of a list opened before (by its source, as JSON), so that it opens at once: one item a list, read alone. */
 export const firstPageItem = (source: string) =>
-  typedItem(`local:firstPage:${source}`, z.nullable(z.extend(BrowsePage, { keptAt: z.number() })), { fallback: null, onInvalid: 'fallback' });
+  typedItem(firstPageKey(source), z.nullable(z.extend(BrowsePage, { keptAt: z.number() })), { fallback: null, onInvalid: 'fallback', asText: true });
 
 /** Which lists' first pages are kept, newest first, so that the oldest can go. */
 export const firstPageKeysItem = typedItem('local:firstPageKeys', z.array(z.string()), { fallback: [], onInvalid: 'fallback' });

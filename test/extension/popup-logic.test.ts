@@ -10,6 +10,7 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { type Draft, draftsItem } from '../../lib/storage/items.ts';
+import { savedBookmark } from './support/fixtures.ts';
 
 const tag = (name: string, count = 1): Tag => ({ id: `tag_${name}`, name, color: null, parentId: null, count, createdAt: '2025-01-01T00:00:00.000Z' });
 const collection = (id: string, name: string, parentId: string | null, order = 0): Collection => ({
@@ -28,28 +29,7 @@ const collection = (id: string, name: string, parentId: string | null, order = 0
   createdAt: '2025-01-01T00:00:00.000Z',
   deletedAt: null,
 });
-const bookmark = (fields: Partial<Bookmark> = {}): Bookmark => ({
-  id: 'bm_1',
-  url: 'https://example.com/a',
-  title: 'Saved',
-  description: '',
-  excerpt: '',
-  note: 'note',
-  type: 'link',
-  isFavorite: false,
-  tags: ['b', 'a'],
-  collectionId: 'col_work',
-  domain: 'example.com',
-  favicon: '',
-  coverImage: null,
-  clickCount: 0,
-  metadataStatus: 'complete',
-  linkStatus: 'ok',
-  lastCheckedAt: '2025-01-01T00:00:00.000Z',
-  httpStatusCode: 200,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  ...fields,
-});
+const bookmark = (fields: Partial<Bookmark> = {}): Bookmark => savedBookmark({ note: 'note', tags: ['b', 'a'], collectionId: 'col_work', ...fields });
 
 describe('tag suggestions', () => {
   const tags = [tag('dev', 1), tag('dev/js', 9), tag('dev/rust', 3), tag('javascript-old', 20), tag('recipes', 5)];

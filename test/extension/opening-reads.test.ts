@@ -1,0 +1,156 @@
+import { QueryClient } from '@tanstack/react-query';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { keys } from '../../components/library/query-keys.ts';
+import { readOpening as readOptionsOpening } from '../../entrypoints/options/opening.ts';
+import { startOpeningReads as startOptionsReads } from '../../entrypoints/options/opening-reads.ts';
+import { readOpening } from '../../entrypoints/sidepanel/opening.ts';
+import { startOpeningReads as startPanelReads } from '../../entrypoints/sidepanel/opening-reads.ts';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { savedBookmark } from './support/fixtures.ts';
+import { readEarly, readKept } from '../../lib/storage/early-reads.ts';
+import { tagsCacheItem } from '../../lib/storage/items.ts';
+import { type PanelPlace, firstPageItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
+
+const bookmark = (id: string): Bookmark => savedBookmark({ id, url: `https://example.com/${id}`, title: `Title ${id}` });
+
+const ALL: PanelPlace = { kind: 'list', source: { kind: 'all' }, title: 'All bookmarks' };
+const FAVORITES: PanelPlace = { kind: 'list', source: { kind: 'favorites' }, title: 'Favourites' };
+
+async function keep(place: PanelPlace & { kind: 'list' }, ids: string[]): Promise<void> {
+  await firstPageItem(JSON.stringify(place.source)).set({ bookmarks: ids.map(bookmark), cursor: 'next', limitNote: null, keptAt: 1 });
+}
+
+/** A window of the test's own, at an address. */
+const pageAt = (hash = ''): Window => ({ location: { hash } }) as Window;
+
+/** sidepanel-early.js's reads on a window of the test's own, once they have answered. */
+async function panelReadEarly(): Promise<Window> {
+  const win = pageAt();
+  await startPanelReads(win);
+  await vi.waitFor(() => expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(2));
+  return win;
+}
+
+const cachedIds = (client: QueryClient, place: PanelPlace & { kind: 'list' }) =>
+  client.getQueryData<{ pages: { bookmarks: Bookmark[]; kept: boolean }[] }>(keys.browse(place.source))?.pages[0]?.bookmarks.map((b) => b.id);
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  vi.restoreAllMocks();
+});
+
+const tags = { items: [{ id: 'tag_1', name: 'dev', color: null, parentId: null, count: 2, createdAt: '2025-01-01T00:00:00.000Z' }], fetchedAt: 1 };
+
+describe('the side panel’s opening', () => {
+  beforeEach(() => {
+    vi.spyOn(fakeBrowser.storage.local, 'get');
+  });
+
+  it('takes the place and its kept first page from sidepanel-early.js’s reads, reading storage no more', async () => {
+    await panelPlaceItem.set(ALL);
+    await keep(ALL, ['bm_1', 'bm_2']);
+    const win = await panelReadEarly();
+    const client = new QueryClient();
+
+    expect(await readOpening(client, win)).toEqual(ALL);
+    expect(cachedIds(client, ALL)).toEqual(['bm_1', 'bm_2']);
+    expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads storage itself when no early script ran', async () => {
+    await panelPlaceItem.set(ALL);
+    await keep(ALL, ['bm_3']);
+    const client = new QueryClient();
+    expect(await readOpening(client, pageAt())).toEqual(ALL);
+    expect(cachedIds(client, ALL)).toEqual(['bm_3']);
+  });
+
+  it('reads the first page of the place it checked, not one the early script read for another list', async () => {
+    await panelPlaceItem.set(FAVORITES);
+    await keep(ALL, ['bm_all']);
+    await keep(FAVORITES, ['bm_fav']);
+    const win = pageAt();
+    void readEarly(win, 'local:sidePanelPlace');
+    void readEarly(win, `local:firstPage:${JSON.stringify(ALL.source)}`);
+    const client = new QueryClient();
+
+    expect(await readOpening(client, win)).toEqual(FAVORITES);
+    expect(cachedIds(client, FAVORITES)).toEqual(['bm_fav']);
+    expect(cachedIds(client, ALL)).toBeUndefined();
+  });
+
+  it('opens on the library when the place read early does not fit the schema, and shows no page from it', async () => {
+    await fakeBrowser.storage.local.set({ sidePanelPlace: { kind: 'list', source: { kind: 'nowhere' }, title: 7 } });
+    const win = await panelReadEarly();
+    const client = new QueryClient();
+
+    expect(await readOpening(client, win)).toBeNull();
+    expect(client.getQueryCache().getAll()).toHaveLength(0);
+  });
+
+  it('keeps no page that does not fit the schema, and still opens on the place', async () => {
+    await panelPlaceItem.set(ALL);
+    await fakeBrowser.storage.local.set({ [`firstPage:${JSON.stringify(ALL.source)}`]: JSON.stringify({ bookmarks: [{ id: 'bm_broken' }], cursor: null, limitNote: null, keptAt: 1 }) });
+    const win = await panelReadEarly();
+    const client = new QueryClient();
+
+    expect(await readOpening(client, win)).toEqual(ALL);
+    expect(cachedIds(client, ALL)).toBeUndefined();
+  });
+});
+
+describe('reads an early script started', () => {
+
+  it('are taken once: a later read of the item is a fresh one', async () => {
+    await tagsCacheItem.set(tags);
+    const win = pageAt('#tags');
+    startOptionsReads(win);
+    await tagsCacheItem.set({ ...tags, fetchedAt: 2 });
+
+    expect((await readKept(tagsCacheItem, win))?.fetchedAt).toBe(1);
+    expect((await readKept(tagsCacheItem, win))?.fetchedAt).toBe(2);
+  });
+
+  it('start for the options section in the address only', async () => {
+    await tagsCacheItem.set(tags);
+    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
+    startOptionsReads(pageAt('#trash'));
+    startOptionsReads(pageAt(''));
+    expect(get).not.toHaveBeenCalled();
+    startOptionsReads(pageAt('#tags'));
+    expect(get).toHaveBeenCalledWith('tagsCache');
+  });
+
+  it('leave the page to read for itself when they failed', async () => {
+    await tagsCacheItem.set(tags);
+    const win = pageAt();
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockRejectedValueOnce(new Error('storage is gone'));
+    void readEarly(win, 'local:tagsCache');
+    expect(await readKept(tagsCacheItem, win)).toEqual(tags);
+  });
+});
+
+describe('the options page’s opening', () => {
+
+  it('puts the kept list of the section in the address in the query cache, from options-early.js’s read', async () => {
+    await tagsCacheItem.set(tags);
+    const win = pageAt('#tags');
+    startOptionsReads(win);
+    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
+    const client = new QueryClient();
+
+    await readOptionsOpening(client, win);
+    expect(client.getQueryData(keys.tags)).toEqual(tags.items);
+    expect(get).not.toHaveBeenCalled();
+  });
+
+  it('puts nothing there for a section without a kept list, or when none is kept', async () => {
+    await tagsCacheItem.set(tags);
+    for (const hash of ['', '#trash', '#collections']) {
+      const client = new QueryClient();
+      await readOptionsOpening(client, pageAt(hash));
+      expect(client.getQueryCache().getAll()).toHaveLength(0);
+    }
+  });
+});
