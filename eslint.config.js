@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/main.ts', 'server/admin.ts', 'bench/**', 'scripts/**'],
+    files: ['server/main.ts', 'server/admin.ts', 'server/copy-to-postgres.ts', 'bench/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -22,9 +22,29 @@ export default defineConfig({
           exclude: [
             ...configDefaults.exclude,
             'test/server/interchange/**',
-            'test/server/{cli,config-redis,instances,job-leases,limit-store,metadata,shared-clock,smart-folders-units,sqlite-shared}.test.ts',
+            'test/server/{cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,shared-clock,smart-folders-units,sqlite-shared}.test.ts',
           ],
           setupFiles: ['test/support/redis-setup.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        // The server tests again, each test server on a database of its own in one throwaway PostgreSQL
+        // cluster started for the run; less those that start no in-process server, start their own
+        // backends, or read SQLite's own files.
+        test: {
+          name: 'server-postgres',
+          include: ['test/server/**/*.test.ts'],
+          exclude: [
+            ...configDefaults.exclude,
+            'test/server/interchange/**',
+            'test/server/postgres/**',
+            'test/server/{cli,config-redis,copy-to-postgres,limit-store,metadata,migration-011,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version}.test.ts',
+          ],
+          globalSetup: ['test/support/postgres-global.ts'],
+          setupFiles: ['test/support/postgres-setup.ts'],
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 30_000,

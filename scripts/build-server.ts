@@ -2,21 +2,22 @@ import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 /**
- * npm run build:server: the server and the admin command bundled once into
+ * npm run build:server: the server, the admin command and copy-to-postgres bundled once into
  * dist/server/, to run with plain node (no TypeScript compiler at run time).
  * better-sqlite3 stays outside: it loads a native module built for this machine.
  */
 const out = new URL('../dist/server/', import.meta.url).pathname;
 rmSync(out, { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: { main: 'server/main.ts', admin: 'server/admin.ts' },
+  entryPoints: { main: 'server/main.ts', admin: 'server/admin.ts', 'copy-to-postgres': 'server/copy-to-postgres.ts' },
   outdir: out,
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3'],
+  // pg-native: pg's optional binding, which it loads only when asked for (never here).
+  external: ['better-sqlite3', 'pg-native'],
   sourcemap: true,
   // Bundled CommonJS packages call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as shelfCreateRequire } from 'node:module'; const require = shelfCreateRequire(import.meta.url);" },
@@ -27,4 +28,5 @@ const { metafile } = await build({
 writeFileSync(`${out}meta.json`, JSON.stringify(metafile));
 // The database module reads its migrations beside itself, which is now dist/server/.
 cpSync(new URL('../server/db/migrations/', import.meta.url).pathname, `${out}migrations`, { recursive: true });
-console.log(`built ${out}main.js and ${out}admin.js`);
+cpSync(new URL('../server/db/postgres/migrations/', import.meta.url).pathname, `${out}pg-migrations`, { recursive: true });
+console.log(`built ${out}main.js, ${out}admin.js and ${out}copy-to-postgres.js`);

@@ -8,9 +8,13 @@ import { BLOCK_USAGE, runBlockCommand } from './admin/blocks.ts';
 import { UsageError } from './admin/usage-error.ts';
 import { issueToken } from './auth/tokens.ts';
 import { iso } from './clock.ts';
-import { type Db, openDatabase } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
+import { openPostgres } from './db/postgres/connect.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
-import type { TokenRecord } from './store/accounts.ts';
+import type { AccountsStore, TokenRecord } from './store/accounts.ts';
+import type { BlocksStore } from './store/blocks.ts';
+import { PgAccounts } from './store/postgres/accounts.ts';
+import { PgBlocks } from './store/postgres/blocks.ts';
 import { SqliteAccounts } from './store/sqlite/accounts.ts';
 import { SqliteBlocks } from './store/sqlite/blocks.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
@@ -19,7 +23,7 @@ import type { LimitStore } from './limits/limit-store.ts';
 
 /** The accounts "dashboard" of a self-hosted server: each command prints one JSON object on stdout. */
 
-const USAGE = `usage: npm run --silent admin -- --data DIR [--redis redis://HOST:PORT] <command>
+const USAGE = `usage: npm run --silent admin -- --data DIR | --database postgres://USER@HOST:PORT/DB [--redis redis://HOST:PORT] <command>
   user create --name NAME --email EMAIL --plan pro|free
   user plan --user USER_ID --plan pro|free
   user list
@@ -35,6 +39,7 @@ const { values, positionals } = (() => {
       options: {
         help: { type: 'boolean', short: 'h' },
         data: { type: 'string' },
+        database: { type: 'string' },
         name: { type: 'string' },
         email: { type: 'string' },
         plan: { type: 'string' },
@@ -94,9 +99,14 @@ const tokenJson = (t: TokenRecord) => ({
   lastUsedAt: t.lastUsedAt === null ? null : iso(t.lastUsedAt),
 });
 
-async function run(db: Db, command: string): Promise<object> {
+/** What the commands change: the accounts and IP blocks of the servers' database. */
+interface AdminStores {
+  accounts: AccountsStore;
+  blocks: BlocksStore;
+}
+
+async function run({ accounts, blocks }: AdminStores, command: string): Promise<object> {
   const now = Date.now();
-  const accounts = new SqliteAccounts(db);
   const existingUser = async () => {
     const user = await accounts.getUser(need('user'));
     if (!user) throw new UsageError(`no user ${values.user}`);
@@ -152,16 +162,16 @@ async function run(db: Db, command: string): Promise<object> {
     }
     case 'block list':
     case 'block lift':
-      return withLimits(db, (limits) => runBlockCommand(limits, command === 'block list' ? 'list' : 'lift', values.ip, now));
+      return withLimits(blocks, (limits) => runBlockCommand(limits, command === 'block list' ? 'list' : 'lift', values.ip, now));
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
 }
 
 /** The limits' store the servers use: the shared Redis when there is one (--redis or REDIS_URL), else the database. */
-async function withLimits<T>(db: Db, use: (limits: LimitStore) => Promise<T>): Promise<T> {
+async function withLimits<T>(blocks: BlocksStore, use: (limits: LimitStore) => Promise<T>): Promise<T> {
   const url = values.redis ?? (process.env.REDIS_URL || undefined);
-  if (url === undefined) return use(new MemoryLimitStore(new SqliteBlocks(db)));
+  if (url === undefined) return use(new MemoryLimitStore(blocks));
   const redis = await openRedis(url);
   try {
     return await use(new RedisLimitStore(redis));
@@ -175,34 +185,63 @@ if (values.help) {
   process.exit(0);
 }
 
-// A mistyped --data must not quietly become a new, empty database.
-if (values.data !== undefined && values.data.trim() !== '') {
-  const dir = resolve(values.data.trim());
+/**
+ * The servers' database: --data (SQLite), or --database, else DATABASE_URL (PostgreSQL). A flag
+ * wins over the environment variable; the two flags together are a mistake, refused.
+ */
+function database(): { data: string } | { url: string } {
+  const data = values.data?.trim() || undefined;
+  const flag = values.database?.trim() || undefined;
+  if (data !== undefined && flag !== undefined) {
+    throw new UsageError('give --data DIR (SQLite) or --database URL (PostgreSQL), not both: the servers use one or the other');
+  }
+  if (data !== undefined) return { data: checkedDataDir(data) };
+  const url = flag ?? (process.env.DATABASE_URL?.trim() || undefined);
+  if (url === undefined) throw new UsageError('--data DIR or --database URL is required (or DATABASE_URL in the environment)');
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new UsageError(`--database (or DATABASE_URL) must be a postgres://USER@HOST:PORT/DB URL, got ${flag === undefined ? 'DATABASE_URL' : url}`);
+  }
+  return { url };
+}
+
+/** A mistyped --data must not quietly become a new, empty database. */
+function checkedDataDir(data: string): string {
+  const dir = resolve(data);
   const problem = !existsSync(dir)
     ? "does not exist; give the directory the server uses (it is created by the server's first start)"
     : statSync(dir).isDirectory()
       ? null
       : 'is not a directory';
-  if (problem !== null) {
-    console.error(`admin: --data ${dir} ${problem}\n${USAGE}`);
-    process.exit(2);
+  if (problem !== null) throw new UsageError(`--data ${dir} ${problem}`);
+  return dir;
+}
+
+/** Opens the database, runs the command on it, closes it. */
+async function runOn(where: { data: string } | { url: string }, command: string): Promise<object> {
+  if ('data' in where) {
+    const db = openDatabase(where.data);
+    try {
+      return await run({ accounts: new SqliteAccounts(db), blocks: new SqliteBlocks(db) }, command);
+    } finally {
+      db.close();
+    }
+  }
+  const pg = await openPostgres(where.url, { maxConnections: 2 });
+  try {
+    return await run({ accounts: new PgAccounts(pg), blocks: new PgBlocks(pg) }, command);
+  } finally {
+    await pg.close();
   }
 }
 
 try {
-  const command = positionals.join(' ');
-  const db = openDatabase(resolve(need('data')));
-  try {
-    console.log(JSON.stringify(await run(db, command)));
-  } finally {
-    db.close();
-  }
+  console.log(JSON.stringify(await runOn(database(), positionals.join(' '))));
 } catch (err) {
   if (err instanceof UsageError) {
     console.error(`admin: ${err.message}\n${USAGE}`);
     process.exit(2);
   }
-  // A refused rule (ApiError) or a database that cannot be used (busy, read-only, not a Shelf database).
+  // A refused rule (ApiError) or a database that cannot be used (busy, read-only, unreachable, not a Shelf database).
   console.error(`admin: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 }

@@ -60,9 +60,10 @@ export function startFailure(err: unknown, config: Pick<ServerConfig, 'host' | '
 }
 
 export const ADMIN_HELP = `Shelf admin: manages the accounts, API tokens and IP blocks of a Shelf server's data
-directory, also while the server runs (changes apply to its very next request).
+directory or database, also while the servers run (changes apply to their very next request).
 
 usage: npm run --silent admin -- --data DIR [--redis URL] <command> [flags]
+       npm run --silent admin -- --database URL [--redis URL] <command> [flags]
        npm run --silent serve:admin -- --data DIR <command> [flags]   (the production build)
 
 Each command prints one JSON object on stdout and exits 0; on a problem it prints
@@ -71,6 +72,10 @@ the reason on stderr and exits 2 (bad arguments) or 1 (the database refused).
   --data DIR     the server's data directory (the one it was started with: --data or
                  DATA_DIR, ./data by default). It must exist; the admin command never
                  creates one.
+  --database URL postgres://USER@HOST:PORT/DB: the PostgreSQL database the servers share
+                 (their --database or DATABASE_URL); the schema is brought up to date
+                 first, as a server's start does. Env DATABASE_URL, used when neither
+                 flag is given. Give --data or --database, not both.
   --redis URL    the Redis the servers share (--redis or REDIS_URL of the servers):
                  the block commands read and lift the blocks there.
 
@@ -100,3 +105,19 @@ commands:
                  {"ip", "lifted": true}.
 
   -h, --help     prints this help and exits 0.`;
+
+export const COPY_HELP = `Shelf copy-to-postgres: moves a self-hosted library from SQLite to PostgreSQL. It copies
+every record of the data directory's database (users, tokens, collections, bookmarks, tags,
+smart folders, jobs, blocks) and every stored file into an empty PostgreSQL database, in one
+transaction: all of it or nothing. Stop the server first, then start it with --database.
+
+usage: npm run --silent copy-to-postgres -- --data DIR --database postgres://USER@HOST:PORT/DB
+
+flags:
+  --data DIR        the data directory of the SQLite server (it must hold shelf.db).
+  --database URL    the PostgreSQL database to fill; it must hold no library yet (the schema
+                    is created when missing). Env DATABASE_URL.
+  -h, --help        prints this help and exits 0.
+
+It prints one JSON object, {"copied": {TABLE: ROWS, ...}, "ms": N}, and exits 0; 1 when
+the copy fails (nothing is left in PostgreSQL), 2 on bad flags.`;

@@ -14,6 +14,8 @@ export interface ServerConfig {
   raiseLimits: boolean;
   /** --redis / REDIS_URL: the Redis every instance shares (limits, blocks, test clock); null: this process alone. */
   redisUrl: string | null;
+  /** --database / DATABASE_URL: the PostgreSQL database every instance shares; null: SQLite in dataDir. */
+  databaseUrl: string | null;
   /** How long an instance holds a job without renewing its lease; another takes the job over after that. */
   jobLeaseMs: number;
 }
@@ -21,9 +23,10 @@ export interface ServerConfig {
 const MAX_PROXY_HOPS = 10;
 const Port = z.coerce.number().int().min(0).max(65535);
 const RedisUrl = z.string().regex(/^rediss?:\/\/\S+$/);
+const DatabaseUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/);
 const LeaseMs = z.coerce.number().int().min(1000).max(3_600_000);
 
-/** Flags win over PORT, HOST, DATA_DIR and REDIS_URL (empty: unset), which win over the defaults. */
+/** Flags win over PORT, HOST, DATA_DIR, REDIS_URL and DATABASE_URL (empty: unset), which win over the defaults. */
 export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
   const { values } = parseArgs({
     args: argv,
@@ -37,6 +40,7 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
       'trust-proxy-hops': { type: 'string' },
       'raise-limits': { type: 'boolean', default: false },
       redis: { type: 'string' },
+      database: { type: 'string' },
       'job-lease-ms': { type: 'string' },
     },
     strict: true,
@@ -47,6 +51,10 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
   const redisUrl = values.redis ?? (env.REDIS_URL || undefined);
   if (redisUrl !== undefined && !RedisUrl.safeParse(redisUrl).success) {
     throw new Error('--redis must be a URL like redis://HOST:PORT (or rediss:// for TLS)');
+  }
+  const databaseUrl = values.database ?? (env.DATABASE_URL || undefined);
+  if (databaseUrl !== undefined && !DatabaseUrl.safeParse(databaseUrl).success) {
+    throw new Error('--database must be a URL like postgres://USER@HOST:PORT/DB');
   }
   const lease = LeaseMs.safeParse(values['job-lease-ms'] ?? '30000');
   if (!lease.success) throw new Error(`--job-lease-ms must be a whole number of ms from 1000 to 3600000, got ${values['job-lease-ms']}`);
@@ -59,6 +67,7 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
     proxyHops: proxyHops(values['trust-proxy'], values['trust-proxy-hops']),
     raiseLimits: values['raise-limits'],
     redisUrl: redisUrl ?? null,
+    databaseUrl: databaseUrl ?? null,
     jobLeaseMs: lease.data,
   };
 }

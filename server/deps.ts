@@ -51,7 +51,7 @@ export function createDeps(config: ServerConfig, store: Store, redis: Redis | nu
     authenticator: new Authenticator(store.accounts),
     maintenance,
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
-    storage: new StorageService({ dataDir: config.dataDir, store, clock }),
+    storage: new StorageService({ store, clock }),
     jobRunner: new JobRunner(),
     responseCache: new ResponseCache(),
     instanceId: newId('inst'),

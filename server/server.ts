@@ -8,7 +8,7 @@ import { type ServerDeps, createDeps } from './deps.ts';
 import type { AppEnv } from './http/env.ts';
 import { resumeInterruptedJobs, watchForInterruptedJobs } from './jobs/recovery.ts';
 import { openRedis } from './redis/connect.ts';
-import { openSqliteStore } from './store/sqlite/index.ts';
+import { openStore } from './store/open.ts';
 
 export interface RunningServer {
   baseUrl: string;
@@ -22,7 +22,7 @@ export interface RunningServer {
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
   const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl);
-  const store = openSqliteStore(config.dataDir);
+  const store = await openStore(config);
   const deps = createDeps(config, store, redis);
   const app = createApp(deps);
   await deps.clock.sync();

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { importDateRange } from '../interchange/dates.ts';
 import { UnsupportedFormatError, parseImport } from '../interchange/parse.ts';
@@ -92,7 +92,8 @@ async function writeAll(
 
 async function readImportFile({ storage }: JobDeps, job: JobRecord): Promise<Buffer | null> {
   const file = job.storageId === null ? null : await storage.openImportFile(job.userId, job.id, job.storageId);
-  return file === null ? null : readFile(file.path).catch(() => null);
+  const bytes = file && (await file.read());
+  return bytes && buffer(bytes).catch(() => null);
 }
 
 /** The job ends: failed with this message (null: it completed), and its file goes either way. */

@@ -3,8 +3,9 @@ import { type CursorState, type ScanCursor, type TagCursor, decodeCursor, encode
 import { ExactTagStrategy } from './exact-tag.ts';
 import { planEvaluation } from './plan.ts';
 import { rulesPredicate } from './predicate.ts';
+import type { EvaluationDialect } from './dialect.ts';
 import { ScanStrategy } from './scan.ts';
-import type { StatementCache } from './statements.ts';
+import type { Steps } from './steps.ts';
 
 /** What evaluation needs of a stored folder. */
 export interface EvaluatedFolder {
@@ -19,20 +20,20 @@ export class Evaluator {
   private exactTag: ExactTagStrategy;
   private scan: ScanStrategy;
 
-  constructor(statements: StatementCache) {
-    this.exactTag = new ExactTagStrategy(statements);
-    this.scan = new ScanStrategy(statements);
+  constructor(private dialect: EvaluationDialect) {
+    this.exactTag = new ExactTagStrategy(dialect);
+    this.scan = new ScanStrategy(dialect);
   }
 
-  /** Call inside a transaction: a strategy's reads must see the same data. */
-  page(userId: string, folder: EvaluatedFolder, cursor: string | undefined): Evaluation {
+  /** Run inside one transaction that reads one snapshot: a strategy's reads must see the same data. */
+  *page(userId: string, folder: EvaluatedFolder, cursor: string | undefined): Steps<Evaluation> {
     const from = cursor === undefined ? null : decodeCursor(cursor, folder.cursorKey);
     const plan = planEvaluation(folder.rules);
-    const predicate = rulesPredicate(folder.rules, userId);
+    const predicate = rulesPredicate(folder.rules, userId, this.dialect);
     const page =
       plan.strategy === 'exact-tag'
-        ? this.exactTag.page({ userId, tag: plan.tag, predicate, rulesVersion: folder.rulesVersion, from: tagCursor(from, folder.rulesVersion) })
-        : this.scan.page({ userId, plan, predicate, from: scanCursor(from) });
+        ? yield* this.exactTag.page({ userId, tag: plan.tag, predicate, rulesVersion: folder.rulesVersion, from: tagCursor(from, folder.rulesVersion) })
+        : yield* this.scan.page({ userId, plan, predicate, from: scanCursor(from) });
     return {
       bookmarks: page.bookmarks,
       continueCursor: page.next === null ? null : encodeCursor(page.next, folder.cursorKey),

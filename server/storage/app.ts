@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { open } from 'node:fs/promises';
 import { Hono } from 'hono';
 import type { ServerDeps } from '../deps.ts';
 import { notFound } from '../http/api-error.ts';
@@ -34,9 +33,8 @@ export function storageApp({ storage, guards }: Pick<ServerDeps, 'storage' | 'gu
   app.get('/files/:id', async (c) => {
     const id = c.req.param('id');
     const cover = await storage.coverFile(id);
-    const handle = cover && (await open(cover.path).catch(() => null));
-    if (!cover || !handle) throw notFound('file', id);
-    const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
+    if (!cover) throw notFound('file', id);
+    const body = Readable.toWeb(cover.stream) as ReadableStream<Uint8Array>;
     return reply(c, body, 200, {
       'Content-Type': cover.type,
       'Content-Length': String(cover.size),

@@ -1,16 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { MAX_COVER_BYTES, MAX_PENDING_UPLOADS, STORAGE_QUOTA_BYTES } from '../../lib/api/covers.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
+import type { FileBytes } from '../store/files.ts';
 import type { Store } from '../store/store.ts';
 import type { Reservation, UploadsStore } from '../store/uploads.ts';
-import { FileDisk, isFileId, newFileId } from './disk.ts';
+import { isFileId, newFileId } from './disk.ts';
 import { IMPORT_FILE_TTL_MS, MAX_IMPORT_BYTES, RESERVATION_TTL_MS, fileTooLarge, megabytes } from './limits.ts';
+import { receive } from './receive.ts';
 import { type ImageType, declaredType, sniffImageType } from './sniff.ts';
 import { fileUrl, uploadUrl } from './urls.ts';
 
 export interface StorageOptions {
-  dataDir: string;
+  /** Its uploads store holds the records, its files the bytes. */
   store: Store;
   clock: Clock;
   /** Limits, lowered by tests; the spec's values by default. */
@@ -33,12 +36,12 @@ const hashToken = (token: string): string => createHash('sha256').update(token).
 /**
  * The storage service: hands out single-use upload URLs, receives their bytes,
  * turns uploads into bookmark covers, keeps import files for the jobs module, and
- * frees what nobody needs any more. Records live in the store; bytes on disk.
+ * frees what nobody needs any more. Records live in the store's uploads, bytes in its files.
  */
 export class StorageService {
   private readonly uploads: UploadsStore;
   private readonly clock: Clock;
-  private readonly disk: FileDisk;
+  private readonly files: FileBytes;
   private readonly limits: { cover: number; quota: number; pending: number; import: number };
   /** Uploads being written: their bytes exist before their record does. */
   private readonly writing = new Set<string>();
@@ -46,7 +49,7 @@ export class StorageService {
   constructor(options: StorageOptions) {
     this.uploads = options.store.uploads;
     this.clock = options.clock;
-    this.disk = new FileDisk(options.dataDir);
+    this.files = options.store.files;
     this.limits = {
       cover: options.maxCoverBytes ?? MAX_COVER_BYTES,
       quota: options.quotaBytes ?? STORAGE_QUOTA_BYTES,
@@ -89,11 +92,12 @@ export class StorageService {
     await this.freeBytes([freedFileId]);
   }
 
-  /** A cover some bookmark shows: where its bytes are and what type they are. */
-  async coverFile(fileId: string): Promise<{ path: string; size: number; type: ImageType } | null> {
+  /** A cover some bookmark shows: its bytes and what type they are. */
+  async coverFile(fileId: string): Promise<{ stream: Readable; size: number; type: ImageType } | null> {
     if (!isFileId(fileId)) return null;
     const cover = await this.uploads.servedCover(fileId);
-    return cover && { ...cover, path: this.disk.pathOf(fileId) };
+    const bytes = cover && (await this.files.open(fileId));
+    return bytes && { ...cover, stream: bytes.stream };
   }
 
   /** Bytes of the user's covers. */
@@ -114,11 +118,11 @@ export class StorageService {
     return { uploadUrl: uploadUrl(origin, token) };
   }
 
-  /** The file uploaded for this job of this user, or null; changes nothing. */
-  async openImportFile(userId: string, jobId: string, storageId: string): Promise<{ path: string; size: number } | null> {
+  /** The file uploaded for this job of this user, or null; changes nothing. `read` answers null when its bytes are gone. */
+  async openImportFile(userId: string, jobId: string, storageId: string): Promise<{ size: number; read(): Promise<Readable | null> } | null> {
     if (!isFileId(storageId)) return null;
     const file = await this.uploads.importFile(userId, jobId, storageId);
-    return file && { path: this.disk.pathOf(storageId), size: file.size };
+    return file && { size: file.size, read: async () => (await this.files.open(storageId))?.stream ?? null };
   }
 
   async deleteFile(fileId: string): Promise<void> {
@@ -149,7 +153,7 @@ export class StorageService {
       return await this.write(reservation, fileId, body, contentType);
     } catch (err) {
       await this.uploads.releaseUpload(reservation.id, fileId);
-      await this.disk.remove([fileId]);
+      await this.files.remove([fileId]);
       throw err;
     } finally {
       this.writing.delete(fileId);
@@ -162,7 +166,7 @@ export class StorageService {
     body: ReadableStream<Uint8Array> | null,
     contentType: string | undefined,
   ): Promise<UploadOutcome> {
-    const received = await this.disk.receive(fileId, body, reservation.maxBytes);
+    const received = await receive(this.files, fileId, body, reservation.maxBytes);
     if (received.outcome === 'empty') {
       throw new ApiError('VALIDATION_ERROR', 'The upload is empty; send the file\'s bytes as the request body');
     }
@@ -199,13 +203,13 @@ export class StorageService {
 
   /** Bytes with no record and no upload writing them: left by a crash between a commit and the removal of the bytes. */
   private async removeStrayBytes(): Promise<void> {
-    const entries = (await this.disk.list()).filter(({ id }) => !this.writing.has(id));
-    const known = await this.uploads.knownFiles(entries.map(({ id }) => id));
-    await this.disk.discard(entries.filter(({ id }) => !known.has(id)));
+    const ids = (await this.files.list()).filter((id) => !this.writing.has(id));
+    const known = await this.uploads.knownFiles(ids);
+    await this.files.remove(ids.filter((id) => !known.has(id)));
   }
 
   private async freeBytes(ids: (string | null)[]): Promise<void> {
-    await this.disk.remove(ids.filter((id): id is string => id !== null));
+    await this.files.remove(ids.filter((id): id is string => id !== null));
   }
 }
 

@@ -2,6 +2,7 @@ import type { AccountsStore } from './accounts.ts';
 import type { BlocksStore } from './blocks.ts';
 import type { BookmarksStore } from './bookmarks.ts';
 import type { CollectionsStore } from './collections.ts';
+import type { FileBytes } from './files.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import type { JobsStore } from './jobs.ts';
 import type { SmartFoldersStore } from './smart-folders.ts';
@@ -19,6 +20,8 @@ export interface Store {
   smartFolders: SmartFoldersStore;
   uploads: UploadsStore;
   blocks: BlocksStore;
+  /** The bytes of uploaded files (the uploads store keeps their records). */
+  files: FileBytes;
   /**
    * An opaque token that changes whenever any data changes, whoever changed it
    * (this process, the admin command, another instance): what cached answers are checked against.

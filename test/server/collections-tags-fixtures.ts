@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Collection } from '../../lib/api/collections.ts';
 import { setBookmarkTags } from '../../server/store/sqlite/tag-rows.ts';
 
 /**
@@ -48,3 +49,10 @@ export const count = (db: Db, sql: string, ...params: unknown[]): number => db.p
 
 export const rawRow = (db: Db, table: 'bookmarks' | 'collections' | 'tags', id: string): Record<string, unknown> | undefined =>
   db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
+
+/** Names and orders of the user's active collections under a parent, in their order. */
+export const childrenOf = (all: readonly Collection[], parentId: string | null): [string, number][] =>
+  all
+    .filter((c) => c.parentId === parentId)
+    .sort((a, b) => a.order - b.order)
+    .map((c) => [c.name, c.order]);

@@ -12,7 +12,7 @@ import { DAY } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
 import { withServerAndDb } from '../support/server-per-file.ts';
-import { type Db, count, rawRow, seedBookmarks } from './collections-tags-fixtures.ts';
+import { type Db, childrenOf, count, rawRow, seedBookmarks } from './collections-tags-fixtures.ts';
 
 let t: TestServer;
 let db: Db;
@@ -48,13 +48,6 @@ async function chainOfRoots(u: TestUser, names: string[]): Promise<Collection[]>
   for (const name of names) made.push(await create(u, { name }));
   return made;
 }
-
-/** Names of the user's active collections under a parent, in their order. */
-const childrenOf = (all: Collection[], parentId: string | null) =>
-  all
-    .filter((c) => c.parentId === parentId)
-    .sort((a, b) => a.order - b.order)
-    .map((c) => [c.name, c.order]);
 
 describe('creating and reading collections', () => {
   it('creates roots and children with their defaults, depth and order', async () => {

@@ -242,7 +242,7 @@ describe('files the save refuses', () => {
 
   it('refuses a save past the storage quota (lowered), counting the new file but not the one it replaces', async () => {
     const { store, clock } = t.server.deps;
-    const storage = new StorageService({ dataDir: t.dataDir, store, clock, quotaBytes: 100 });
+    const storage = new StorageService({ store, clock, quotaBytes: 100 });
     const u = await t.user();
     const [one, two] = [insertBookmark(u.userId), insertBookmark(u.userId)];
     const sixty = new Uint8Array(60);

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type Server, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,17 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { ALL_SCOPES } from '../../lib/api/scopes.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
-import { openSqliteStore } from '../../server/store/sqlite/index.ts';
+import { openStore } from '../../server/store/open.ts';
 import type { Store } from '../../server/store/store.ts';
 import { dataOf, expectError } from '../support/expect.ts';
+import { createDatabase } from '../support/postgres.ts';
+import { type RawDb, openRawDb } from '../support/raw-db.ts';
 import { type TestRedis, startRedis } from '../support/redis.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { type Api, type ApiResponse, apiFor, nextIp } from '../support/server.ts';
 import { startImportOf, netscapeFile } from './jobs-fixtures.ts';
 
 /**
- * Two server processes on one --data directory and one Redis, behind a round-robin
- * proxy: what one instance counts, blocks, revokes, claims or runs holds on the other.
+ * Two server processes on one database and one Redis, behind a round-robin proxy: what one
+ * instance counts, blocks, revokes, claims or runs holds on the other. The database is one
+ * --data directory, or in the server-postgres project one PostgreSQL database (--database).
  */
 
 const MINUTE = 60_000;
@@ -31,10 +33,11 @@ interface Instance extends ServerProcess {
 
 let redis: TestRedis;
 let dataDir: string;
+let databaseUrl: string | null;
 let instances: Instance[];
 let proxy: { server: Server; baseUrl: string };
 let store: Store;
-let db: Database.Database;
+let db: RawDb;
 
 /** Sends each request to the next instance in turn, as a load balancer does, and says which one answered. */
 function roundRobin(targets: () => Instance[]): Promise<{ server: Server; baseUrl: string }> {
@@ -60,7 +63,8 @@ function roundRobin(targets: () => Instance[]): Promise<{ server: Server; baseUr
 
 async function startInstance(): Promise<Instance> {
   // --job-lease-ms: a killed instance's job is taken over 2 s later rather than 30.
-  const args = ['--port', '0', '--data', dataDir, '--redis', redis.url, '--test-clock', '--trust-proxy', '--job-lease-ms', '2000'];
+  const database = databaseUrl === null ? ['--data', dataDir] : ['--database', databaseUrl];
+  const args = ['--port', '0', ...database, '--redis', redis.url, '--test-clock', '--trust-proxy', '--job-lease-ms', '2000'];
   const server = await startServerProcess('server/main.ts', args);
   const id = server.banner.map((line) => line.match(/^instance (\S+)$/)?.[1]).find((x) => x !== undefined);
   expect(id).toMatch(/^inst_/);
@@ -70,17 +74,19 @@ async function startInstance(): Promise<Instance> {
 beforeAll(async () => {
   redis = await startRedis();
   dataDir = mkdtempSync(join(tmpdir(), 'shelf-instances-'));
-  // Both at once on a new directory: creating the schema must be safe when instances start together.
+  const cluster = process.env.SHELF_TEST_POSTGRES_URL;
+  databaseUrl = cluster ? await createDatabase(cluster) : null;
+  // Both at once on a new database: creating the schema must be safe when instances start together.
   instances = await Promise.all([startInstance(), startInstance()]);
   proxy = await roundRobin(() => instances);
-  store = openSqliteStore(dataDir);
-  db = new Database(join(dataDir, 'shelf.db'), { readonly: true });
+  store = await openStore({ dataDir, databaseUrl });
+  db = openRawDb({ dataDir, databaseUrl });
 }, 60_000);
 
 afterAll(async () => {
   await new Promise((resolve) => proxy?.server.close(resolve));
-  store?.close();
-  db?.close();
+  await store?.close();
+  await db?.close();
   await Promise.all((instances ?? []).map((i) => i.stop()));
   await redis?.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -92,6 +98,9 @@ async function user(): Promise<{ userId: string; tokenId: string; token: string;
   const { record, token } = await issueToken(store.accounts, { userId: u.id, name: 't', scopes: [...ALL_SCOPES], expiresAt: null }, Date.now());
   return { userId: u.id, tokenId: record.id, token, api: apiFor(proxy.baseUrl, { token, ip: nextIp() }) };
 }
+
+const bookmarkCount = async (userId: string): Promise<number> =>
+  Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM bookmarks WHERE user_id = ?', userId))!.n);
 
 const backends = (answers: ApiResponse[]): Set<string | null> => new Set(answers.map((a) => a.headers.get(BACKEND)));
 
@@ -195,7 +204,7 @@ describe('two instances behind a round-robin proxy', () => {
     expect(created.length).toBeGreaterThan(0);
     expect(new Set(created.map((a) => (a.body as { data: { id: string } }).data.id)).size).toBe(1);
     for (const a of answers.filter((x) => x.status !== 201)) expectError(a, 409, 'IDEMPOTENCY_KEY_IN_USE');
-    expect(db.prepare('SELECT COUNT(*) FROM bookmarks WHERE user_id = ?').pluck().get(u.userId)).toBe(1);
+    expect(await bookmarkCount(u.userId)).toBe(1);
     // Once answered, every later retry is a replay, on either instance.
     const retries = await Promise.all([0, 1].map(() => u.api('POST', '/bookmarks', { body, headers })));
     expect(backends(retries)).toEqual(new Set(['0', '1']));
@@ -209,13 +218,12 @@ describe('two instances behind a round-robin proxy', () => {
     const u = await user();
     const count = 10_000;
     const { jobId } = await startImportOf(u.api, netscapeFile(count));
-    const row = db.prepare<[string], { status: string; position: number; lease_owner: string | null }>(
-      'SELECT status, position, lease_owner FROM jobs WHERE id = ?',
-    );
-    const waitFor = async (done: (r: { status: string; position: number; lease_owner: string | null }) => boolean) => {
+    type JobRow = { status: string; position: number; lease_owner: string | null };
+    const row = async () => (await db.get<JobRow>('SELECT status, position, lease_owner FROM jobs WHERE id = ?', jobId))!;
+    const waitFor = async (done: (r: JobRow) => boolean) => {
       const deadline = Date.now() + 40_000;
       for (;;) {
-        const r = row.get(jobId)!;
+        const r = await row();
         if (done(r)) return r;
         if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${JSON.stringify(r)}`);
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -235,6 +243,6 @@ describe('two instances behind a round-robin proxy', () => {
     const job = await u.api('GET', `/jobs/${jobId}`);
     // Resumed, not rerun: a second run of committed batches would count them as duplicates.
     expect(job.body).toMatchObject({ data: { status: 'completed', result: { imported: count, skipped: 0, duplicates: 0 } } });
-    expect(db.prepare('SELECT COUNT(*) FROM bookmarks WHERE user_id = ?').pluck().get(u.userId)).toBe(count);
+    expect(await bookmarkCount(u.userId)).toBe(count);
   }, 60_000);
 });

@@ -7,8 +7,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VerifiedUser } from '../../lib/api/auth.ts';
+import { openPostgres } from '../../server/db/postgres/connect.ts';
+import { PgAccounts } from '../../server/store/postgres/accounts.ts';
 import { type Started, jsonLine, npmRun, root, startServerProcess, stop } from '../support/cli.ts';
 import { dataOf } from '../support/expect.ts';
+import { startPostgres } from '../support/postgres.ts';
 import { apiFor } from '../support/server.ts';
 
 /** Self-hosting: --help, start-up failures, the admin command's guards, the production build and the store zip. */
@@ -93,10 +96,10 @@ describe('the production build', () => {
     expect(built.code, built.stderr).toBe(0);
   }, 60_000);
 
-  it('imports nothing but Node built-ins and better-sqlite3: no TypeScript at run time', () => {
+  it('imports nothing but Node built-ins, better-sqlite3 and pg-native (pg loads it only when asked): no TypeScript at run time', () => {
     const dir = join(root, 'dist/server');
     expect(readdirSync(dir)).toEqual(expect.arrayContaining(['main.js', 'admin.js']));
-    const allowed = new Set([...builtinModules, 'better-sqlite3']);
+    const allowed = new Set([...builtinModules, 'better-sqlite3', 'pg-native']);
     const meta = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as {
       outputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
     };
@@ -117,6 +120,25 @@ describe('the production build', () => {
       expect(jsonLine(z.object({ users: z.array(z.object({ activeTokens: z.literal(1) })).length(1) }), users.stdout)).toBeTruthy();
     } finally {
       expect(await stop(server.child)).toBe(0);
+    }
+  }, 60_000);
+
+  it('npm run serve:admin -- --database migrates a PostgreSQL database with its own migrations', async () => {
+    const cluster = await startPostgres();
+    try {
+      const url = await cluster.createDatabase();
+      const created = await npmRun('serve:admin', ['--database', url, 'user', 'create', '--name', 'Ada', '--email', 'ada@example.com', '--plan', 'pro']);
+      expect(created.code, created.stderr).toBe(0);
+      const db = await openPostgres(url);
+      try {
+        const applied = await db.all<{ name: string }>('SELECT name FROM migrations ORDER BY name');
+        expect(applied.map((m) => m.name)).toEqual(readdirSync(join(root, 'server/db/postgres/migrations')).sort());
+        expect(await new PgAccounts(db).listUsers()).toEqual([expect.objectContaining({ name: 'Ada' })]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await cluster.stop();
     }
   }, 60_000);
 });

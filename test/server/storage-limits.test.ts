@@ -60,7 +60,7 @@ describe('pending import uploads are capped per user', () => {
 
   it('counts import files waiting for their start in the storage quota, for imports and covers alike', async () => {
     const { store, clock } = t.server.deps;
-    const storage = new StorageService({ dataDir: t.dataDir, store, clock, quotaBytes: 150 });
+    const storage = new StorageService({ store, clock, quotaBytes: 150 });
     const u = await t.user();
     const sixty = 'x'.repeat(60);
     const importUpload = async () => {

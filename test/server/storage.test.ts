@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { StoredFile } from '../../lib/api/covers.ts';
@@ -56,6 +57,11 @@ describe('import files', () => {
   afterAll(() => t.close());
 
   const storage = () => t.server.deps.storage;
+  /** A file's bytes as the store keeps them (on disk or in the database), or null when gone. */
+  const bytesOf = async (id: string): Promise<Buffer | null> => {
+    const file = await t.server.deps.store.files.open(id);
+    return file && buffer(file.stream);
+  };
   const CSV = new TextEncoder().encode('url,title\nhttps://example.com,Example\n');
 
   async function upload(url: string, body?: Uint8Array<ArrayBuffer>, type = 'text/csv'): Promise<ApiResponse> {
@@ -83,9 +89,10 @@ describe('import files', () => {
 
     const file = await storage().openImportFile(u.userId, 'job_a', storageId);
     expect(file?.size).toBe(CSV.byteLength);
-    expect(new Uint8Array(readFileSync(file!.path))).toEqual(CSV);
-    // Opening marks nothing: it can be opened again.
-    expect(await storage().openImportFile(u.userId, 'job_a', storageId)).toEqual(file);
+    expect(new Uint8Array(await buffer((await file!.read())!))).toEqual(CSV);
+    // Opening marks nothing: it can be opened and read again.
+    const again = await storage().openImportFile(u.userId, 'job_a', storageId);
+    expect(new Uint8Array(await buffer((await again!.read())!))).toEqual(CSV);
   });
 
   it('takes any Content-Type, or none', async () => {
@@ -139,16 +146,17 @@ describe('import files', () => {
   it('deleteFile and deleteImportFilesOfJob free the record and the bytes', async () => {
     const u = await t.user();
     const one = await uploaded(u.userId, 'job_c');
-    const path = (await storage().openImportFile(u.userId, 'job_c', one))!.path;
+    expect(await bytesOf(one)).not.toBeNull();
     await storage().deleteFile(one);
     expect(await storage().openImportFile(u.userId, 'job_c', one)).toBeNull();
-    expect(existsSync(path)).toBe(false);
+    expect(await bytesOf(one)).toBeNull();
 
     const [two, three] = [await uploaded(u.userId, 'job_failed'), await uploaded(u.userId, 'job_failed')];
     const kept = await uploaded(u.userId, 'job_kept');
     await storage().deleteImportFilesOfJob('job_failed');
     expect(await storage().openImportFile(u.userId, 'job_failed', two)).toBeNull();
     expect(await storage().openImportFile(u.userId, 'job_failed', three)).toBeNull();
+    expect([await bytesOf(two), await bytesOf(three)]).toEqual([null, null]);
     expect(await storage().openImportFile(u.userId, 'job_kept', kept)).not.toBeNull();
   });
 
@@ -159,12 +167,11 @@ describe('import files', () => {
 
     await t.advance(16 * 60_000);
     expectError(await upload(uploadUrl, CSV), 400, 'RESERVATION_INVALID');
-    const file = await storage().openImportFile(u.userId, 'job_slow', storageId);
-    expect(file).not.toBeNull();
+    expect(await storage().openImportFile(u.userId, 'job_slow', storageId)).not.toBeNull();
 
     await t.advance(DAY);
     expect(await storage().openImportFile(u.userId, 'job_slow', storageId)).toBeNull();
-    expect(existsSync(file!.path)).toBe(false);
+    expect(await bytesOf(storageId)).toBeNull();
   });
 
   it('clean-up removes stray bytes that no record owns, and nothing else', async () => {

@@ -47,10 +47,10 @@ export interface CommandResult {
 
 const run = promisify(execFile);
 
-/** `npm run --silent <script> -- ...args` to its end. */
-export async function npmRun(script: string, args: string[]): Promise<CommandResult> {
+/** `npm run --silent <script> -- ...args` to its end (`env`: variables added to this process's). */
+export async function npmRun(script: string, args: string[], env: Record<string, string> = {}): Promise<CommandResult> {
   try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', script, '--', ...args], { cwd: root });
+    const { stdout, stderr } = await run('npm', ['run', '--silent', script, '--', ...args], { cwd: root, env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

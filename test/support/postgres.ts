@@ -40,6 +40,21 @@ function runAs(): { uid: number; gid: number } | undefined {
 
 let databases = 0;
 
+/** A new empty database in the cluster of `adminUrl` (a superuser's URL); answers its URL. */
+export async function createDatabase(adminUrl: string): Promise<string> {
+  const name = `shelf_${process.pid}_${++databases}_${Date.now().toString(36)}`;
+  const client = new pg.Client(adminUrl);
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 export async function startPostgres(): Promise<TestPostgres> {
   const user = runAs();
   const dir = mkdtempSync(join(tmpdir(), 'shelf-pg-'));
@@ -102,17 +117,7 @@ function startOn(dir: string, data: string, port: number, user: { uid: number; g
       clearTimeout(timer);
       resolve({
         adminUrl,
-        async createDatabase() {
-          const name = `shelf_${process.pid}_${++databases}_${Date.now().toString(36)}`;
-          const client = new pg.Client(adminUrl);
-          await client.connect();
-          try {
-            await client.query(`CREATE DATABASE ${name}`);
-          } finally {
-            await client.end();
-          }
-          return `postgres://${SUPERUSER}@127.0.0.1:${port}/${name}`;
-        },
+        createDatabase: () => createDatabase(adminUrl),
         async stop() {
           // SIGINT: the "fast" shutdown, which ends the sessions still open rather than waiting for them.
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');

@@ -6,6 +6,7 @@ import { ALL_SCOPES, type Scope } from '../../lib/api/scopes.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import type { ServerConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
+import { createDatabase } from './postgres.ts';
 
 export interface TestServer {
   server: RunningServer;
@@ -67,7 +68,8 @@ export function apiFor(baseUrl: string, defaults: { token?: string; ip?: string 
 
 /**
  * A real server on a free port with a temporary data directory; X-Forwarded-For is trusted so each user gets its own address.
- * In the `server-redis` project its limits and test clock are in that project's Redis (SHELF_TEST_REDIS_URL).
+ * In the `server-redis` project its limits and test clock are in that project's Redis (SHELF_TEST_REDIS_URL); in the
+ * `server-postgres` project its data is in a new database of that project's cluster (SHELF_TEST_POSTGRES_URL).
  */
 export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'shelf-test-'));
@@ -80,6 +82,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     proxyHops: 1,
     raiseLimits: false,
     redisUrl: process.env.SHELF_TEST_REDIS_URL ?? null,
+    databaseUrl: process.env.SHELF_TEST_POSTGRES_URL ? await createDatabase(process.env.SHELF_TEST_POSTGRES_URL) : null,
     jobLeaseMs: 30_000,
     ...overrides,
   });

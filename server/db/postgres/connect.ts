@@ -3,7 +3,8 @@ import pg from 'pg';
 import { redactUrl } from '../../redis/connect.ts';
 import { Pg } from './pg.ts';
 
-const migrationsDir = new URL('./migrations/', import.meta.url);
+/** Beside this module; the production build (one bundle beside SQLite's migrations/) copies them to pg-migrations/. */
+const migrationsDir = new URL(import.meta.url.endsWith('.ts') ? './migrations/' : './pg-migrations/', import.meta.url);
 
 /** Any constant: the key of the advisory lock under which one instance at a time migrates. */
 const MIGRATION_LOCK = 7_413_901;

@@ -5,7 +5,8 @@ import pg from 'pg';
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 
-export type Row = Record<string, unknown>;
+/** A row as the statement names its columns. */
+export type Row = object;
 
 /** What the PostgreSQL stores run their statements on: the pool, or one transaction's connection. */
 export interface Sql {
@@ -39,7 +40,7 @@ export class Pg implements Sql {
   }
 
   async run(text: string, params: readonly unknown[] = []): Promise<number> {
-    return (await this.pool.query(text, params as unknown[])).rowCount ?? 0;
+    return (await this.pool.query(text, storable(params))).rowCount ?? 0;
   }
 
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
@@ -77,10 +78,22 @@ class ConnectionSql implements Sql {
   }
 
   async run(text: string, params: readonly unknown[] = []): Promise<number> {
-    return (await this.client.query(text, params as unknown[])).rowCount ?? 0;
+    return (await this.client.query(text, storable(params))).rowCount ?? 0;
   }
 }
 
 async function rowsOf<R extends Row>(on: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[]): Promise<R[]> {
-  return (await on.query<R>(text, params as unknown[])).rows;
+  return (await on.query(text, storable(params))).rows as R[];
+}
+
+/**
+ * PostgreSQL's text cannot hold U+0000, which SQLite's can and the API does not refuse: it
+ * becomes U+FFFD, the replacement character, in every string parameter. A look-up by an id
+ * holding one finds nothing, as it finds nothing on SQLite.
+ */
+function storable(params: readonly unknown[]): unknown[] {
+  return params.map(function clean(value: unknown): unknown {
+    if (typeof value === 'string') return value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+    return Array.isArray(value) ? value.map(clean) : value;
+  });
 }

@@ -1,52 +1,8 @@
-import { z } from 'zod';
-import { Plan } from '../../../lib/api/auth.ts';
-import { Scope } from '../../../lib/api/scopes.ts';
+import type { Plan } from '../../../lib/api/auth.ts';
 import type { Db } from '../../db/database.ts';
-import { ApiError } from '../../http/api-error.ts';
 import { newId } from '../../ids.ts';
 import type { AccountsStore, NewToken, TokenRecord, UserRecord } from '../accounts.ts';
-
-interface UserRow {
-  id: string;
-  name: string;
-  email: string;
-  plan: string;
-  status: string;
-  created_at: number;
-}
-
-interface TokenRow {
-  id: string;
-  user_id: string;
-  name: string;
-  scopes: string;
-  created_at: number;
-  expires_at: number | null;
-  revoked_at: number | null;
-  last_used_at: number | null;
-}
-
-const storedScopes = z.array(Scope);
-
-const toUser = (r: UserRow): UserRecord => ({
-  id: r.id,
-  name: r.name,
-  email: r.email,
-  plan: Plan.parse(r.plan),
-  status: r.status,
-  createdAt: r.created_at,
-});
-
-const toToken = (r: TokenRow): TokenRecord => ({
-  id: r.id,
-  userId: r.user_id,
-  name: r.name,
-  scopes: storedScopes.parse(JSON.parse(r.scopes)),
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  revokedAt: r.revoked_at,
-  lastUsedAt: r.last_used_at,
-});
+import { TOKEN_WITH_USER, type TokenRow, type TokenWithUserRow, type UserRow, toToken, toTokenWithUser, toUser, tooManyTokens } from '../shared/account-rows.ts';
 
 export class SqliteAccounts implements AccountsStore {
   private q;
@@ -55,10 +11,7 @@ export class SqliteAccounts implements AccountsStore {
     this.q = {
       user: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
       token: db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE id = ?'),
-      tokenByHash: db.prepare<[string], TokenRow & { u_name: string; u_email: string; u_plan: string; u_status: string; u_created_at: number }>(
-        `SELECT t.*, u.name AS u_name, u.email AS u_email, u.plan AS u_plan, u.status AS u_status, u.created_at AS u_created_at
-         FROM tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ?`,
-      ),
+      tokenByHash: db.prepare<[string], TokenWithUserRow>(`${TOKEN_WITH_USER} WHERE t.hash = ?`),
       activeCount: db.prepare<[string, number], { n: number }>(
         'SELECT COUNT(*) AS n FROM tokens WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
       ),
@@ -96,7 +49,7 @@ export class SqliteAccounts implements AccountsStore {
     const id = newId('tkn');
     this.db.transaction(() => {
       if (this.q.activeCount.get(input.userId, now)!.n >= maxActive) {
-        throw new ApiError('CONFLICT', `the user already has ${maxActive} active tokens; revoke one first`);
+        throw tooManyTokens(maxActive);
       }
       this.db
         .prepare('INSERT INTO tokens (id, user_id, name, hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -107,11 +60,7 @@ export class SqliteAccounts implements AccountsStore {
 
   async findTokenByHash(hash: string): Promise<{ token: TokenRecord; user: UserRecord } | null> {
     const row = this.q.tokenByHash.get(hash);
-    if (!row) return null;
-    return {
-      token: toToken(row),
-      user: toUser({ id: row.user_id, name: row.u_name, email: row.u_email, plan: row.u_plan, status: row.u_status, created_at: row.u_created_at }),
-    };
+    return row ? toTokenWithUser(row) : null;
   }
 
   async revokeToken(id: string, now: number): Promise<TokenRecord | null> {

@@ -1,15 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import {
-  COLLECTION_ROW_LIMIT,
-  type Collection,
-  type CreateCollectionBody,
-  MAX_COLLECTION_DEPTH,
-} from '../../../lib/api/collections.ts';
+import type { Collection, CreateCollectionBody } from '../../../lib/api/collections.ts';
 import type { PatchCollectionBody } from '../../../lib/api/collection-edits.ts';
-import { iso } from '../../clock.ts';
 import type { Db } from '../../db/database.ts';
-import { ApiError, conflict, invalid, notFound } from '../../http/api-error.ts';
+import { notFound } from '../../http/api-error.ts';
 import { newId } from '../../ids.ts';
 import type {
   CollectionBookmarksPage,
@@ -18,83 +10,33 @@ import type {
   ShareState,
   SharedCollection,
 } from '../collections.ts';
+import {
+  COLLECTION_SELECT,
+  type CollectionRow,
+  byTreeOrder,
+  newSlug,
+  pageOf,
+  pageStart,
+  shareState,
+  toCollection,
+} from '../shared/collection-rows.ts';
+import {
+  alreadyTrashed,
+  arrangedSiblings,
+  checkMove,
+  checkNewChild,
+  checkRowLimit,
+  notTrashed,
+  restorePlan,
+  trashedNotWritable,
+  trashedSubtree,
+} from '../shared/collection-rules.ts';
+import { type TreeRow, CollectionTree } from '../shared/collection-tree.ts';
 import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
-import { type TreeRow, CollectionTree } from './collection-tree.ts';
-
-interface CollectionRow extends TreeRow {
-  seq: number;
-  user_id: string;
-  sort_order: number;
-  name: string;
-  icon: string;
-  color: string;
-  notes: string;
-  share_slug: string;
-  is_shared: number;
-  created_at: number;
-  bookmark_count: number;
-}
-
-/** bookmark_count: active bookmarks directly in the collection, kept by triggers (migration 011-counts). */
-const COLLECTION_SELECT = `SELECT c.seq, c.id, c.user_id, c.name, c.icon, c.color, c.parent_id, c.sort_order, c.notes, c.share_slug,
-  c.is_shared, c.created_at, c.deleted_at, c.trash_root,
-  c.active_count AS bookmark_count
-  FROM collections c`;
 
 /** A list of ids bound as one JSON parameter: `IN (SELECT value FROM json_each(?))`. */
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
-
-const toCollection = (r: CollectionRow, depth: number): Collection => ({
-  id: r.id,
-  name: r.name,
-  icon: r.icon,
-  color: r.color,
-  parentId: r.parent_id,
-  depth,
-  order: r.sort_order,
-  bookmarkCount: r.bookmark_count,
-  notes: r.notes,
-  branding: null,
-  shareSlug: r.share_slug,
-  isShared: r.is_shared === 1,
-  createdAt: iso(r.created_at),
-  deletedAt: r.deleted_at === null ? null : iso(r.deleted_at),
-});
-
-const shareState = (r: { share_slug: string; is_shared: number }): ShareState => ({
-  shared: r.is_shared === 1,
-  publicUrl: `/shared/${r.share_slug}`,
-});
-
-/** 16 url-safe characters, 96 random bits: not guessable, so an unshared slug reveals nothing. */
-const newSlug = (): string => randomBytes(12).toString('base64url');
-
-/** The opaque page cursor: the (created_at, seq) of the last bookmark shown. */
-const CursorKey = z.tuple([z.number().int(), z.number().int()]);
-const encodeCursor = (r: { created_at: number; seq: number }): string =>
-  Buffer.from(JSON.stringify([r.created_at, r.seq])).toString('base64url');
-
-function decodeCursor(cursor: string): z.infer<typeof CursorKey> {
-  try {
-    return CursorKey.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-  } catch {
-    throw invalid('query', 'cursor', 'is not a cursor from a previous page; start again without it');
-  }
-}
-
-const tooLarge = (verb: 'delete' | 'restore', rows: number): ApiError =>
-  new ApiError(
-    'COLLECTION_TOO_LARGE',
-    verb === 'delete'
-      ? `Deleting this collection would touch ${rows} rows (the collection, its child collections and all their bookmarks, ` +
-          `trashed ones included); the limit is ${COLLECTION_ROW_LIMIT}. Nothing was changed. Trash its child collections first, ` +
-          'or move its bookmarks elsewhere, or trash and permanently delete them, then retry.'
-      : `Restoring this collection would touch ${rows} rows (the collection, its child collections and all their bookmarks, ` +
-          `trashed ones included); the limit is ${COLLECTION_ROW_LIMIT}. Nothing was changed. Restore some of its bookmarks first ` +
-          '(they return unsorted), retry, then move them back with POST /bookmarks/bulk/move. ' +
-          'Do not empty the trash for this: it destroys bookmarks that should come back.',
-  );
 
 export class SqliteCollections implements CollectionsStore {
   private q;
@@ -131,13 +73,7 @@ export class SqliteCollections implements CollectionsStore {
     return this.q.active
       .all(userId)
       .map((r) => toCollection(r, tree.depth(r.id)))
-      .sort(
-        (a, b) =>
-          a.depth - b.depth ||
-          (a.parentId ?? '').localeCompare(b.parentId ?? '') ||
-          a.order - b.order ||
-          a.createdAt.localeCompare(b.createdAt),
-      );
+      .sort(byTreeOrder);
   }
 
   async listTrashed(userId: string): Promise<Collection[]> {
@@ -153,11 +89,7 @@ export class SqliteCollections implements CollectionsStore {
     const id = newId('col');
     this.db.transaction(() => {
       const parentId = input.parentId ?? null;
-      if (parentId !== null) {
-        const tree = this.tree(userId);
-        this.activeParent(tree, parentId);
-        this.checkDepth(tree.depth(parentId) + 1);
-      }
+      checkNewChild(this.tree(userId), parentId);
       this.db
         .prepare(
           `INSERT INTO collections (id, user_id, name, icon, color, parent_id, sort_order, share_slug, created_at, updated_at)
@@ -172,7 +104,7 @@ export class SqliteCollections implements CollectionsStore {
     this.db.transaction(() => {
       const row = this.activeRow(userId, id);
       const moving = patch.parentId !== undefined && patch.parentId !== row.parent_id;
-      if (moving) this.checkMove(userId, id, patch.parentId ?? null);
+      if (moving) checkMove(this.tree(userId), id, patch.parentId ?? null);
       this.db
         .prepare(
           `UPDATE collections SET name = COALESCE(?, name), icon = COALESCE(?, icon), color = COALESCE(?, color),
@@ -192,13 +124,10 @@ export class SqliteCollections implements CollectionsStore {
   async trash(userId: string, id: string, now: number): Promise<CollectionTrashResult> {
     return this.db.transaction((): CollectionTrashResult => {
       const row = this.row(userId, id);
-      if (row.deleted_at !== null) throw conflict(`collection ${id} is already in the trash`);
-      const ids = this.tree(userId)
-        .subtree(id, (c) => c.deleted_at === null)
-        .map((s) => s.id);
+      if (row.deleted_at !== null) throw alreadyTrashed(id);
+      const ids = trashedSubtree(this.tree(userId), id);
       const json = JSON.stringify(ids);
-      const rows = ids.length + this.q.bookmarksIn.get(userId, json)!;
-      if (rows > COLLECTION_ROW_LIMIT) throw tooLarge('delete', rows);
+      checkRowLimit('delete', ids.length + this.q.bookmarksIn.get(userId, json)!);
 
       this.db.prepare(`UPDATE collections SET deleted_at = ?, trash_root = ?, updated_at = ? WHERE id ${IN_IDS}`).run(now, id, now, json);
       const bookmarks = this.db
@@ -215,19 +144,11 @@ export class SqliteCollections implements CollectionsStore {
   async restore(userId: string, id: string, now: number): Promise<CollectionTrashResult> {
     return this.db.transaction((): CollectionTrashResult => {
       const row = this.row(userId, id);
-      if (row.deleted_at === null) throw conflict(`collection ${id} is not in the trash`);
-      // A collection trashed by its ancestor's cascade brings back its own part of that cascade.
-      const root = row.trash_root ?? id;
-      const tree = this.tree(userId);
-      const subtree = tree.subtree(id, (c) => c.deleted_at !== null && c.trash_root === root);
-      const json = JSON.stringify(subtree.map((s) => s.id));
-      const rows = subtree.length + this.q.bookmarksIn.get(userId, json)!;
-      if (rows > COLLECTION_ROW_LIMIT) throw tooLarge('restore', rows);
+      if (row.deleted_at === null) throw notTrashed(id);
+      const { root, ids, parentId } = restorePlan(this.tree(userId), row);
+      const json = JSON.stringify(ids);
+      checkRowLimit('restore', ids.length + this.q.bookmarksIn.get(userId, json)!);
 
-      const height = Math.max(...subtree.map((s) => s.level));
-      const parent = row.parent_id === null ? undefined : tree.get(row.parent_id);
-      const parentId =
-        parent && parent.deleted_at === null && tree.depth(parent.id) + 1 + height <= MAX_COLLECTION_DEPTH ? parent.id : null;
       this.db
         .prepare(`UPDATE collections SET deleted_at = NULL, trash_root = NULL, updated_at = ? WHERE id ${IN_IDS}`)
         .run(now, json);
@@ -239,13 +160,13 @@ export class SqliteCollections implements CollectionsStore {
            WHERE user_id = ? AND deleted_at IS NOT NULL AND trash_root = ? AND collection_id ${IN_IDS}`,
         )
         .run(now, userId, root, json).changes;
-      return { id, collections: subtree.length, bookmarks };
+      return { id, collections: ids.length, bookmarks };
     })();
   }
 
   async bookmarks(userId: string, id: string, page: { limit: number; cursor?: string | undefined }): Promise<CollectionBookmarksPage> {
     this.row(userId, id);
-    const [createdAt, seq] = page.cursor === undefined ? [Number.MAX_SAFE_INTEGER, 0] : decodeCursor(page.cursor);
+    const [createdAt, seq] = pageStart(page.cursor);
     const rows = this.db
       .prepare<[string, number, number, number], BookmarkRow>(
         `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b
@@ -253,12 +174,8 @@ export class SqliteCollections implements CollectionsStore {
          ORDER BY b.created_at DESC, b.seq DESC LIMIT ?`,
       )
       .all(id, createdAt, seq, page.limit + 1);
-    const shown = rows.slice(0, page.limit);
-    const last = shown.at(-1);
-    return {
-      bookmarks: shown.map(toBookmark),
-      continueCursor: rows.length > page.limit && last ? encodeCursor(last) : null,
-    };
+    const { shown, continueCursor } = pageOf(rows, page.limit);
+    return { bookmarks: shown.map(toBookmark), continueCursor };
   }
 
   async share(userId: string, id: string): Promise<ShareState> {
@@ -315,7 +232,7 @@ export class SqliteCollections implements CollectionsStore {
 
   private activeRow(userId: string, id: string): CollectionRow {
     const row = this.row(userId, id);
-    if (row.deleted_at !== null) throw conflict(`collection ${id} is in the trash; restore it first`);
+    if (row.deleted_at !== null) throw trashedNotWritable(id);
     return row;
   }
 
@@ -323,36 +240,15 @@ export class SqliteCollections implements CollectionsStore {
     return new CollectionTree(this.q.tree.all(userId));
   }
 
-  /** A parent must be one of the user's active collections; anything else is as unknown as a missing id. */
-  private activeParent(tree: CollectionTree, parentId: string): void {
-    if (tree.get(parentId)?.deleted_at !== null) throw notFound('parent collection', parentId);
-  }
-
-  private checkDepth(depth: number): void {
-    if (depth > MAX_COLLECTION_DEPTH) {
-      throw invalid('body', 'parentId', `collections nest at most ${MAX_COLLECTION_DEPTH + 1} levels deep (depth 0 to ${MAX_COLLECTION_DEPTH})`);
-    }
-  }
-
-  private checkMove(userId: string, id: string, parentId: string | null): void {
-    const tree = this.tree(userId);
-    const subtree = tree.subtree(id, (c) => c.deleted_at === null);
-    if (parentId === null) return;
-    this.activeParent(tree, parentId);
-    if (subtree.some((s) => s.id === parentId)) throw invalid('body', 'parentId', 'a collection cannot move under itself or one of its descendants');
-    this.checkDepth(tree.depth(parentId) + 1 + Math.max(...subtree.map((s) => s.level)));
-  }
-
   /**
    * Renumbers the active children of a parent 0..n-1 in their current order,
    * first putting `place.id` at `place.index` (the end when null or too large).
    */
   private arrangeSiblings(userId: string, parentId: string | null, place?: { id: string; index: number | null }): void {
-    const ids = this.q.siblings
-      .all(userId, parentId)
-      .map((s) => s.id)
-      .filter((s) => s !== place?.id);
-    if (place) ids.splice(place.index ?? ids.length, 0, place.id);
+    const ids = arrangedSiblings(
+      this.q.siblings.all(userId, parentId).map((s) => s.id),
+      place,
+    );
     ids.forEach((sibling, order) => this.q.setOrder.run(order, sibling, order));
   }
 }

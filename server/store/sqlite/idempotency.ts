@@ -1,15 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { IdempotencyBegin, IdempotencyStore } from '../idempotency.ts';
-
-interface Row {
-  fingerprint: string;
-  status: number | null;
-  body: string | null;
-  created_at: number;
-}
-
-/** A claim whose request never finished (the process died) stops blocking retries after this long. */
-const ABANDONED_AFTER_MS = 2 * 60_000;
+import { type ClaimRow, earlierClaim } from '../shared/idempotency-claims.ts';
 
 export class SqliteIdempotency implements IdempotencyStore {
   constructor(private db: Db) {}
@@ -22,14 +13,10 @@ export class SqliteIdempotency implements IdempotencyStore {
   async begin(userId: string, key: string, fingerprint: string, now: number, ttlMs: number): Promise<IdempotencyBegin> {
     const claim = this.db.transaction((): IdempotencyBegin => {
       const row = this.db
-        .prepare<[string, string], Row>('SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE user_id = ? AND key = ?')
+        .prepare<[string, string], ClaimRow>('SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE user_id = ? AND key = ?')
         .get(userId, key);
-      const stale = row && (row.created_at <= now - ttlMs || (row.status === null && row.created_at <= now - ABANDONED_AFTER_MS));
-      if (row && !stale) {
-        if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
-        if (row.status === null || row.body === null) return { state: 'in-flight' };
-        return { state: 'replay', status: row.status, body: row.body };
-      }
+      const earlier = earlierClaim(row, fingerprint, now, ttlMs);
+      if (earlier) return earlier;
       this.db
         .prepare(
           `INSERT INTO idempotency_keys (user_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, NULL, NULL, ?)

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { openDatabase } from '../../db/database.ts';
+import { DiskFileBytes, isFileId } from '../../storage/disk.ts';
 import type { Store } from '../store.ts';
 import { SqliteAccounts } from './accounts.ts';
 import { SqliteBlocks } from './blocks.ts';
@@ -24,6 +26,7 @@ export function openSqliteStore(dataDir: string): Store {
     smartFolders: new SqliteSmartFolders(db),
     uploads: new SqliteUploads(db),
     blocks: new SqliteBlocks(db),
+    files: new DiskFileBytes(join(dataDir, 'files'), isFileId),
     version: async () => version(),
     close: async () => {
       db.close();

@@ -1,39 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { domainOf, normaliseUrl } from '../../../lib/url.ts';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
 import type { InterchangeCollection } from '../../interchange/types.ts';
 import { defaultFavicon } from '../../metadata/extract.ts';
 import type { BatchPosition, ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../jobs.ts';
+import { JobGone, newSlug, noLookups, siblingKey } from '../shared/import-lookups.ts';
 import { deferCheckpoints } from './jobs-checkpoints.ts';
 import { overTagCap, tagKey } from '../shared/tag-names.ts';
 import { findOrCreateTags, newTagCount, userTagCount } from './tag-rows.ts';
-
-/** The batch found its job no longer running (failed or deleted meanwhile): nothing of it may commit. */
-class JobGone extends Error {}
-
-/** A collection's place among its siblings: parent id ('' for a root) and lowercased name. */
-const siblingKey = (parentId: string | null, name: string): string => `${parentId ?? ''}\n${name.toLowerCase()}`;
-
-/** As the collections store makes them: 96 random bits, url-safe. */
-const newSlug = (): string => randomBytes(12).toString('base64url');
-
-/** Ids looked up during one transaction; nothing else can change them before it commits. */
-interface Lookups {
-  collections: Map<string, string>;
-  /**
-   * The active collections under a parent ('' for the roots), by lowercased name (the oldest
-   * of a name), read once per parent: reading them for every folder made a file of 8,000
-   * sibling folders block the server for 74 s.
-   */
-  siblings: Map<string, Map<string, string>>;
-  nextOrder: Map<string, number>;
-  tags: Map<string, string>;
-  /** The user's number of tags, once known. */
-  tagCount?: number;
-}
-
-const noLookups = (): Lookups => ({ collections: new Map(), siblings: new Map(), nextOrder: new Map(), tags: new Map() });
 
 /**
  * One run of one import job. Collection and tag ids are cached for the length of one

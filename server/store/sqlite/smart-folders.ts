@@ -1,47 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { type Evaluation, Rules, type SmartFolder } from '../../../lib/api/smart-folders.ts';
-import { iso } from '../../clock.ts';
+import type { Evaluation, SmartFolder } from '../../../lib/api/smart-folders.ts';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
 import { Evaluator } from '../../smart-folders/evaluate.ts';
-import { StatementCache } from '../../smart-folders/statements.ts';
+import { runSync } from '../../smart-folders/steps.ts';
+import { FOLDER_COLUMNS, type FolderRow, evaluatedFolder, newCursorKey, patched, toFolder } from '../shared/smart-folder-rows.ts';
 import type { NewSmartFolder, SmartFolderPatch, SmartFoldersStore } from '../smart-folders.ts';
-
-interface FolderRow {
-  seq: number;
-  id: string;
-  name: string;
-  icon: string;
-  color: string;
-  rules: string;
-  rules_version: number;
-  cursor_key: string;
-  created_at: number;
-}
-
-const COLUMNS = 'seq, id, name, icon, color, rules, rules_version, cursor_key, created_at';
-
-const toFolder = (r: FolderRow): SmartFolder => ({
-  id: r.id,
-  name: r.name,
-  icon: r.icon,
-  color: r.color,
-  rules: parseRules(r.rules),
-  createdAt: iso(r.created_at),
-});
-
-const parseRules = (json: string): Rules => Rules.parse(JSON.parse(json));
+import { SQLITE_EVALUATION } from './smart-folder-sql.ts';
+import { StatementCache } from './statement-cache.ts';
 
 export class SqliteSmartFolders implements SmartFoldersStore {
   private q;
-  private evaluator: Evaluator;
+  private evaluator = new Evaluator(SQLITE_EVALUATION);
+  private statements: StatementCache;
 
   constructor(private db: Db) {
     this.q = {
       list: db.prepare<[string], FolderRow>(
-        `SELECT ${COLUMNS} FROM smart_folders WHERE user_id = ? ORDER BY name COLLATE NOCASE, seq`,
+        `SELECT ${FOLDER_COLUMNS} FROM smart_folders WHERE user_id = ? ORDER BY name COLLATE NOCASE, seq`,
       ),
-      get: db.prepare<[string, string], FolderRow>(`SELECT ${COLUMNS} FROM smart_folders WHERE id = ? AND user_id = ?`),
+      get: db.prepare<[string, string], FolderRow>(`SELECT ${FOLDER_COLUMNS} FROM smart_folders WHERE id = ? AND user_id = ?`),
       insert: db.prepare<[string, string, string, string, string, string, string, number]>(
         `INSERT INTO smart_folders (id, user_id, name, icon, color, rules, cursor_key, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -51,7 +28,7 @@ export class SqliteSmartFolders implements SmartFoldersStore {
       ),
       remove: db.prepare<[string, string]>('DELETE FROM smart_folders WHERE id = ? AND user_id = ?'),
     };
-    this.evaluator = new Evaluator(new StatementCache(db));
+    this.statements = new StatementCache(db);
   }
 
   async list(userId: string): Promise<SmartFolder[]> {
@@ -66,8 +43,7 @@ export class SqliteSmartFolders implements SmartFoldersStore {
   async create(userId: string, input: NewSmartFolder, now: number): Promise<SmartFolder> {
     const id = newId('sf');
     return this.db.transaction(() => {
-      const key = randomBytes(32).toString('hex');
-      this.q.insert.run(id, userId, input.name, input.icon ?? '', input.color ?? '', JSON.stringify(input.rules), key, now);
+      this.q.insert.run(id, userId, input.name, input.icon ?? '', input.color ?? '', JSON.stringify(input.rules), newCursorKey(), now);
       return toFolder(this.q.get.get(id, userId)!);
     })();
   }
@@ -76,10 +52,8 @@ export class SqliteSmartFolders implements SmartFoldersStore {
     return this.db.transaction(() => {
       const row = this.q.get.get(id, userId);
       if (!row) return null;
-      const rules = patch.rules === undefined ? row.rules : JSON.stringify(patch.rules);
-      // Only a real change of rules retires the folder's exact-tag cursors.
-      const version = rules === row.rules ? row.rules_version : row.rules_version + 1;
-      this.q.update.run(patch.name ?? row.name, patch.icon ?? row.icon, patch.color ?? row.color, rules, version, row.seq);
+      const next = patched(row, patch);
+      this.q.update.run(next.name, next.icon, next.color, next.rules, next.rules_version, row.seq);
       return toFolder(this.q.get.get(id, userId)!);
     })();
   }
@@ -93,8 +67,7 @@ export class SqliteSmartFolders implements SmartFoldersStore {
     return this.db.transaction(() => {
       const row = this.q.get.get(id, userId);
       if (!row) return null;
-      const folder = { rules: parseRules(row.rules), rulesVersion: row.rules_version, cursorKey: row.cursor_key };
-      return this.evaluator.page(userId, folder, cursor);
+      return runSync(this.evaluator.page(userId, evaluatedFolder(row), cursor), (query) => this.statements.all(query));
     })();
   }
 }

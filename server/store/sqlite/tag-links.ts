@@ -1,19 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../../db/database.ts';
-
-/**
- * Work over many tags or links (renaming, deleting or merging a tag with many descendants
- * or bookmarks) goes in slices: a transaction repeats a small step until it has worked for
- * SLICE_MS, commits, and lets the event loop answer other requests before the next one
- * (docs/api-decisions.md, "Tag caps"). By time rather than by count: removing a link costs
- * 5 µs when the links lie together and 80 µs when they are scattered over the table.
- */
-export const SLICE_MS = 5;
-const CHUNK = 50;
+import { CHUNK, type Link, SLICE_MS } from '../shared/tag-slices.ts';
 
 /**
  * Runs `step` (a small piece of work; false once nothing is left) over and over, in
- * transactions of about SLICE_MS each, with a turn of the event loop between them. A step
+ * transactions of about SLICE_MS each (server/store/shared/tag-slices.ts), with a turn of
+ * the event loop between them: SQLite's calls hold it while they run. A step
  * that throws undoes its own slice only and stops the work.
  */
 export async function inSlices(db: Db, step: () => boolean): Promise<void> {
@@ -36,11 +28,6 @@ export function forEachChunk<T>(db: Db, items: readonly T[], step: (chunk: T[]) 
     next += CHUNK;
     return next < items.length;
   });
-}
-
-export interface Link {
-  seq: number;
-  bookmark_id: string;
 }
 
 /**

@@ -1,24 +1,28 @@
 import Database, { type Statement } from 'better-sqlite3';
-import { MAX_TAG_DEPTH, TagName, tagDepth } from '../../../lib/api/bookmarks.ts';
+import { TagName, tagDepth } from '../../../lib/api/bookmarks.ts';
 import type { Tag } from '../../../lib/api/tags.ts';
 import type { Db } from '../../db/database.ts';
-import { conflict, invalid, notFound } from '../../http/api-error.ts';
+import { notFound } from '../../http/api-error.ts';
 import type { MergeResult, TagBookmarks, TagDeletedResult, TagsStore } from '../tags.ts';
 import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { TAG_COLUMNS, type TagRow as TagObjectRow, toTag } from '../shared/tag-objects.ts';
 import { tagKey } from '../shared/tag-names.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
-import { type Link, forEachChunk, forEachLinkChunk } from './tag-links.ts';
+import { type Link, firstMeetings } from '../shared/tag-slices.ts';
+import {
+  type SubtreeTag as TagRow,
+  checkNotUnderItself,
+  deepestFirst,
+  mergeIntoItself,
+  mergeOfParent,
+  parentName,
+  renamedName,
+  renamedSubtree,
+  tagExists,
+  takenOutside,
+} from '../shared/tag-tree.ts';
+import { forEachChunk, forEachLinkChunk } from './tag-links.ts';
 import { ensureTags } from './tag-rows.ts';
-
-interface TagRow {
-  id: string;
-  name: string;
-  name_key: string;
-}
-
-/** The longest tag name TagName accepts; a rename must not push a descendant past it. */
-const MAX_TAG_NAME = 200;
 
 /** A list of ids bound as one JSON parameter. */
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
@@ -31,23 +35,12 @@ const seqsOf = (links: readonly Link[]): string => JSON.stringify(links.map((l) 
  * renaming or deleting a subtree meets a bookmark once for each of its tags in it.
  */
 function toucher(statement: Statement<[number, string]>, now: number): (links: readonly Link[]) => void {
-  const touched = new Set<string>();
+  const fresh = firstMeetings();
   return (links) => {
-    const fresh = links.map((l) => l.bookmark_id).filter((id) => !touched.has(id));
-    if (fresh.length === 0) return;
-    for (const id of fresh) touched.add(id);
-    statement.run(now, JSON.stringify(fresh));
+    const ids = fresh(links);
+    if (ids.length > 0) statement.run(now, JSON.stringify(ids));
   };
 }
-
-const parentName = (name: string): string | null => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
-
-/** A tag of the renamed subtree, its first `levels` levels (the renamed tag's) replaced by the new name. */
-const renamedName = (name: string, levels: number, newName: string): string => [newName, ...name.split('/').slice(levels)].join('/');
-
-/** Deepest first, so that whatever is left after any slice still has all its ancestors. */
-const deepestFirst = (tags: readonly TagRow[]): string[] =>
-  [...tags].sort((a, b) => tagDepth(b.name) - tagDepth(a.name)).map((t) => t.id);
 
 export class SqliteTags implements TagsStore {
   private q;
@@ -93,7 +86,7 @@ export class SqliteTags implements TagsStore {
   async create(userId: string, input: { name: string; color?: string | undefined }, now: number): Promise<Tag> {
     const id = this.db.transaction((): string => {
       const existing = this.q.byKey.get(userId, tagKey(input.name));
-      if (existing) throw conflict(`a tag named "${existing.name}" already exists (${existing.id})`);
+      if (existing) throw tagExists(existing);
       const [created] = ensureTags(this.db, userId, [input.name], now) as [string];
       if (input.color !== undefined) this.db.prepare('UPDATE tags SET color = ? WHERE id = ?').run(input.color, created);
       return created;
@@ -109,18 +102,10 @@ export class SqliteTags implements TagsStore {
   async rename(userId: string, id: string, newName: string, now: number): Promise<Tag> {
     const members = this.db.transaction((): string[] => {
       const tag = this.tag(userId, id);
-      if (tagKey(newName).startsWith(`${tag.name_key}/`)) {
-        throw invalid('body', 'newName', 'a tag cannot move under itself; choose a name outside its own subtree');
-      }
+      checkNotUnderItself(tag, newName);
       const members = this.withDescendants(userId, tag);
       const levels = tagDepth(tag.name);
-      const renamed = members.map((m) => ({ id: m.id, name: renamedName(m.name, levels, newName) }));
-      for (const { name } of renamed) {
-        if (name.length > MAX_TAG_NAME) throw invalid('body', 'newName', `would make the tag name "${name}" longer than ${MAX_TAG_NAME} characters`);
-        if (tagDepth(name) > MAX_TAG_DEPTH) {
-          throw invalid('body', 'newName', `would make the tag "${name}" deeper than ${MAX_TAG_DEPTH} levels, the most a tag may have`);
-        }
-      }
+      const renamed = renamedSubtree(members, newName);
       const parent = parentName(newName);
       const parentId = parent === null ? null : ensureTags(this.db, userId, [parent], now)[0]!;
       const ids = members.map((m) => m.id);
@@ -128,7 +113,10 @@ export class SqliteTags implements TagsStore {
         this.q.renameAll.run({ ids: JSON.stringify(ids), levels, newName });
       } catch (err) {
         if (!(err instanceof Database.SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE')) throw err;
-        throw this.takenName(userId, renamed, new Set(ids));
+        throw (
+          takenOutside(renamed, new Set(ids), (key) => this.q.byKey.get(userId, key)) ??
+          new Error('a rename broke a uniqueness rule without a name taken outside its subtree')
+        );
       }
       this.db.prepare('UPDATE tags SET parent_id = ? WHERE id = ?').run(parentId, id);
       return ids;
@@ -174,13 +162,11 @@ export class SqliteTags implements TagsStore {
    * the merge can be sent again and moves the rest (`moved` then counts the rest).
    */
   async merge(userId: string, sourceId: string, targetId: string, now: number): Promise<MergeResult> {
-    if (sourceId === targetId) throw invalid('body', 'targetTagId', 'must be another tag than sourceTagId');
+    if (sourceId === targetId) throw mergeIntoItself();
     const check = () => {
       const source = this.tag(userId, sourceId);
       this.tag(userId, targetId);
-      if (this.q.hasChild.get(sourceId) !== undefined) {
-        throw conflict(`only a tag without children can be merged; "${source.name}" has child tags (merge or delete those first)`);
-      }
+      if (this.q.hasChild.get(sourceId) !== undefined) throw mergeOfParent(source);
     };
     let moved = 0;
     const move = (links: Link[]) => {
@@ -231,17 +217,6 @@ export class SqliteTags implements TagsStore {
     const row = this.q.byId.get(userId, id);
     if (!row) throw notFound('tag', id);
     return row;
-  }
-
-  /** The refusal of a rename whose new names collide with a tag outside the renamed subtree. */
-  private takenName(userId: string, renamed: readonly { name: string }[], members: ReadonlySet<string>): Error {
-    for (const { name } of renamed) {
-      const taken = this.q.byKey.get(userId, tagKey(name));
-      if (taken && !members.has(taken.id)) {
-        return conflict(`a tag named "${taken.name}" already exists; merge the tags (POST /tags/merge) instead of renaming`);
-      }
-    }
-    return new Error('a rename broke a uniqueness rule without a name taken outside its subtree');
   }
 
   /** The tag and every tag whose name lies under it. */

@@ -1,53 +1,21 @@
 import type { Db } from '../../db/database.ts';
-import { ApiError, notFound } from '../../http/api-error.ts';
+import { notFound } from '../../http/api-error.ts';
 import { newId } from '../../ids.ts';
-import { fileTooLarge, megabytes } from '../../storage/limits.ts';
 import type { ImageType } from '../../storage/sniff.ts';
+import {
+  type FileRow,
+  type Pending,
+  type ReservationRow,
+  checkClaim,
+  checkCoverQuota,
+  checkImportQuota,
+  checkPendingCovers,
+  checkPendingImports,
+  coverFile,
+  savedUpload,
+  toReservation,
+} from '../shared/upload-rules.ts';
 import type { NewFile, NewReservation, Reservation, SaveCoverInput, UploadKind, UploadsStore } from '../uploads.ts';
-
-interface ReservationRow {
-  id: string;
-  user_id: string;
-  kind: UploadKind;
-  bookmark_id: string | null;
-  job_id: string | null;
-  max_bytes: number;
-  created_at: number;
-  expires_at: number;
-  file_id: string | null;
-  used_at: number | null;
-}
-
-interface FileRow {
-  id: string;
-  user_id: string;
-  size: number;
-  declared_type: string | null;
-  detected_type: ImageType | null;
-  oversize: number;
-}
-
-const toReservation = (r: ReservationRow): Reservation => ({
-  id: r.id,
-  userId: r.user_id,
-  kind: r.kind,
-  bookmarkId: r.bookmark_id,
-  jobId: r.job_id,
-  maxBytes: r.max_bytes,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  fileId: r.file_id,
-  usedAt: r.used_at,
-});
-
-const TYPE_NAMES: Record<ImageType, string> = {
-  'image/jpeg': 'a JPEG',
-  'image/png': 'a PNG',
-  'image/gif': 'a GIF',
-  'image/webp': 'a WebP',
-};
-
-const reservationInvalid = (message: string): ApiError => new ApiError('RESERVATION_INVALID', message);
 
 /** Ids bound as one JSON parameter: `IN (SELECT value FROM json_each(?))`. */
 const IN_IDS = 'IN (SELECT value FROM json_each(?))';
@@ -67,7 +35,7 @@ export class SqliteUploads implements UploadsStore {
       activeBookmark: db.prepare<[string, string], { cover_file_id: string | null }>(
         'SELECT cover_file_id FROM bookmarks WHERE id = ? AND user_id = ? AND deleted_at IS NULL',
       ),
-      pending: db.prepare<[string, number], { n: number; first_expiry: number | null }>(
+      pending: db.prepare<[string, number], Pending>(
         `SELECT COUNT(*) AS n, MIN(expires_at) AS first_expiry FROM upload_reservations
          WHERE user_id = ? AND kind = 'cover' AND used_at IS NULL AND expires_at > ?`,
       ),
@@ -80,7 +48,7 @@ export class SqliteUploads implements UploadsStore {
         `SELECT COALESCE(SUM(size), 0) FROM stored_files WHERE user_id = ? AND kind = 'import'`,
       ).pluck(),
       // An upload URL still valid, or a file uploaded (or arriving), for an import not started yet.
-      pendingImports: db.prepare<[string, number], { n: number; first_expiry: number | null }>(
+      pendingImports: db.prepare<[string, number], Pending>(
         `SELECT COUNT(*) AS n, MIN(CASE WHEN r.file_id IS NULL THEN r.expires_at END) AS first_expiry
          FROM upload_reservations r JOIN jobs j ON j.id = r.job_id
          WHERE r.user_id = ? AND r.kind = 'import' AND j.status = 'pending' AND (r.expires_at > ? OR r.file_id IS NOT NULL)`,
@@ -92,33 +60,14 @@ export class SqliteUploads implements UploadsStore {
   async reserveCover(input: NewReservation & { bookmarkId: string }, maxPending: number, now: number): Promise<Reservation | null> {
     return this.db.transaction(() => {
       if (!this.q.activeBookmark.get(input.bookmarkId, input.userId)) return null;
-      const pending = this.q.pending.get(input.userId, now)!;
-      if (pending.n >= maxPending) {
-        const retryAfter = Math.max(1, Math.ceil(((pending.first_expiry ?? now) - now) / 1000));
-        throw new ApiError(
-          'TOO_MANY_PENDING_UPLOADS',
-          `${pending.n} cover uploads are already outstanding (at most ${maxPending}); save or abandon one, or wait until one expires`,
-          { 'Retry-After': String(retryAfter) },
-        );
-      }
+      checkPendingCovers(this.q.pending.get(input.userId, now)!, maxPending, now);
       return this.insertReservation('cover', { ...input, jobId: null }, now);
     })();
   }
 
   async reserveImport(input: NewReservation & { jobId: string }, maxPending: number, now: number): Promise<Reservation> {
     return this.db.transaction(() => {
-      const pending = this.q.pendingImports.get(input.userId, now)!;
-      if (pending.n >= maxPending) {
-        // Only an unused upload URL ends by itself soon; an uploaded file waits for its start.
-        const retryAfter: Record<string, string> =
-          pending.first_expiry === null ? {} : { 'Retry-After': String(Math.max(1, Math.ceil((pending.first_expiry - now) / 1000))) };
-        throw new ApiError(
-          'TOO_MANY_PENDING_UPLOADS',
-          `${pending.n} imports are already reserved and not started (at most ${maxPending}); ` +
-            'start one with POST /import/start, or wait until an unused upload URL expires',
-          retryAfter,
-        );
-      }
+      checkPendingImports(this.q.pendingImports.get(input.userId, now)!, maxPending, now);
       return this.insertReservation('import', { ...input, bookmarkId: null }, now);
     })();
   }
@@ -136,11 +85,7 @@ export class SqliteUploads implements UploadsStore {
   async claimUpload(tokenHash: string, fileId: string, now: number): Promise<Reservation> {
     return this.db.transaction(() => {
       const row = this.q.byToken.get(tokenHash);
-      if (!row) throw reservationInvalid('This upload URL is not valid; ask for a new one');
-      if (row.file_id !== null || row.used_at !== null) {
-        throw reservationInvalid('This upload URL was already used; each one takes a single upload, so ask for a new one');
-      }
-      if (row.expires_at <= now) throw reservationInvalid('This upload URL expired (they are valid for 15 minutes); ask for a new one');
+      checkClaim(row, now);
       this.db.prepare('UPDATE upload_reservations SET file_id = ? WHERE id = ?').run(fileId, row.id);
       return toReservation({ ...row, file_id: fileId });
     })();
@@ -154,15 +99,7 @@ export class SqliteUploads implements UploadsStore {
     return this.db.transaction(() => {
       const row = this.q.reservation.get(reservationId);
       if (row?.file_id !== file.id) return false;
-      if (row.kind === 'import') {
-        const total = this.usedBytes(userId) + file.size;
-        if (total > quotaBytes) {
-          throw new ApiError(
-            'STORAGE_LIMIT_REACHED',
-            `This import file would bring your storage to ${megabytes(total)}, above the ${megabytes(quotaBytes)} quota; start your pending imports or delete covers first`,
-          );
-        }
-      }
+      if (row.kind === 'import') checkImportQuota(this.usedBytes(userId) + file.size, quotaBytes);
       this.db
         .prepare(
           `INSERT INTO stored_files (id, user_id, kind, size, declared_type, detected_type, oversize, created_at)
@@ -177,17 +114,10 @@ export class SqliteUploads implements UploadsStore {
     return this.db.transaction(() => {
       const bookmark = this.q.activeBookmark.get(input.bookmarkId, input.userId);
       if (!bookmark) throw notFound('bookmark', input.bookmarkId);
-      const file = this.uploadedFile(input, now);
-      checkCoverFile(file, input.maxBytes);
-
+      const fileId = savedUpload(this.q.reservation.get(input.reservationId), input, now);
+      const file = coverFile(this.q.file.get(fileId), input);
       const replaced = bookmark.cover_file_id === null ? undefined : this.q.file.get(bookmark.cover_file_id);
-      const total = this.usedBytes(input.userId) - (replaced?.size ?? 0) + file.size;
-      if (total > input.quotaBytes) {
-        throw new ApiError(
-          'STORAGE_LIMIT_REACHED',
-          `This cover would bring your storage to ${megabytes(total)}, above the ${megabytes(input.quotaBytes)} quota; delete other covers first`,
-        );
-      }
+      checkCoverQuota(this.usedBytes(input.userId) - (replaced?.size ?? 0) + file.size, input.quotaBytes);
 
       this.db
         .prepare('UPDATE bookmarks SET cover_file_id = ?, cover_image = ?, updated_at = ? WHERE id = ?')
@@ -196,27 +126,6 @@ export class SqliteUploads implements UploadsStore {
       this.db.prepare('UPDATE stored_files SET attached_at = ? WHERE id = ?').run(now, file.id);
       return { freedFileId: this.forgetFiles(replaced ? [replaced.id] : [])[0] ?? null };
     })();
-  }
-
-  /**
-   * The file a save names, when its reservation may be used for this bookmark and
-   * that file; RESERVATION_INVALID with one message per reason it may not.
-   */
-  private uploadedFile(input: SaveCoverInput, now: number): FileRow {
-    const { reservationId: id, storageId } = input;
-    const row = this.q.reservation.get(id);
-    if (!row || row.user_id !== input.userId || row.kind !== 'cover') {
-      throw reservationInvalid(`There is no cover-upload reservation ${id}; ask for an upload URL first`);
-    }
-    if (row.used_at !== null) throw reservationInvalid(`Reservation ${id} was already used; each reservation saves one cover`);
-    if (row.expires_at <= now) throw reservationInvalid(`Reservation ${id} expired (they are valid for 15 minutes); ask for a new upload URL`);
-    if (row.bookmark_id !== input.bookmarkId) {
-      throw reservationInvalid(`Reservation ${id} was made for another bookmark; ask for an upload URL for this one`);
-    }
-    const file = row.file_id === null ? undefined : this.q.file.get(row.file_id);
-    if (!file) throw reservationInvalid(`Nothing has been uploaded through reservation ${id} yet; upload the image to its uploadUrl first`);
-    if (file.id !== storageId) throw reservationInvalid(`storageId ${storageId} is not the file uploaded through reservation ${id}`);
-    return file;
   }
 
   async deleteCover(userId: string, bookmarkId: string, now: number): Promise<{ freedFileId: string | null }> {
@@ -337,21 +246,5 @@ export class SqliteUploads implements UploadsStore {
     this.db.prepare(`UPDATE bookmarks SET cover_file_id = NULL, cover_image = NULL WHERE cover_file_id ${IN_IDS}`).run(json);
     this.q.deleteFiles.run(json);
     return existing;
-  }
-}
-
-/** A cover must be within the size limit and an accepted image whose bytes match the type it was sent as. */
-function checkCoverFile(file: FileRow, maxBytes: number): void {
-  if (file.oversize === 1 || file.size > maxBytes) {
-    throw fileTooLarge(maxBytes);
-  }
-  if (file.detected_type === null) {
-    throw new ApiError('INVALID_FILE_TYPE', 'The file is not a JPEG, PNG, GIF or WebP image');
-  }
-  if (file.declared_type !== null && file.declared_type !== file.detected_type) {
-    throw new ApiError(
-      'INVALID_FILE_TYPE',
-      `The file is ${TYPE_NAMES[file.detected_type]} image but was uploaded as ${file.declared_type}; send it with Content-Type ${file.detected_type}`,
-    );
   }
 }

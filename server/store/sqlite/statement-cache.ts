@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { Db } from '../db/database.ts';
+import type { Db } from '../../db/database.ts';
+import type { Query, SqlValue } from '../../smart-folders/steps.ts';
 
-export type SqlValue = string | number | null;
-export type Statement<R> = Database.Statement<SqlValue[], R>;
+type Statement = Database.Statement<SqlValue[], unknown>;
 
 const MAX_CACHED = 256;
 
@@ -11,11 +11,16 @@ const MAX_CACHED = 256;
  * same rules shape reuses its statement instead of compiling it per request.
  */
 export class StatementCache {
-  private cache = new Map<string, Statement<unknown>>();
+  private cache = new Map<string, Statement>();
 
   constructor(readonly db: Db) {}
 
-  get<R>(sql: string): Statement<R> {
+  /** Every row of the query. */
+  all(query: Query): unknown[] {
+    return this.get(query.sql).all(...query.params);
+  }
+
+  private get(sql: string): Statement {
     let statement = this.cache.get(sql);
     if (statement === undefined) {
       statement = this.db.prepare<SqlValue[], unknown>(sql);
@@ -23,6 +28,6 @@ export class StatementCache {
       if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(sql, statement);
     }
-    return statement as Statement<R>;
+    return statement;
   }
 }

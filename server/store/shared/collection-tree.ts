@@ -1,10 +1,10 @@
-/** The columns of a collection that place it in its user's tree. */
-export interface TreeRow {
+/** The columns of a collection that place it in its user's tree (a type, so that it is a row of any driver). */
+export type TreeRow = {
   id: string;
   parent_id: string | null;
   deleted_at: number | null;
   trash_root: string | null;
-}
+};
 
 /**
  * One user's collections as a tree, active and trashed alike, to walk in memory.
