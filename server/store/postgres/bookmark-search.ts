@@ -1,6 +1,6 @@
 import type { Sql } from '../../db/postgres/pg.ts';
 import type { BookmarkRow } from '../shared/bookmark-rows.ts';
-import { isShortQuery, SHORT_QUERY_SCAN } from '../shared/search-terms.ts';
+import { isShortQuery, SHORT_QUERY_SCAN, unsearchable } from '../shared/search-terms.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 
 /**
@@ -30,7 +30,8 @@ export interface Statement {
 export class PgBookmarkSearch {
   constructor(private db: Sql) {}
 
-  find(userId: string, text: string, limit: number): Promise<BookmarkRow[]> {
+  async find(userId: string, text: string, limit: number): Promise<BookmarkRow[]> {
+    if (unsearchable(text)) return [];
     const { text: sql, params } = this.statement(userId, text, limit);
     return this.db.all<BookmarkRow & Record<string, unknown>>(sql, params);
   }

@@ -10,3 +10,9 @@ export const isShortQuery = (text: string): boolean => [...text].length < TRIGRA
  * database) over a large library (docs/api-decisions.md, "Search").
  */
 export const SHORT_QUERY_SCAN = 10_000;
+
+/**
+ * A query holding U+0000 matches nothing on either backend: FTS5 took it for the end of its
+ * string (an error), and PostgreSQL text cannot hold it, so no bookmark there contains it.
+ */
+export const unsearchable = (text: string): boolean => text.includes('\u0000');

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../../db/database.ts';
 import type { BookmarkRow } from '../shared/bookmark-rows.ts';
-import { isShortQuery, SHORT_QUERY_SCAN } from '../shared/search-terms.ts';
+import { isShortQuery, SHORT_QUERY_SCAN, unsearchable } from '../shared/search-terms.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 
 /** Above this many matching rows (all users'), walking the newest first beats sorting the matches. */
@@ -51,6 +51,7 @@ export class SqliteBookmarkSearch {
   }
 
   find(userId: string, text: string, limit: number): BookmarkRow[] {
+    if (unsearchable(text)) return [];
     if (isShortQuery(text)) return this.short.all({ userId, needle: fold(text), limit });
     // One FTS5 string: the trigram tokenizer turns it into consecutive trigrams, i.e. a substring match.
     const match = `"${text.replace(/"/g, '""')}"`;

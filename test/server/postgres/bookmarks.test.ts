@@ -502,6 +502,8 @@ describe.each(backends)('%s bookmarks store', (_backend, open) => {
         ['e_t', ['100% sure_thing a\\b']],
         ['a\\b', ['100% sure_thing a\\b']],
         ['\\', ['100% sure_thing a\\b']],
+        ['sure\u0000', []],
+        ['\u0000', []],
       ] as const) {
         expect(await found(query), query).toEqual(expected);
       }
