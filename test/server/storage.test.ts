@@ -174,7 +174,8 @@ describe('import files', () => {
     expect(await bytesOf(storageId)).toBeNull();
   });
 
-  it('clean-up removes stray bytes that no record owns, and nothing else', async () => {
+  // It plants stray files on disk; on PostgreSQL what the sweep may take is test/server/postgres/files.test.ts's.
+  it.skipIf(process.env.SHELF_TEST_POSTGRES_URL !== undefined)('clean-up removes stray bytes that no record owns, and nothing else', async () => {
     const dir = join(t.dataDir, 'files');
     mkdirSync(dir, { recursive: true });
     const stray = join(dir, `fil_${'ab'.repeat(16)}`);
