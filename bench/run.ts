@@ -4,6 +4,7 @@ import { coverSection } from './cover.ts';
 import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
 import { optionsSection } from './options.ts';
+import { postgresSection } from './postgres.ts';
 import { reliabilitySection } from './reliability.ts';
 import { sidePanelSection } from './side-panel.ts';
 import { scaleSection } from './scale.ts';
@@ -15,7 +16,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,options,cover,reliability,scale]`:
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,options,cover,reliability,scale,postgres]`:
  * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   cover: coverSection,
   reliability: reliabilitySection,
   scale: scaleSection,
+  postgres: postgresSection,
 };
 
 const { values } = parseArgs({

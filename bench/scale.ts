@@ -14,9 +14,10 @@ import { type Row, failureRow, fmtBytes, fmtCount, fmtMs, verdict } from './tabl
 import type { BenchSettings, Workspace } from './workspace.ts';
 
 const SECTION = 'Scale';
-const SIZES = [10_000, 100_000, 1_000_000] as const;
+/** SHELF_BENCH_SCALE_SIZES=10000,100000 measures fewer sizes (a quicker run); the ratio is then of the largest to the smallest. */
+export const SIZES: readonly number[] = process.env.SHELF_BENCH_SCALE_SIZES?.split(',').map(Number) ?? [10_000, 100_000, 1_000_000];
 /** Issue 12: a paged or indexed operation at 1,000,000 bookmarks within 2 × its figure at 10,000. */
-const MAX_RATIO = 2;
+export const MAX_RATIO = 2;
 const COLLECTIONS = 50;
 /** JSON reads the library once in order; HTML once per folder and once more for Unsorted. */
 const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'html'];
@@ -30,7 +31,7 @@ const RARE_MAX = 10;
 const COMMON_WORD = 'guide';
 const WORDS = ['notes', 'recipe', 'paper', 'video', 'release', 'manual', 'review', 'talk', 'thread', 'gallery'];
 
-interface Seeded {
+export interface Seeded {
   token: string;
   dir: string;
   deepCursor: string;
@@ -118,12 +119,12 @@ interface Failed {
 
 const failed = (err: unknown): Failed => ({ error: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
 
-const bookmarkId = (i: number): string => `bm_${i.toString(16).padStart(20, '0')}`;
+export const bookmarkId = (i: number): string => `bm_${i.toString(16).padStart(20, '0')}`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 type Request = () => Promise<unknown>;
 
-async function requestsOf(api: ApiClient, seeded: Seeded): Promise<[string, Request][]> {
+export async function requestsOf(api: ApiClient, seeded: Seeded): Promise<[string, Request][]> {
   const folder = (await api.call('POST', '/smart-folders', {
     name: 'Bench: tag contains',
     rules: { match: 'all', conditions: [{ field: 'tag', operator: 'contains', value: 'topic-1' }] },
@@ -152,8 +153,8 @@ const BULK_FILLED_FROM = '011';
  * A data directory whose user holds `size` bookmarks, written by SQL in one transaction into
  * the schema before BULK_FILLED_FROM; the full migration then builds the index and the counts.
  */
-async function seed(ws: Workspace, size: number): Promise<Seeded> {
-  const dir = ws.emptyDir(`scale-${size}`);
+export async function seed(ws: Workspace, size: number, name = 'scale'): Promise<Seeded> {
+  const dir = ws.emptyDir(`${name}-${size}`);
   const db = openDatabase(dir, { migrateBefore: BULK_FILLED_FROM });
   let userId: string;
   let token: string;
