@@ -6,8 +6,8 @@ import { startRedis } from '../test/support/redis.ts';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.ts';
 import { apiClient } from './api.ts';
 import { Load } from './http-load.ts';
-import { MAX_RATIO, SIZES, bookmarkId, requestsOf, seed } from './scale.ts';
-import { median, timed } from './stats.ts';
+import { MAX_RATIO, SIZES, seed, timeRequests } from './scale.ts';
+import { median } from './stats.ts';
 import { type Row, failureRow, fmtCount, fmtMs, verdict } from './table.ts';
 import type { BenchSettings, Workspace } from './workspace.ts';
 
@@ -51,19 +51,7 @@ async function scaleRows(ws: Workspace, settings: BenchSettings, createDatabase:
       const library = await copiedLibrary(ws, size, 'pg-scale', createDatabase);
       copies.push(`${fmtCount(size)}: ${(library.copyMs / 1000).toFixed(1)} s`);
       server = await startOn(library.url);
-      const api = apiClient(server.url, library.token);
-      // A write moves the store version, so that each timed read is computed rather than served from the response cache.
-      let favorite = false;
-      const uncache = () => api.call('PUT', `/bookmarks/${bookmarkId(0)}/favorite`, { isFavorite: (favorite = !favorite) });
-      for (const [label, request] of await requestsOf(api, library)) {
-        const times: number[] = [];
-        await request();
-        for (let i = 0; i < runs; i++) {
-          await uncache();
-          times.push((await timed(request)).ms);
-        }
-        figures.set(label, [...(figures.get(label) ?? []), median(times)]);
-      }
+      await timeRequests(apiClient(server.url, library.token), library, runs, figures);
     } catch (err) {
       return [failureRow({ section: SECTION, measurement: `at ${fmtCount(size)} bookmarks`, target: '' }, err)];
     } finally {

@@ -54,19 +54,7 @@ export async function scaleSection(ws: Workspace, settings: BenchSettings): Prom
     seeding.push(`${fmtCount(size)}: ${seconds(seeded.insertMs)} + ${seconds(seeded.migrateMs)}`);
     const shelf = await startShelfServer(seeded.dir);
     try {
-      const api = apiClient(shelf.url, seeded.token);
-      // A write moves the store version, so that each timed read is computed rather than served from the response cache.
-      let favorite = false;
-      const uncache = () => api.call('PUT', `/bookmarks/${bookmarkId(0)}/favorite`, { isFavorite: (favorite = !favorite) });
-      for (const [label, request] of await requestsOf(api, seeded)) {
-        const times: number[] = [];
-        await request(); // warms the statement and the page cache
-        for (let i = 0; i < runs; i++) {
-          await uncache();
-          times.push((await timed(request)).ms);
-        }
-        figures.set(label, [...(figures.get(label) ?? []), median(times)]);
-      }
+      await timeRequests(apiClient(shelf.url, seeded.token), seeded, runs, figures);
     } catch (err) {
       return [failureRow({ section: SECTION, measurement: `at ${fmtCount(size)} bookmarks`, target: '' }, err)];
     } finally {
@@ -119,12 +107,28 @@ interface Failed {
 
 const failed = (err: unknown): Failed => ({ error: err instanceof Error ? err.message.split('\n')[0]! : String(err) });
 
-export const bookmarkId = (i: number): string => `bm_${i.toString(16).padStart(20, '0')}`;
+const bookmarkId = (i: number): string => `bm_${i.toString(16).padStart(20, '0')}`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 type Request = () => Promise<unknown>;
 
-export async function requestsOf(api: ApiClient, seeded: Seeded): Promise<[string, Request][]> {
+/** Each request's median ms over `runs`, added to `figures` under its label. */
+export async function timeRequests(api: ApiClient, seeded: Seeded, runs: number, figures: Map<string, number[]>): Promise<void> {
+  // A write moves the store version, so that each timed read is computed rather than served from the response cache.
+  let favorite = false;
+  const uncache = () => api.call('PUT', `/bookmarks/${bookmarkId(0)}/favorite`, { isFavorite: (favorite = !favorite) });
+  for (const [label, request] of await requestsOf(api, seeded)) {
+    const times: number[] = [];
+    await request(); // warms the statement and the page cache
+    for (let i = 0; i < runs; i++) {
+      await uncache();
+      times.push((await timed(request)).ms);
+    }
+    figures.set(label, [...(figures.get(label) ?? []), median(times)]);
+  }
+}
+
+async function requestsOf(api: ApiClient, seeded: Seeded): Promise<[string, Request][]> {
   const folder = (await api.call('POST', '/smart-folders', {
     name: 'Bench: tag contains',
     rules: { match: 'all', conditions: [{ field: 'tag', operator: 'contains', value: 'topic-1' }] },

@@ -1,19 +1,6 @@
-import type { BookmarkType } from '../../../lib/api/bookmarks.ts';
 import type { Sql } from '../../db/postgres/pg.ts';
 import type { ExportBookmarkRow, ExportCollectionRow, ExportPageOptions } from '../jobs.ts';
-
-interface PageRow {
-  seq: number;
-  url: string;
-  title: string;
-  description: string;
-  note: string;
-  type: string;
-  is_favorite: number;
-  collection_id: string | null;
-  created_at: number;
-  tags: string[];
-}
+import { type ExportPageRow, toExportRow } from '../shared/export-rows.ts';
 
 /**
  * The user's active bookmarks after the keyset cursor, oldest first: a range of bookmarks_newest,
@@ -22,8 +9,8 @@ interface PageRow {
  */
 const PAGE = (inCollections: boolean): string =>
   `SELECT b.seq, b.url, b.title, b.description, b.note, b.type, b.is_favorite, b.collection_id, b.created_at,
-     COALESCE((SELECT array_agg(t.name ORDER BY t.name_key) FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
-       WHERE bt.bookmark_id = b.id), '{}') AS tags
+     COALESCE((SELECT json_agg(t.name ORDER BY t.name_key)::text FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
+       WHERE bt.bookmark_id = b.id), '[]') AS tag_names
    FROM bookmarks b
    WHERE b.user_id = $1 AND b.deleted_at IS NULL AND (b.created_at, b.seq) > ($2, $3)
      ${inCollections ? 'AND b.collection_id = ANY($5::text[])' : ''}
@@ -43,22 +30,10 @@ export async function* exportPages(db: Sql, userId: string, { pageSize, collecti
   const text = PAGE(collectionIds !== undefined);
   for (let cursor = { createdAt: Number.MIN_SAFE_INTEGER, seq: -1 }; ; ) {
     const params = [userId, cursor.createdAt, cursor.seq, pageSize, ...(collectionIds === undefined ? [] : [collectionIds])];
-    const rows = await db.all<PageRow>(text, params);
+    const rows = await db.all<ExportPageRow>(text, params);
     if (rows.length > 0) yield rows.map(toExportRow);
     const last = rows.at(-1);
     if (last === undefined || rows.length < pageSize) return;
     cursor = { createdAt: last.created_at, seq: last.seq };
   }
 }
-
-const toExportRow = (r: PageRow): ExportBookmarkRow => ({
-  url: r.url,
-  title: r.title,
-  description: r.description,
-  note: r.note,
-  type: r.type as BookmarkType,
-  isFavorite: r.is_favorite === 1,
-  tags: r.tags,
-  collectionId: r.collection_id,
-  createdAt: r.created_at,
-});

@@ -1,20 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { BookmarkType } from '../../../lib/api/bookmarks.ts';
 import type { Db } from '../../db/database.ts';
 import type { ExportBookmarkRow, ExportCollectionRow, ExportPageOptions } from '../jobs.ts';
-
-interface PageRow {
-  seq: number;
-  url: string;
-  title: string;
-  description: string;
-  note: string;
-  type: string;
-  is_favorite: number;
-  collection_id: string | null;
-  created_at: number;
-  tag_names: string;
-}
+import { type ExportPageRow, toExportRow } from '../shared/export-rows.ts';
 
 const PAGE_COLUMNS = `b.seq, b.url, b.title, b.description, b.note, b.type, b.is_favorite, b.collection_id, b.created_at,
   (SELECT json_group_array(t.name) FROM (SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id
@@ -45,7 +32,7 @@ export function exportCollections(db: Db, userId: string): ExportCollectionRow[]
 /** See JobsStore.exportPages. */
 export async function* exportPages(db: Db, userId: string, { pageSize, collectionIds }: ExportPageOptions): AsyncGenerator<ExportBookmarkRow[]> {
   if (collectionIds?.length === 0) return;
-  const page = db.prepare<[Record<string, string | number>], PageRow>(
+  const page = db.prepare<[Record<string, string | number>], ExportPageRow>(
     collectionIds === undefined ? pageOf('') : pageOfCollections(collectionIds.length),
   );
   const ids = Object.fromEntries((collectionIds ?? []).map((id, i) => [`id${i}`, id]));
@@ -57,9 +44,4 @@ export async function* exportPages(db: Db, userId: string, { pageSize, collectio
     cursor = { createdAt: last.created_at, seq: last.seq };
     await nextTurn();
   }
-}
-
-function toExportRow({ url, title, description, note, ...r }: PageRow): ExportBookmarkRow {
-  const tags = JSON.parse(r.tag_names) as string[];
-  return { url, title, description, note, type: r.type as BookmarkType, isFavorite: r.is_favorite === 1, tags, collectionId: r.collection_id, createdAt: r.created_at };
 }
