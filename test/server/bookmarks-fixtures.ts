@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import { vi } from 'vitest';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { dataOf } from '../support/expect.ts';
+import type { RawDb } from '../support/raw-db.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
 
 /**
@@ -47,26 +47,19 @@ export function freezeClock(t: TestServer): { at: number; restore: () => void } 
 }
 
 let collectionCounter = 0;
-export function addCollection(db: Database.Database, userId: string, options: { deletedAt?: number } = {}): string {
+export async function addCollection(db: RawDb, userId: string, options: { deletedAt?: number } = {}): Promise<string> {
   const id = `col_fixture${++collectionCounter}`;
-  db.prepare(
+  await db.run(
     `INSERT INTO collections (id, user_id, name, share_slug, created_at, updated_at, deleted_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, userId, `Collection ${collectionCounter}`, `slug-${id}`, 0, 0, options.deletedAt ?? null);
+    id, userId, `Collection ${collectionCounter}`, `slug-${id}`, 0, 0, options.deletedAt ?? null,
+  );
   return id;
 }
 
 /** What a collection DELETE does to it and its bookmarks (the collections module's cascade, reduced to the columns). */
-export function trashCollection(db: Database.Database, collectionId: string, now: number): void {
-  db.prepare('UPDATE collections SET deleted_at = ?, trash_root = id WHERE id = ?').run(now, collectionId);
-  db.prepare('UPDATE bookmarks SET deleted_at = ?, trash_root = ? WHERE collection_id = ? AND deleted_at IS NULL').run(
-    now,
-    collectionId,
-    collectionId,
-  );
+export async function trashCollection(db: RawDb, collectionId: string, now: number): Promise<void> {
+  await db.run('UPDATE collections SET deleted_at = ?, trash_root = id WHERE id = ?', now, collectionId);
+  await db.run('UPDATE bookmarks SET deleted_at = ?, trash_root = ? WHERE collection_id = ? AND deleted_at IS NULL', now, collectionId, collectionId);
 }
 
-/** Raw rows, for checks the API does not show (trash_root, url_key, updated_at as ms). */
-export function rawBookmark(db: Database.Database, id: string): Record<string, unknown> | undefined {
-  return db.prepare('SELECT * FROM bookmarks WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-}

@@ -1,15 +1,15 @@
-import type Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Bookmark, BookmarkPage, BookmarkStats, DomainCount, DuplicatesResult } from '../../lib/api/bookmarks.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
 import { addCollection, allPages, freezeClock, save } from './bookmarks-fixtures.ts';
 
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const page = async (u: TestUser, query: string): Promise<BookmarkPage> => dataOf(await u.api('GET', `/bookmarks?${query}`), BookmarkPage);
 const ids = (list: Bookmark[]): string[] => list.map((b) => b.id);
@@ -128,7 +128,7 @@ describe('GET /bookmarks filters', () => {
 
   beforeAll(async () => {
     u = await t.user();
-    col = addCollection(db, u.userId);
+    col = await addCollection(db, u.userId);
     made.a = await save(u, { url: 'https://www.one.example/a', type: 'article', isFavorite: true, collectionId: col });
     made.b = await save(u, { url: 'https://one.example/b', type: 'video' });
     made.c = await save(u, { url: 'https://two.example/c', type: 'article', collectionId: col });
@@ -259,7 +259,7 @@ describe('GET /bookmarks/domains and /bookmarks/stats', () => {
     expect(empty).toEqual({ total: 0, favorites: 0, unsorted: 0, noTags: 0, typeCounts: { link: 0, article: 0, video: 0, image: 0, document: 0 } });
     expect(dataOf(await u.api('GET', '/bookmarks/domains'), z.array(DomainCount))).toEqual([]);
 
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     await save(u, { url: 'https://b.example/1', type: 'video', isFavorite: true, tags: ['x'] });
     await save(u, { url: 'https://www.b.example/2', collectionId: col });
     await save(u, { url: 'https://a.example/1', type: 'article', tags: ['y'] });

@@ -1,25 +1,46 @@
-import type Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
+import { openPostgres } from '../../server/db/postgres/connect.ts';
+import { PgBookmarkSearch } from '../../server/store/postgres/bookmark-search.ts';
 import { SHORT_QUERY_SCAN } from '../../server/store/shared/search-terms.ts';
 import { dataOf } from '../support/expect.ts';
-import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
+import { type TestServer, type TestUser, onPostgresProject } from '../support/server.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
 import { save } from './bookmarks-fixtures.ts';
-import { insertBookmarks } from './smart-folders-fixtures.ts';
+import { count } from './collections-tags-fixtures.ts';
+import { insertBookmarksRaw } from './smart-folders-fixtures.ts';
 
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const found = async (u: TestUser, q: string): Promise<string[]> =>
   dataOf(await u.api('GET', `/bookmarks/search?q=${encodeURIComponent(q)}&limit=100`), z.array(Bookmark)).map((b) => b.title);
 
-/** FTS5's own check that the index holds exactly the text of the rows it covers. */
-const indexIsInStep = (): void => {
-  expect(() => db.exec("INSERT INTO bookmarks_search (bookmarks_search, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+/**
+ * That the index holds exactly the text of the rows it covers: FTS5's own check on SQLite. On
+ * PostgreSQL the indexes are expression indexes of the bookmarks table itself, kept by
+ * PostgreSQL in the same statement; what can go wrong is an index left invalid.
+ */
+const indexIsInStep = async (): Promise<void> => {
+  if (!onPostgresProject) {
+    await expect(db.run("INSERT INTO bookmarks_search (bookmarks_search, rank) VALUES ('integrity-check', 1)")).resolves.toBeTypeOf('number');
+  } else {
+    const indexes = await db.all("SELECT indisvalid, indisready FROM pg_index WHERE indexrelid::regclass::text LIKE 'bookmarks_search_%'");
+    expect(indexes).toEqual(Array.from({ length: 3 }, () => ({ indisvalid: true, indisready: true })));
+  }
 };
+
+/**
+ * Index entries of an ASCII word left, whoever's bookmark: FTS5's rows on SQLite; on PostgreSQL
+ * the indexes hold an entry for each row of bookmarks, so the rows whose URL has the word.
+ */
+const indexedWithUrl = (word: string): Promise<number> =>
+  !onPostgresProject
+    ? count(db, 'SELECT COUNT(*) AS n FROM bookmarks_search WHERE bookmarks_search MATCH ?', `"${word}"`)
+    : count(db, 'SELECT COUNT(*) AS n FROM bookmarks WHERE lower(url) LIKE ?', `%${word}%`);
 
 describe('GET /bookmarks/search in any script', () => {
   let u: TestUser;
@@ -86,19 +107,35 @@ describe('the search index', () => {
     expect(await found(u, 'giraffe')).toEqual(['Giraffe']);
     await u.api('DELETE', `/bookmarks/${b.id}`);
     await u.api('DELETE', `/bookmarks/${b.id}/permanent`);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM bookmarks_search WHERE bookmarks_search MATCH ?').get('"okapi"')).toEqual({ n: 0 });
-    indexIsInStep();
+    expect(await indexedWithUrl('okapi')).toBe(0);
+    await indexIsInStep();
   });
 
-  it('answers from the index rather than by scanning the bookmarks', () => {
-    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT rowid FROM bookmarks_search WHERE bookmarks_search MATCH '\"abc\"'").all() as { detail: string }[];
+  it.skipIf(onPostgresProject)('answers from the index rather than by scanning the bookmarks (SQLite: the FTS5 table)', async () => {
+    const plan = await db.all<{ detail: string }>("EXPLAIN QUERY PLAN SELECT rowid FROM bookmarks_search WHERE bookmarks_search MATCH '\"abc\"'");
     expect(plan.map((p) => p.detail).join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
+  });
+
+  it.runIf(onPostgresProject)('answers from the index rather than by scanning the bookmarks (PostgreSQL: the pg_trgm indexes)', async () => {
+    const u = await t.user();
+    await insertBookmarksRaw(t, db, u.userId, Array.from({ length: 3_000 }, (_, i) => ({ createdAt: 1_700_000_000_000 + i })));
+    // What autovacuum does after a bulk load: GIN's pending list merged, statistics taken.
+    await db.run('VACUUM ANALYZE bookmarks');
+    const pg = await openPostgres(t.server.deps.config.databaseUrl!);
+    try {
+      const { text, params } = new PgBookmarkSearch(pg).statement(u.userId, 'abc', 50);
+      const plan = (await pg.all<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params)).map((r) => r['QUERY PLAN']).join('\n');
+      for (const field of ['title', 'description', 'url']) expect(plan).toMatch(new RegExp(`Bitmap Index Scan on bookmarks_search_${field}`));
+      expect(plan).not.toMatch(/Seq Scan on bookmarks/);
+    } finally {
+      await pg.close();
+    }
   });
 
   it(`looks through the newest ${SHORT_QUERY_SCAN} bookmarks for a query of one or two characters`, async () => {
     const u = await t.user();
     const oldest = await save(u, { url: 'https://short.example/old', title: 'Ωmega', description: '' });
-    insertBookmarks(t, db, u.userId, Array.from({ length: SHORT_QUERY_SCAN }, (_, i) => ({ createdAt: Date.parse(oldest.createdAt) + 1 + i })));
+    await insertBookmarksRaw(t, db, u.userId, Array.from({ length: SHORT_QUERY_SCAN }, (_, i) => ({ createdAt: Date.parse(oldest.createdAt) + 1 + i })));
     expect(await found(u, 'ω')).toEqual([]);
     expect(await found(u, 'ωm')).toEqual([]);
     // Three characters use the index, which reaches every bookmark.

@@ -1,21 +1,21 @@
-import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MAX_TAGS_PER_BOOKMARK } from '../../lib/api/bookmarks.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
 import { getBookmark, save, updatedMs } from './bookmarks-fixtures.ts';
 
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const Tags = z.array(Tag);
 const tagsOf = async (u: TestUser, id: string) => dataOf(await u.api('GET', `/bookmarks/${id}/tags`), Tags);
 const tagRows = (userId: string) =>
-  db.prepare('SELECT id, name, parent_id FROM tags WHERE user_id = ? ORDER BY name_key').all(userId) as { id: string; name: string; parent_id: string | null }[];
+  db.all<{ id: string; name: string; parent_id: string | null }>('SELECT id, name, parent_id FROM tags WHERE user_id = ? ORDER BY name_key', userId);
 
 describe('GET /bookmarks/:id/tags', () => {
   it('answers tag objects ordered by name, counting active bookmarks only', async () => {
@@ -26,7 +26,7 @@ describe('GET /bookmarks/:id/tags', () => {
     await u.api('DELETE', `/bookmarks/${c.id}`);
 
     const tags = await tagsOf(u, a.id);
-    const alpha = tagRows(u.userId).find((r) => r.name === 'Alpha')!;
+    const alpha = (await tagRows(u.userId)).find((r) => r.name === 'Alpha')!;
     expect(tags).toEqual([
       { id: expect.stringMatching(/^tag_/), name: 'Alpha/Beta', color: null, parentId: alpha.id, count: 1, createdAt: a.createdAt },
       { id: expect.stringMatching(/^tag_/), name: 'zeta', color: null, parentId: null, count: 2, createdAt: a.createdAt },
@@ -50,7 +50,7 @@ describe('POST /bookmarks/:id/tags', () => {
     await t.advance(1000);
     const res = await u.api('POST', `/bookmarks/${b.id}/tags`, { body: { name: ' Topics / Web  Dev ' } });
     expect(dataOf(res, Tags, 201).map((x) => x.name)).toEqual(['existing', 'Topics/Web Dev']);
-    expect(tagRows(u.userId).map((r) => r.name)).toEqual(['existing', 'Topics', 'Topics/Web Dev']);
+    expect((await tagRows(u.userId)).map((r) => r.name)).toEqual(['existing', 'Topics', 'Topics/Web Dev']);
     const after = await getBookmark(u, b.id);
     expect(after.tags).toEqual(['existing', 'Topics/Web Dev']);
     expect(updatedMs(after)).toBeGreaterThan(updatedMs(b));
@@ -61,7 +61,7 @@ describe('POST /bookmarks/:id/tags', () => {
     const b = await save(u, { url: 'https://case.example/', tags: ['News'] });
     const res = await u.api('POST', `/bookmarks/${b.id}/tags`, { body: { name: 'NEWS' } });
     expect(dataOf(res, Tags, 201).map((x) => x.name)).toEqual(['News']);
-    expect(tagRows(u.userId)).toHaveLength(1);
+    expect(await tagRows(u.userId)).toHaveLength(1);
     expect(await getBookmark(u, b.id)).toEqual(b);
   });
 
@@ -69,7 +69,7 @@ describe('POST /bookmarks/:id/tags', () => {
     const u = await t.user();
     const b = await save(u, { url: 'https://bad-tag.example/' });
     expect(expectError(await u.api('POST', `/bookmarks/${b.id}/tags`, { body }), 400, 'VALIDATION_ERROR')).toContain('name');
-    expect(tagRows(u.userId)).toEqual([]);
+    expect(await tagRows(u.userId)).toEqual([]);
   });
 
   it('answers 409 for a trashed bookmark and for one already at the tag limit, changing nothing', async () => {
@@ -78,13 +78,13 @@ describe('POST /bookmarks/:id/tags', () => {
     const trashed = dataOf(await u.api('DELETE', `/bookmarks/${b.id}`), z.unknown());
     expectError(await u.api('POST', `/bookmarks/${b.id}/tags`, { body: { name: 'x' } }), 409, 'CONFLICT');
     expect(await getBookmark(u, b.id)).toEqual(trashed);
-    expect(tagRows(u.userId)).toEqual([]);
+    expect(await tagRows(u.userId)).toEqual([]);
 
     const full = await save(u, { url: 'https://full-tags.example/', tags: Array.from({ length: MAX_TAGS_PER_BOOKMARK }, (_, i) => `t${i}`) });
     expect(expectError(await u.api('POST', `/bookmarks/${full.id}/tags`, { body: { name: 'one-more' } }), 409, 'CONFLICT')).toContain(
       String(MAX_TAGS_PER_BOOKMARK),
     );
-    expect(tagRows(u.userId).some((r) => r.name === 'one-more')).toBe(false);
+    expect((await tagRows(u.userId)).some((r) => r.name === 'one-more')).toBe(false);
     // A tag it already has is not one more.
     expect(dataOf(await u.api('POST', `/bookmarks/${full.id}/tags`, { body: { name: 't5' } }), Tags, 201)).toHaveLength(MAX_TAGS_PER_BOOKMARK);
   });
@@ -94,10 +94,10 @@ describe('DELETE /bookmarks/:id/tags/:tagId', () => {
   it('removes the link, keeps the tag, and answers the bookmark\'s tags', async () => {
     const u = await t.user();
     const b = await save(u, { url: 'https://untag.example/', tags: ['a', 'b'] });
-    const tagA = tagRows(u.userId).find((r) => r.name === 'a')!;
+    const tagA = (await tagRows(u.userId)).find((r) => r.name === 'a')!;
     await t.advance(1000);
     expect(dataOf(await u.api('DELETE', `/bookmarks/${b.id}/tags/${tagA.id}`), Tags).map((x) => x.name)).toEqual(['b']);
-    expect(tagRows(u.userId).map((r) => r.name)).toEqual(['a', 'b']);
+    expect((await tagRows(u.userId)).map((r) => r.name)).toEqual(['a', 'b']);
     const after = await getBookmark(u, b.id);
     expect(after.tags).toEqual(['b']);
     expect(updatedMs(after)).toBeGreaterThan(updatedMs(b));
@@ -109,10 +109,10 @@ describe('DELETE /bookmarks/:id/tags/:tagId', () => {
     const b = await save(u, { url: 'https://untag-errors.example/', tags: ['on'] });
     await save(u, { url: 'https://untag-errors.example/2', tags: ['elsewhere'] });
     await save(stranger, { url: 'https://theirs.example/', tags: ['on'] });
-    const mine = tagRows(u.userId);
+    const mine = await tagRows(u.userId);
     const elsewhere = mine.find((r) => r.name === 'elsewhere')!.id;
     const on = mine.find((r) => r.name === 'on')!.id;
-    const theirs = tagRows(stranger.userId)[0]!.id;
+    const theirs = (await tagRows(stranger.userId))[0]!.id;
     for (const tagId of [elsewhere, 'tag_unknown', theirs]) {
       expect(expectError(await u.api('DELETE', `/bookmarks/${b.id}/tags/${tagId}`), 404, 'NOT_FOUND')).toContain(tagId);
     }

@@ -1,20 +1,21 @@
-import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Bookmark, BookmarkPage, BookmarkStats, DeletedResult, DomainCount, DuplicatesResult, EmptyTrashResult } from '../../lib/api/bookmarks.ts';
 import { DAY } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
-import { addCollection, getBookmark, rawBookmark, save, trashCollection } from './bookmarks-fixtures.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
+import { addCollection, getBookmark, save, trashCollection } from './bookmarks-fixtures.ts';
+import { count, rawRow } from './collections-tags-fixtures.ts';
 
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const trash = async (u: TestUser, id: string): Promise<Bookmark> => dataOf(await u.api('DELETE', `/bookmarks/${id}`), Bookmark);
 const trashPage = async (u: TestUser, query = ''): Promise<BookmarkPage> => dataOf(await u.api('GET', `/bookmarks/trash?${query}`), BookmarkPage);
-const tagLinks = (id: string): number => (db.prepare('SELECT COUNT(*) AS n FROM bookmark_tags WHERE bookmark_id = ?').get(id) as { n: number }).n;
+const tagLinks = (id: string): Promise<number> => count(db, 'SELECT COUNT(*) AS n FROM bookmark_tags WHERE bookmark_id = ?', id);
 
 describe('DELETE /bookmarks/:id and POST /bookmarks/:id/restore', () => {
   it('trashes a bookmark: still readable by id, gone from every active view', async () => {
@@ -44,7 +45,7 @@ describe('DELETE /bookmarks/:id and POST /bookmarks/:id/restore', () => {
 
   it('restores a trashed bookmark into its collection, and answers an active one unchanged', async () => {
     const u = await t.user();
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     const b = await save(u, { url: 'https://back.example/', collectionId: col });
     await trash(u, b.id);
     const restored = dataOf(await u.api('POST', `/bookmarks/${b.id}/restore`), Bookmark);
@@ -55,18 +56,18 @@ describe('DELETE /bookmarks/:id and POST /bookmarks/:id/restore', () => {
 
   it('restores into Unsorted, out of the collection\'s trash, when its collection is trashed or gone', async () => {
     const u = await t.user();
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     const inTrashed = await save(u, { url: 'https://cascade.example/1', collectionId: col });
-    trashCollection(db, col, t.server.deps.clock.now());
-    expect(rawBookmark(db, inTrashed.id)).toMatchObject({ trash_root: col });
+    await trashCollection(db, col, t.server.deps.clock.now());
+    expect(await rawRow(db, 'bookmarks', inTrashed.id)).toMatchObject({ trash_root: col });
     const restored = dataOf(await u.api('POST', `/bookmarks/${inTrashed.id}/restore`), Bookmark);
     expect(restored).toMatchObject({ collectionId: null, deletedAt: null });
-    expect(rawBookmark(db, inTrashed.id)).toMatchObject({ trash_root: null, collection_id: null });
+    expect(await rawRow(db, 'bookmarks', inTrashed.id)).toMatchObject({ trash_root: null, collection_id: null });
 
-    const gone = addCollection(db, u.userId);
+    const gone = await addCollection(db, u.userId);
     const orphan = await save(u, { url: 'https://cascade.example/2', collectionId: gone });
     await trash(u, orphan.id);
-    db.prepare('DELETE FROM collections WHERE id = ?').run(gone);
+    await db.run('DELETE FROM collections WHERE id = ?', gone);
     expect(dataOf(await u.api('POST', `/bookmarks/${orphan.id}/restore`), Bookmark).collectionId).toBeNull();
   });
 
@@ -116,10 +117,10 @@ describe('DELETE /bookmarks/:id/permanent', () => {
     for (const b of [active, trashed]) {
       expect(dataOf(await u.api('DELETE', `/bookmarks/${b.id}/permanent`), DeletedResult)).toEqual({ id: b.id, deleted: true });
       expectError(await u.api('GET', `/bookmarks/${b.id}`), 404, 'NOT_FOUND');
-      expect(rawBookmark(db, b.id)).toBeUndefined();
-      expect(tagLinks(b.id)).toBe(0);
+      expect(await rawRow(db, 'bookmarks', b.id)).toBeUndefined();
+      expect(await tagLinks(b.id)).toBe(0);
     }
-    expect(db.prepare('SELECT name FROM tags WHERE user_id = ?').all(u.userId)).toEqual([{ name: 'keep' }]);
+    expect(await db.all('SELECT name FROM tags WHERE user_id = ?', u.userId)).toEqual([{ name: 'keep' }]);
     expectError(await u.api('DELETE', `/bookmarks/${active.id}/permanent`), 404, 'NOT_FOUND');
   });
 

@@ -1,15 +1,16 @@
-import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { DeletedResult } from '../../lib/api/bookmarks.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
-import { addCollection, getBookmark, rawBookmark, save, trashCollection, updatedMs } from './bookmarks-fixtures.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
+import { addCollection, getBookmark, save, trashCollection, updatedMs } from './bookmarks-fixtures.ts';
+import { rawRow } from './collections-tags-fixtures.ts';
 
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const countOf = async (u: TestUser): Promise<number> =>
   dataOf(await u.api('GET', '/bookmarks?limit=200'), BookmarkPage).data.length;
@@ -17,7 +18,7 @@ const countOf = async (u: TestUser): Promise<number> =>
 describe('POST /bookmarks', () => {
   it('creates a bookmark with the supplied fields and answers 201', async () => {
     const u = await t.user();
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     const b = await save(u, {
       url: 'https://www.Example.com/a/page?utm_source=x',
       title: '  My page  ',
@@ -97,17 +98,17 @@ describe('POST /bookmarks', () => {
 
   it('restores into Unsorted when the trashed bookmark came from a trashed collection, or into a supplied collection', async () => {
     const u = await t.user();
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     const b = await save(u, { url: 'https://in-col.example/', collectionId: col });
-    trashCollection(db, col, t.server.deps.clock.now());
+    await trashCollection(db, col, t.server.deps.clock.now());
     const restored = await save(u, { url: 'https://in-col.example/' }, 200);
     expect(restored).toMatchObject({ id: b.id, collectionId: null, deletedAt: null });
-    expect(rawBookmark(db, b.id)).toMatchObject({ trash_root: null });
+    expect(await rawRow(db, 'bookmarks', b.id)).toMatchObject({ trash_root: null });
 
-    const other = addCollection(db, u.userId);
+    const other = await addCollection(db, u.userId);
     const c = await save(u, { url: 'https://in-col2.example/', collectionId: other });
-    trashCollection(db, other, t.server.deps.clock.now());
-    const target = addCollection(db, u.userId);
+    await trashCollection(db, other, t.server.deps.clock.now());
+    const target = await addCollection(db, u.userId);
     expect(await save(u, { url: 'https://in-col2.example/', collectionId: target }, 200)).toMatchObject({ id: c.id, collectionId: target });
   });
 
@@ -120,8 +121,8 @@ describe('POST /bookmarks', () => {
   it('refuses an unknown, trashed or foreign collection with 404 and saves nothing', async () => {
     const u = await t.user();
     const stranger = await t.user();
-    const foreign = addCollection(db, stranger.userId);
-    const trashed = addCollection(db, u.userId, { deletedAt: 1 });
+    const foreign = await addCollection(db, stranger.userId);
+    const trashed = await addCollection(db, u.userId, { deletedAt: 1 });
     for (const collectionId of ['col_nope', foreign, trashed]) {
       const res = await u.api('POST', '/bookmarks', { body: { url: 'https://nocol.example/', title: 'x', description: '', collectionId } });
       expect(expectError(res, 404, 'NOT_FOUND')).toContain(collectionId);
@@ -181,7 +182,7 @@ describe('GET /bookmarks/:id', () => {
 describe('PATCH /bookmarks/:id', () => {
   it('changes any subset of fields and moves updatedAt', async () => {
     const u = await t.user();
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     const b = await save(u, { url: 'https://patch.example/a', tags: ['old'] });
     await t.advance(1000);
     const res = await u.api('PATCH', `/bookmarks/${b.id}`, {
@@ -202,7 +203,7 @@ describe('PATCH /bookmarks/:id', () => {
     const b = await save(u, { url: 'https://before.example/a' });
     const p = dataOf(await u.api('PATCH', `/bookmarks/${b.id}`, { body: { url: 'https://www.After.example/b/?utm_campaign=z' } }), Bookmark);
     expect(p).toMatchObject({ url: 'https://www.After.example/b/?utm_campaign=z', domain: 'after.example' });
-    expect(rawBookmark(db, b.id)).toMatchObject({ url_key: 'after.example/b' });
+    expect(await rawRow(db, 'bookmarks', b.id)).toMatchObject({ url_key: 'after.example/b' });
   });
 
   it('answers 409 when the new URL is exactly another active bookmark\'s, and changes nothing', async () => {
@@ -271,7 +272,7 @@ describe('PUT /bookmarks/:id/favorite and POST /bookmarks/:id/move', () => {
 
   it('moves into a collection and back to Unsorted', async () => {
     const u = await t.user();
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     const b = await save(u, { url: 'https://move.example/' });
     expect(dataOf(await u.api('POST', `/bookmarks/${b.id}/move`, { body: { collectionId: col } }), Bookmark).collectionId).toBe(col);
     expect((await getBookmark(u, b.id)).collectionId).toBe(col);
@@ -281,7 +282,7 @@ describe('PUT /bookmarks/:id/favorite and POST /bookmarks/:id/move', () => {
   it('refuses bad bodies, unknown and trashed collections, and trashed bookmarks, changing nothing', async () => {
     const u = await t.user();
     const b = await save(u, { url: 'https://fav-move-errors.example/' });
-    const trashedCol = addCollection(db, u.userId, { deletedAt: 1 });
+    const trashedCol = await addCollection(db, u.userId, { deletedAt: 1 });
     expectError(await u.api('PUT', `/bookmarks/${b.id}/favorite`, { body: {} }), 400, 'VALIDATION_ERROR');
     expectError(await u.api('PUT', `/bookmarks/${b.id}/favorite`, { body: { isFavorite: 'true' } }), 400, 'VALIDATION_ERROR');
     expectError(await u.api('POST', `/bookmarks/${b.id}/move`, { body: {} }), 400, 'VALIDATION_ERROR');
@@ -291,7 +292,7 @@ describe('PUT /bookmarks/:id/favorite and POST /bookmarks/:id/move', () => {
     expectError(await u.api('POST', `/bookmarks/${b.id}/move`, { body: { collectionId: trashedCol } }), 404, 'NOT_FOUND');
     expect(await getBookmark(u, b.id)).toEqual(b);
 
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     const trashed = dataOf(await u.api('DELETE', `/bookmarks/${b.id}`), Bookmark);
     expectError(await u.api('PUT', `/bookmarks/${b.id}/favorite`, { body: { isFavorite: true } }), 409, 'CONFLICT');
     expectError(await u.api('POST', `/bookmarks/${b.id}/move`, { body: { collectionId: col } }), 409, 'CONFLICT');
@@ -304,7 +305,7 @@ describe("another user's bookmark", () => {
     const owner = await t.user();
     const other = await t.user();
     const b = await save(owner, { url: 'https://private.example/', tags: ['mine'] });
-    const tagId = (db.prepare('SELECT id FROM tags WHERE user_id = ?').get(owner.userId) as { id: string }).id;
+    const tagId = (await db.get<{ id: string }>('SELECT id FROM tags WHERE user_id = ?', owner.userId))!.id;
     const calls: [string, string, unknown?][] = [
       ['GET', `/bookmarks/${b.id}`],
       ['PATCH', `/bookmarks/${b.id}`, { title: 'stolen' }],

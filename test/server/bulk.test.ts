@@ -1,15 +1,15 @@
-import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type Bookmark, Bookmark as BookmarkSchema } from '../../lib/api/bookmarks.ts';
 import { BulkResult, BulkTagResult, MAX_BULK } from '../../lib/api/bulk.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
 import { addCollection, getBookmark, save } from './bookmarks-fixtures.ts';
 
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 async function library(u: TestUser, n: number, extra: Record<string, unknown> = {}): Promise<Bookmark[]> {
   const list: Bookmark[] = [];
@@ -19,7 +19,10 @@ async function library(u: TestUser, n: number, extra: Record<string, unknown> = 
 
 /** Every bookmark as the API shows it now, to prove that a refused request changed nothing. */
 const snapshot = (u: TestUser, list: Bookmark[]) => Promise.all(list.map((b) => getBookmark(u, b.id)));
-const tagNames = (userId: string) => (db.prepare('SELECT name FROM tags WHERE user_id = ?').all(userId) as { name: string }[]).map((r) => r.name);
+/** The id of the user's tag of that name, or of their one tag. */
+const tagId = async (userId: string, name: string | null = null): Promise<string> =>
+  (await db.get<{ id: string }>('SELECT id FROM tags WHERE user_id = ? AND name = COALESCE(?, name)', userId, name))!.id;
+const tagNames = async (userId: string) => (await db.all<{ name: string }>('SELECT name FROM tags WHERE user_id = ?', userId)).map((r) => r.name);
 
 describe('input shared by every bulk route', () => {
   const routes: [string, string, Record<string, unknown>][] = [
@@ -50,7 +53,7 @@ describe('input shared by every bulk route', () => {
     expect(message).not.toContain(mine[0]!.id);
     expect(await snapshot(u, mine)).toEqual(before);
     expect(await getBookmark(stranger, theirs!.id)).toEqual(theirs);
-    expect(tagNames(u.userId)).toEqual(['x']);
+    expect(await tagNames(u.userId)).toEqual(['x']);
   });
 });
 
@@ -98,7 +101,7 @@ describe('POST /bookmarks/bulk/favorite', () => {
 describe('POST /bookmarks/bulk/move', () => {
   it('moves into a collection and back to Unsorted', async () => {
     const u = await t.user();
-    const col = addCollection(db, u.userId);
+    const col = await addCollection(db, u.userId);
     const [a, b] = await library(u, 2);
     await u.api('POST', `/bookmarks/${a!.id}/move`, { body: { collectionId: col } });
     expect(dataOf(await u.api('POST', '/bookmarks/bulk/move', { body: { ids: [a!.id, b!.id], collectionId: col } }), BulkResult).changed).toBe(1);
@@ -112,7 +115,7 @@ describe('POST /bookmarks/bulk/move', () => {
     const stranger = await t.user();
     const list = await library(u, 2);
     const before = await snapshot(u, list);
-    for (const collectionId of ['col_nope', addCollection(db, u.userId, { deletedAt: 1 }), addCollection(db, stranger.userId)]) {
+    for (const collectionId of ['col_nope', await addCollection(db, u.userId, { deletedAt: 1 }), await addCollection(db, stranger.userId)]) {
       const res = await u.api('POST', '/bookmarks/bulk/move', { body: { ids: list.map((b) => b.id), collectionId } });
       expect(expectError(res, 404, 'NOT_FOUND')).toContain(collectionId);
     }
@@ -120,7 +123,7 @@ describe('POST /bookmarks/bulk/move', () => {
 
     await u.api('DELETE', `/bookmarks/${list[1]!.id}`);
     const trashedBefore = await snapshot(u, list);
-    const res = await u.api('POST', '/bookmarks/bulk/move', { body: { ids: list.map((b) => b.id), collectionId: addCollection(db, u.userId) } });
+    const res = await u.api('POST', '/bookmarks/bulk/move', { body: { ids: list.map((b) => b.id), collectionId: await addCollection(db, u.userId) } });
     expectError(res, 409, 'CONFLICT');
     expect(await snapshot(u, list)).toEqual(trashedBefore);
   });
@@ -138,7 +141,7 @@ describe('POST /bookmarks/bulk/tag', () => {
 
     const fresh = dataOf(await u.api('POST', '/bookmarks/bulk/tag', { body: { ids: [a!.id], name: 'brand/new/tag' } }), BulkTagResult);
     expect(fresh).toMatchObject({ changed: 1, tag: { name: 'brand/new/tag', count: 1, parentId: expect.stringMatching(/^tag_/) } });
-    expect(tagNames(u.userId).sort()).toEqual(['brand', 'brand/new', 'brand/new/tag', 'Read', 'Read/Later'].sort());
+    expect((await tagNames(u.userId)).sort()).toEqual(['brand', 'brand/new', 'brand/new/tag', 'Read', 'Read/Later'].sort());
   });
 
   it('answers 409 for a trashed bookmark, creating no tag and linking nothing', async () => {
@@ -148,14 +151,14 @@ describe('POST /bookmarks/bulk/tag', () => {
     const before = await snapshot(u, list);
     expectError(await u.api('POST', '/bookmarks/bulk/tag', { body: { ids: list.map((b) => b.id), name: 'never' } }), 409, 'CONFLICT');
     expect(await snapshot(u, list)).toEqual(before);
-    expect(tagNames(u.userId)).toEqual([]);
+    expect(await tagNames(u.userId)).toEqual([]);
   });
 
   it('refuses a bad name', async () => {
     const u = await t.user();
     const [a] = await library(u, 1);
     expect(expectError(await u.api('POST', '/bookmarks/bulk/tag', { body: { ids: [a!.id], name: '/' } }), 400, 'VALIDATION_ERROR')).toContain('name');
-    expect(tagNames(u.userId)).toEqual([]);
+    expect(await tagNames(u.userId)).toEqual([]);
   });
 });
 
@@ -163,13 +166,13 @@ describe('DELETE /bookmarks/bulk/tag', () => {
   it('unlinks the tag from the named bookmarks only; the tag stays', async () => {
     const u = await t.user();
     const [a, b, c] = await library(u, 3, { tags: ['x', 'y'] });
-    const x = (db.prepare("SELECT id FROM tags WHERE user_id = ? AND name = 'x'").get(u.userId) as { id: string }).id;
+    const x = await tagId(u.userId, 'x');
     await u.api('DELETE', `/bookmarks/${b!.id}/tags/${x}`);
     const res = await u.api('DELETE', '/bookmarks/bulk/tag', { body: { ids: [a!.id, b!.id], tagId: x } });
     expect(dataOf(res, BulkResult)).toEqual({ ids: [a!.id, b!.id], changed: 1 });
     expect((await getBookmark(u, a!.id)).tags).toEqual(['y']);
     expect((await getBookmark(u, c!.id)).tags).toEqual(['x', 'y']);
-    expect(tagNames(u.userId).sort()).toEqual(['x', 'y']);
+    expect((await tagNames(u.userId)).sort()).toEqual(['x', 'y']);
   });
 
   it("answers 404 for an unknown or another user's tag and 409 for a trashed bookmark, changing nothing", async () => {
@@ -177,8 +180,8 @@ describe('DELETE /bookmarks/bulk/tag', () => {
     const stranger = await t.user();
     const list = await library(u, 2, { tags: ['x'] });
     await save(stranger, { url: 'https://theirs.example/', tags: ['x'] });
-    const mineX = (db.prepare('SELECT id FROM tags WHERE user_id = ?').get(u.userId) as { id: string }).id;
-    const theirsX = (db.prepare('SELECT id FROM tags WHERE user_id = ?').get(stranger.userId) as { id: string }).id;
+    const mineX = await tagId(u.userId);
+    const theirsX = await tagId(stranger.userId);
     const before = await snapshot(u, list);
     for (const tagId of ['tag_nope', theirsX]) {
       expect(expectError(await u.api('DELETE', '/bookmarks/bulk/tag', { body: { ids: list.map((b) => b.id), tagId } }), 404, 'NOT_FOUND')).toContain(

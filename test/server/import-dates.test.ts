@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { Bookmark, BookmarkPage, DeletedResult } from '../../lib/api/bookmarks.ts';
@@ -6,15 +5,16 @@ import { Evaluation } from '../../lib/api/smart-folders.ts';
 import { decodeCursor, encodeCursor } from '../../server/bookmarks/cursor.ts';
 import { decodeCursor as decodeScanCursor, encodeCursor as encodeScanCursor } from '../../server/smart-folders/cursor.ts';
 import { dataOf } from '../support/expect.ts';
-import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
+import { type TestServer, type TestUser, onPostgresProject } from '../support/server.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
 import { allBookmarks, importFile } from './jobs-fixtures.ts';
-import { createFolder, insertBookmarks } from './smart-folders-fixtures.ts';
+import { createFolder, insertBookmarksRaw } from './smart-folders-fixtures.ts';
 
 /** Dates from files are the user's data and an attacker's tool: a hostile one is refused, and no stored one breaks a read. */
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const DAY = 86_400_000;
 
@@ -71,13 +71,17 @@ describe('dates through the API', () => {
   });
 });
 
-/** What an import wrote before dates were checked: still in old databases. */
-const STORED = [1e16, -1e16, 8.64e15 + 1, Date.UTC(1960, 0, 1), 1.5, 1600000000000, 1600000000000];
+/**
+ * What an import wrote before dates were checked: still in old databases. A fraction of a
+ * millisecond (1.5) only SQLite's columns could hold; PostgreSQL's BIGINT columns hold 1, which
+ * shows the same.
+ */
+const STORED = [1e16, -1e16, 8.64e15 + 1, Date.UTC(1960, 0, 1), onPostgresProject ? 1 : 1.5, 1600000000000, 1600000000000];
 
 describe('a stored date no import may write any more', () => {
   async function userWithStoredDates(): Promise<{ u: TestUser; ids: string[] }> {
     const u = await t.user();
-    return { u, ids: insertBookmarks(t, db, u.userId, STORED.map((createdAt) => ({ createdAt }))) };
+    return { u, ids: await insertBookmarksRaw(t, db, u.userId, STORED.map((createdAt) => ({ createdAt }))) };
   }
 
   it('shows as the nearest date a Date can hold, in every field', async () => {

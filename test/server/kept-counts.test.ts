@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Bookmark} from '../../lib/api/bookmarks.ts';
@@ -7,14 +6,15 @@ import { Collection } from '../../lib/api/collections.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { dataOf } from '../support/expect.ts';
 import type { TestServer, TestUser } from '../support/server.ts';
-import { withServerAndDb } from '../support/server-per-file.ts';
+import type { RawDb } from '../support/raw-db.ts';
+import { withServerAndRawDb } from '../support/server-per-file.ts';
 import { save } from './bookmarks-fixtures.ts';
 import { TYPES, countedAfresh } from './kept-counts-fixtures.ts';
 import { importFile, netscapeFile } from './jobs-fixtures.ts';
 
 let t: TestServer;
-let db: Database.Database;
-withServerAndDb((started) => ({ t, db } = started), { raiseLimits: true });
+let db: RawDb;
+withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 /** A change that must succeed: a refused one would leave nothing to count. */
 async function ok(u: TestUser, ...call: Parameters<TestUser['api']>): Promise<void> {
@@ -23,7 +23,7 @@ async function ok(u: TestUser, ...call: Parameters<TestUser['api']>): Promise<vo
 }
 
 async function expectCountsRight(u: TestUser, step: string): Promise<void> {
-  const fresh = countedAfresh(db, u.userId);
+  const fresh = await countedAfresh(db, u.userId);
   const collections = dataOf(await u.api('GET', '/collections'), z.array(Collection));
   expect({
     step,

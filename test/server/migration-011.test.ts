@@ -5,6 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database.ts';
 import { SqliteAccounts } from '../../server/store/sqlite/accounts.ts';
 import { openSqliteStore } from '../../server/store/sqlite/index.ts';
+import { openRawDb } from '../support/raw-db.ts';
 import { countedAfresh } from './kept-counts-fixtures.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'shelf-migration-011-'));
@@ -43,7 +44,8 @@ it('fills the search index and the kept counts of a library saved before it', as
   const store = openSqliteStore(dir);
   const db = openDatabase(dir);
   try {
-    const fresh = countedAfresh(db, userId);
+    const raw = openRawDb({ dataDir: dir, databaseUrl: null });
+    const fresh = await countedAfresh(raw, userId).finally(() => raw.close());
     expect(fresh.stats.total).toBe(3);
     expect(await store.bookmarks.stats(userId)).toEqual(fresh.stats);
     expect(await store.bookmarks.domains(userId)).toEqual(fresh.domains);

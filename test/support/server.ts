@@ -117,4 +117,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
 }
 
 /** A second connection to a test server's database, for tests that write fixtures in bulk or read raw rows. */
+/** Whether this run is the `server-postgres` project, whose test servers keep their data in PostgreSQL. */
+export const onPostgresProject = process.env.SHELF_TEST_POSTGRES_URL !== undefined;
+
 export const openDb = (t: TestServer): Database.Database => new Database(join(t.dataDir, 'shelf.db'));

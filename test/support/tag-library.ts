@@ -1,39 +1,51 @@
-import type Database from 'better-sqlite3';
 import { MAX_TAG_DEPTH, MAX_TAGS_PER_BOOKMARK, MAX_TAGS_PER_USER } from '../../lib/api/bookmarks.ts';
+import type { RawDb } from './raw-db.ts';
+
+/** Rows a statement writes at most: well within either backend's count of parameters. */
+const ROWS_A_STATEMENT = 500;
 
 /**
  * The costliest tags a user can have within the caps, for the latency test and the bench:
  * MAX_TAGS_PER_USER tags under one root `r`, MAX_TAG_DEPTH levels deep with long names,
  * and `bookmarks` bookmarks each carrying the same MAX_TAGS_PER_BOOKMARK of them, written
- * straight into the database (the API would take minutes). Answers the root's id, the ids
- * of the tags the bookmarks carry, and the bookmarks' ids.
+ * straight into the database, either backend (the API would take minutes). Answers the root's
+ * id, the ids of the tags the bookmarks carry, and the bookmarks' ids.
  */
-export function seedTagsAtCaps(db: Database.Database, userId: string, bookmarks: number): { rootId: string; carried: string[]; bookmarkIds: string[] } {
+export async function seedTagsAtCaps(db: RawDb, userId: string, bookmarks: number): Promise<{ rootId: string; carried: string[]; bookmarkIds: string[] }> {
   const names = tagNames();
   const ids = new Map<string, string>();
-  const tag = db.prepare('INSERT INTO tags (id, user_id, name, name_key, parent_id, created_at) VALUES (?, ?, ?, ?, ?, 0)');
-  const bookmark = db.prepare(
-    `INSERT INTO bookmarks (id, user_id, url, url_key, title, domain, metadata_status, link_status, last_checked_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'tags.example', 'complete', 'unchecked', 0, ?, ?)`,
+  const tags = names.map((name) => {
+    const id = `tag_${userId}_${ids.size}`;
+    const parent = name.includes('/') ? ids.get(name.slice(0, name.lastIndexOf('/')))! : null;
+    ids.set(name, id);
+    return [id, userId, name, name.toLowerCase(), parent];
+  });
+  const bookmarkIds = Array.from({ length: bookmarks }, (_, i) => `bm_${userId}_${i}`);
+  const bookmarkRows = bookmarkIds.map((id, i) => {
+    const url = `https://tags.example/${userId}/${i}`;
+    return [id, userId, url, url, `Tagged ${i}`, 1_700_000_000_000 + i, 1_700_000_000_000 + i];
+  });
+  // Parents before children: each statement's rows come after the rows of the statements before it.
+  await insertRows(db, 'INSERT INTO tags (id, user_id, name, name_key, parent_id, created_at) VALUES ', '(?, ?, ?, ?, ?, 0)', tags);
+  await insertRows(
+    db,
+    `INSERT INTO bookmarks (id, user_id, url, url_key, title, domain, metadata_status, link_status, last_checked_at, created_at, updated_at) VALUES `,
+    "(?, ?, ?, ?, ?, 'tags.example', 'complete', 'unchecked', 0, ?, ?)",
+    bookmarkRows,
   );
   // Tag after tag, so that seeding is quick: a tag's links lie together.
-  const links = db.prepare('INSERT INTO bookmark_tags (bookmark_id, tag_id) SELECT id, ? FROM bookmarks WHERE user_id = ? ORDER BY seq');
   const carried = names.slice(-MAX_TAGS_PER_BOOKMARK);
-  const bookmarkIds = Array.from({ length: bookmarks }, (_, i) => `bm_${userId}_${i}`);
-  db.transaction(() => {
-    for (const name of names) {
-      const id = `tag_${userId}_${ids.size}`;
-      const parent = name.includes('/') ? ids.get(name.slice(0, name.lastIndexOf('/')))! : null;
-      tag.run(id, userId, name, name.toLowerCase(), parent);
-      ids.set(name, id);
-    }
-    for (const [i, id] of bookmarkIds.entries()) {
-      const url = `https://tags.example/${userId}/${i}`;
-      bookmark.run(id, userId, url, url, `Tagged ${i}`, 1_700_000_000_000 + i, 1_700_000_000_000 + i);
-    }
-    for (const name of carried) links.run(ids.get(name), userId);
-  })();
+  for (const name of carried) {
+    await db.run('INSERT INTO bookmark_tags (bookmark_id, tag_id) SELECT id, ? FROM bookmarks WHERE user_id = ? ORDER BY seq', ids.get(name), userId);
+  }
   return { rootId: ids.get('r')!, carried: carried.map((name) => ids.get(name)!), bookmarkIds };
+}
+
+async function insertRows(db: RawDb, head: string, values: string, rows: unknown[][]): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_A_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_A_STATEMENT);
+    await db.run(head + chunk.map(() => values).join(', '), ...chunk.flat());
+  }
 }
 
 /** MAX_TAGS_PER_USER names, every ancestor included, the deepest MAX_TAG_DEPTH levels and about 120 characters long. */
