@@ -1,5 +1,16 @@
-import type Database from 'better-sqlite3';
 import { MAX_TAG_DEPTH, MAX_TAGS_PER_BOOKMARK, MAX_TAGS_PER_USER } from '../../lib/api/bookmarks.ts';
+import type { RawDb } from './raw-db.ts';
+
+/** Rows per INSERT: few statements, each well within either backend's limit on parameters. */
+const ROWS_PER_INSERT = 500;
+
+/** Inserts rows of equal width in multi-row statements (ancestors first stay first). */
+async function insertRows(db: RawDb, head: string, row: string, rows: unknown[][]): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const batch = rows.slice(start, start + ROWS_PER_INSERT);
+    await db.run(`${head} VALUES ${batch.map(() => row).join(', ')}`, ...batch.flat());
+  }
+}
 
 /**
  * The costliest tags a user can have within the caps, for the latency test and the bench:
@@ -8,31 +19,31 @@ import { MAX_TAG_DEPTH, MAX_TAGS_PER_BOOKMARK, MAX_TAGS_PER_USER } from '../../l
  * straight into the database (the API would take minutes). Answers the root's id, the ids
  * of the tags the bookmarks carry, and the bookmarks' ids.
  */
-export function seedTagsAtCaps(db: Database.Database, userId: string, bookmarks: number): { rootId: string; carried: string[]; bookmarkIds: string[] } {
+export async function seedTagsAtCaps(db: RawDb, userId: string, bookmarks: number): Promise<{ rootId: string; carried: string[]; bookmarkIds: string[] }> {
   const names = tagNames();
   const ids = new Map<string, string>();
-  const tag = db.prepare('INSERT INTO tags (id, user_id, name, name_key, parent_id, created_at) VALUES (?, ?, ?, ?, ?, 0)');
-  const bookmark = db.prepare(
-    `INSERT INTO bookmarks (id, user_id, url, url_key, title, domain, metadata_status, link_status, last_checked_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'tags.example', 'complete', 'unchecked', 0, ?, ?)`,
+  const tags = names.map((name) => {
+    const id = `tag_${userId}_${ids.size}`;
+    const parent = name.includes('/') ? ids.get(name.slice(0, name.lastIndexOf('/')))! : null;
+    ids.set(name, id);
+    return [id, userId, name, name.toLowerCase(), parent];
+  });
+  await insertRows(db, 'INSERT INTO tags (id, user_id, name, name_key, parent_id, created_at)', '(?, ?, ?, ?, ?, 0)', tags);
+  const bookmarkIds = Array.from({ length: bookmarks }, (_, i) => `bm_${userId}_${i}`);
+  await insertRows(
+    db,
+    'INSERT INTO bookmarks (id, user_id, url, url_key, title, domain, metadata_status, link_status, last_checked_at, created_at, updated_at)',
+    "(?, ?, ?, ?, ?, 'tags.example', 'complete', 'unchecked', 0, ?, ?)",
+    bookmarkIds.map((id, i) => {
+      const url = `https://tags.example/${userId}/${i}`;
+      return [id, userId, url, url, `Tagged ${i}`, 1_700_000_000_000 + i, 1_700_000_000_000 + i];
+    }),
   );
   // Tag after tag, so that seeding is quick: a tag's links lie together.
-  const links = db.prepare('INSERT INTO bookmark_tags (bookmark_id, tag_id) SELECT id, ? FROM bookmarks WHERE user_id = ? ORDER BY seq');
   const carried = names.slice(-MAX_TAGS_PER_BOOKMARK);
-  const bookmarkIds = Array.from({ length: bookmarks }, (_, i) => `bm_${userId}_${i}`);
-  db.transaction(() => {
-    for (const name of names) {
-      const id = `tag_${userId}_${ids.size}`;
-      const parent = name.includes('/') ? ids.get(name.slice(0, name.lastIndexOf('/')))! : null;
-      tag.run(id, userId, name, name.toLowerCase(), parent);
-      ids.set(name, id);
-    }
-    for (const [i, id] of bookmarkIds.entries()) {
-      const url = `https://tags.example/${userId}/${i}`;
-      bookmark.run(id, userId, url, url, `Tagged ${i}`, 1_700_000_000_000 + i, 1_700_000_000_000 + i);
-    }
-    for (const name of carried) links.run(ids.get(name), userId);
-  })();
+  for (const name of carried) {
+    await db.run('INSERT INTO bookmark_tags (bookmark_id, tag_id) SELECT id, ? FROM bookmarks WHERE user_id = ? ORDER BY seq', ids.get(name), userId);
+  }
   return { rootId: ids.get('r')!, carried: carried.map((name) => ids.get(name)!), bookmarkIds };
 }
 
