@@ -8,7 +8,7 @@ import { dataOf } from '../support/expect.ts';
 import { createDatabase } from '../support/postgres.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { type Api, apiFor, nextIp, startTestServer } from '../support/server.ts';
-import { allBookmarks, netscapeFile, startImportOf, upload } from './jobs-fixtures.ts';
+import { KILLED_IMPORT_COUNT, allBookmarks, netscapeFile, startImportOf, upload } from './jobs-fixtures.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -47,7 +47,7 @@ async function jobOf(api: Api, jobId: string): Promise<Job> {
 
 /** Polls until the job satisfies `done` (or the time is up); catching a job midway needs a short interval. */
 async function pollJob(api: Api, jobId: string, done: (job: Job) => boolean, intervalMs = 100): Promise<Job> {
-  const timeoutMs = 40_000;
+  const timeoutMs = 90_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = await jobOf(api, jobId);
@@ -58,7 +58,7 @@ async function pollJob(api: Api, jobId: string, done: (job: Job) => boolean, int
 }
 
 const finished = (job: Job): boolean => job.status === 'completed' || job.status === 'failed';
-const COUNT = 10_000;
+const COUNT = KILLED_IMPORT_COUNT;
 const urlOf = (i: number): string => `https://site${i % 300}.example.com/articles/${i}/a-reasonably-long-slug-for-page-${i}?ref=feed`;
 
 describe('a server killed mid-job', () => {
@@ -99,10 +99,10 @@ describe('a server killed mid-job', () => {
     expect(res.status).toBe(200);
     expect((await res.text()).match(/<DT><A HREF=/g)).toHaveLength(COUNT);
     await third.kill();
-  }, 60_000);
+  }, 180_000);
 });
 
-describe('a server stopped mid-import', () => {
+describe('a server stopped mid-import', { timeout: 60_000 }, () => {
   /**
    * Starts an import of 2,000 bookmarks and stops the server cleanly right after its first batch
    * commits; with `dropFile`, its uploaded file is gone by then.
