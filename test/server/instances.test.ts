@@ -220,13 +220,14 @@ describe('two instances behind a round-robin proxy', () => {
     const { jobId } = await startImportOf(u.api, netscapeFile(count));
     type JobRow = { status: string; position: number; lease_owner: string | null };
     const row = async () => (await db.get<JobRow>('SELECT status, position, lease_owner FROM jobs WHERE id = ?', jobId))!;
-    const waitFor = async (done: (r: JobRow) => boolean) => {
+    // Catching the job midway needs a short interval; waiting for its end, a longer one spares the database.
+    const waitFor = async (done: (r: JobRow) => boolean, intervalMs = 5) => {
       const deadline = Date.now() + 90_000;
       for (;;) {
         const r = await row();
         if (done(r)) return r;
         if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${JSON.stringify(r)}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     };
 
@@ -238,7 +239,7 @@ describe('two instances behind a round-robin proxy', () => {
     await owner.kill();
     instances = [survivor];
 
-    const done = await waitFor((r) => r.status !== 'running');
+    const done = await waitFor((r) => r.status !== 'running', 200);
     expect(done).toMatchObject({ status: 'completed' });
     const job = await u.api('GET', `/jobs/${jobId}`);
     // Resumed, not rerun: a second run of committed batches would count them as duplicates.
