@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCheck, VerifiedUser } from '../../lib/api/auth.ts';
 import { dataOf, expectError } from '../support/expect.ts';
+import { openRawDb } from '../support/raw-db.ts';
 import { apiFor, nextIp, startTestServer, type TestServer } from '../support/server.ts';
 
 let t: TestServer;
@@ -77,10 +80,7 @@ describe('token verification', () => {
     const { createHash } = await import('node:crypto');
     const found = await t.server.deps.store.accounts.findTokenByHash(createHash('sha256').update(u.token).digest('hex'));
     expect(found?.token.id).toBe(u.tokenId);
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const raw = readFileSync(join(t.dataDir, 'shelf.db')).toString('latin1') + readFileSync(join(t.dataDir, 'shelf.db-wal')).toString('latin1');
-    expect(raw).not.toContain(u.token.slice(4));
+    expect(await storedText(t)).not.toContain(u.token.slice(4));
   });
 
   it('refuses an 11th active token, but counts neither revoked nor expired ones', async () => {
@@ -96,3 +96,20 @@ describe('token verification', () => {
     expect((await accounts.listTokens(u.userId)).length).toBe(11);
   });
 });
+
+/** Everything the server's database holds, as text: SQLite's files (and write-ahead log) byte for byte, or every row of every table on PostgreSQL. */
+async function storedText(t: TestServer): Promise<string> {
+  const { databaseUrl } = t.server.deps.config;
+  if (databaseUrl === null) {
+    return readFileSync(join(t.dataDir, 'shelf.db')).toString('latin1') + readFileSync(join(t.dataDir, 'shelf.db-wal')).toString('latin1');
+  }
+  const db = openRawDb({ dataDir: t.dataDir, databaseUrl });
+  try {
+    const tables = await db.all<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'");
+    expect(tables.map((table) => table.name)).toContain('tokens');
+    const rows = await Promise.all(tables.map(({ name }) => db.all<{ row: string }>(`SELECT r::text AS row FROM "${name}" AS r`)));
+    return rows.flat().map((r) => r.row).join('\n');
+  } finally {
+    await db.close();
+  }
+}

@@ -7,7 +7,8 @@ import { storeSource } from '../../server/jobs/export-source.ts';
 import { generatedLibrary } from '../support/export-library.ts';
 import { dataOf } from '../support/expect.ts';
 import { readImport } from '../support/import-files.ts';
-import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
+import { openRawDb } from '../support/raw-db.ts';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { download, exportLibrary, importFile, librarySnapshot } from './jobs-fixtures.ts';
 
 let t: TestServer;
@@ -37,9 +38,9 @@ beforeAll(async () => {
   expect((await u.api('DELETE', `/bookmarks/${trashed.id}`)).status).toBe(200);
   expect((await u.api('DELETE', `/collections/${gone.id}`)).status).toBe(200);
   // Trashing the folder trashed its bookmark; back out of the trash alone, it is in a folder that is not active.
-  const db = openDb(t);
-  db.prepare('UPDATE bookmarks SET deleted_at = NULL WHERE id = ?').run(inGone.id);
-  db.close();
+  const db = openRawDb({ dataDir: t.dataDir, databaseUrl: t.server.deps.config.databaseUrl });
+  await db.run('UPDATE bookmarks SET deleted_at = NULL WHERE id = ?', inGone.id);
+  await db.close();
 }, 120_000);
 afterAll(async () => {
   await t.close();

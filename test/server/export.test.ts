@@ -1,5 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
@@ -9,6 +7,7 @@ import { scheduleJob } from '../../server/jobs/schedule.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { type TestServer, type TestUser, apiFor, nextIp, startTestServer } from '../support/server.ts';
+import { bytesKept } from '../support/stored-bytes.ts';
 import { download, exportLibrary, importFile, jobCount, librarySnapshot, settledJob } from './jobs-fixtures.ts';
 
 let t: TestServer;
@@ -19,7 +18,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const exportsDir = (): string => join(t.dataDir, 'exports');
+/** Whether the store keeps this export artifact (in <dataDir>/exports on SQLite, in the database on PostgreSQL). */
+const artifactKept = (name: string): Promise<boolean> => bytesKept(t, name, 'exports');
 
 async function collection(u: TestUser, body: Record<string, unknown>, notes?: string): Promise<Collection> {
   const created = dataOf(await u.api('POST', '/collections', { body }), Collection, 201);
@@ -98,8 +98,8 @@ describe('POST /export/:format', () => {
       'Work/Empty one',
       'Reading',
     ]);
-    // The artifact lives under <dataDir>/exports, downloadable again until it expires.
-    expect(readdirSync(exportsDir())).toContain(`${jobId}.json`);
+    // The artifact is kept, downloadable again until it expires.
+    expect(await artifactKept(`${jobId}.json`)).toBe(true);
     expect((await download(t, u, jobId)).status).toBe(200);
   });
 
@@ -131,7 +131,7 @@ describe('POST /export/:format', () => {
   it('answers 400 for an unknown format and creates no job', async () => {
     const u = await t.user();
     expect(expectError(await u.api('POST', '/export/xml'), 400, 'VALIDATION_ERROR')).toMatch(/format/);
-    expect(jobCount(t, u)).toBe(0);
+    expect(await jobCount(t, u)).toBe(0);
   });
 });
 
@@ -159,7 +159,7 @@ describe('POST /jobs/:id/download', () => {
     errors.mockRestore();
     expect(job).toMatchObject({ status: 'failed', errorMessage: expect.stringMatching(/export failed.*start a new one/) });
     expect(expectError(await u.api('POST', `/jobs/${jobId}/download`), 409, 'JOB_NOT_READY')).toMatch(/failed/);
-    expect(existsSync(join(exportsDir(), `${jobId}.html`))).toBe(false);
+    expect(await artifactKept(`${jobId}.html`)).toBe(false);
   });
 
   it('answers 409 CONFLICT for an import job', async () => {
@@ -196,16 +196,16 @@ describe('export clean-up', () => {
   it('the artifact expires 2 hours after completion: 404 on download, file removed, job still readable', async () => {
     const u = await t.user();
     const { job } = await exportLibrary(t, u, 'json');
-    const path = join(exportsDir(), `${job.id}.json`);
+    const artifact = `${job.id}.json`;
 
     await t.advance(2 * HOUR - MINUTE);
     expect((await download(t, u, job.id)).status).toBe(200);
-    expect(existsSync(path)).toBe(true);
+    expect(await artifactKept(artifact)).toBe(true);
 
     await t.advance(MINUTE);
     const message = expectError(await u.api('POST', `/jobs/${job.id}/download`), 404, 'NOT_FOUND');
     expect(message).toMatch(/expired.*start a new one/);
-    expect(existsSync(path)).toBe(false);
+    expect(await artifactKept(artifact)).toBe(false);
     expect(dataOf(await u.api('GET', `/jobs/${job.id}`), Job)).toMatchObject({ status: 'completed', expiresAt: job.expiresAt });
   });
 

@@ -122,7 +122,7 @@ describe('cached reads', () => {
     const { z } = await import('zod');
     const { Collection } = await import('../../lib/api/collections.ts');
     const { dataOf } = await import('../support/expect.ts');
-    const { openDatabase } = await import('../../server/db/database.ts');
+    const { openRawDb } = await import('../support/raw-db.ts');
     const reader = await t.user();
     const names = async () => dataOf(await reader.api('GET', '/collections'), z.array(Collection)).map((col) => col.name);
 
@@ -132,11 +132,11 @@ describe('cached reads', () => {
     expect(await names()).toEqual(['First']);
 
     // Another connection, as the admin command or a second instance would be.
-    const other = openDatabase(t.dataDir);
+    const other = openRawDb({ dataDir: t.dataDir, databaseUrl: t.server.deps.config.databaseUrl });
     try {
-      other.prepare("UPDATE collections SET name = 'Renamed elsewhere' WHERE user_id = ?").run(reader.userId);
+      await other.run("UPDATE collections SET name = 'Renamed elsewhere' WHERE user_id = ?", reader.userId);
     } finally {
-      other.close();
+      await other.close();
     }
     expect(await names()).toEqual(['Renamed elsewhere']);
   });

@@ -6,7 +6,8 @@ import { ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { HOUR, MINUTE } from '../../server/clock.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, openDb, startTestServer } from '../support/server.ts';
+import { openRawDb } from '../support/raw-db.ts';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { bytesKept } from '../support/stored-bytes.ts';
 import { allBookmarks, collectionPaths, importFile, settledJob, startImportOf, upload } from './jobs-fixtures.ts';
 import { GENERATED_FILES } from '../support/import-files.ts';
@@ -201,11 +202,11 @@ describe('importing', () => {
     const u = await t.user();
     const job = await importFile(t, u, '<DL><DT><A HREF="javascript:void(0)">x</A><DT><A HREF="https://kept.example/">k</A></DL>');
     expect(job.skippedCounts).toEqual([{ reason: 'unsupported URL scheme "javascript:"', count: 1 }]);
-    const db = openDb(t);
+    const db = openRawDb({ dataDir: t.dataDir, databaseUrl: t.server.deps.config.databaseUrl });
     try {
-      db.prepare('UPDATE jobs SET skipped_reasons = ? WHERE id = ?').run(JSON.stringify([{ line: 1, reason: 'as stored before' }]), job.id);
+      await db.run('UPDATE jobs SET skipped_reasons = ? WHERE id = ?', JSON.stringify([{ line: 1, reason: 'as stored before' }]), job.id);
     } finally {
-      db.close();
+      await db.close();
     }
     const read = dataOf(await u.api('GET', `/jobs/${job.id}`), Job);
     expect(read).toMatchObject({ skippedReasons: [{ line: 1, reason: 'as stored before' }], skippedCounts: [] });

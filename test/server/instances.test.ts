@@ -15,7 +15,7 @@ import { type RawDb, openRawDb } from '../support/raw-db.ts';
 import { type TestRedis, startRedis } from '../support/redis.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { type Api, type ApiResponse, apiFor, nextIp } from '../support/server.ts';
-import { startImportOf, netscapeFile } from './jobs-fixtures.ts';
+import { KILLED_IMPORT_COUNT, netscapeFile, startImportOf } from './jobs-fixtures.ts';
 
 /**
  * Two server processes on one database and one Redis, behind a round-robin proxy: what one
@@ -216,17 +216,18 @@ describe('two instances behind a round-robin proxy', () => {
 
   it('run a job on one instance only, and finish it on the other from its checkpoint when the first dies', async () => {
     const u = await user();
-    const count = 10_000;
+    const count = KILLED_IMPORT_COUNT;
     const { jobId } = await startImportOf(u.api, netscapeFile(count));
     type JobRow = { status: string; position: number; lease_owner: string | null };
     const row = async () => (await db.get<JobRow>('SELECT status, position, lease_owner FROM jobs WHERE id = ?', jobId))!;
-    const waitFor = async (done: (r: JobRow) => boolean) => {
-      const deadline = Date.now() + 40_000;
+    // Catching the job midway needs a short interval; waiting for its end, a longer one spares the database.
+    const waitFor = async (done: (r: JobRow) => boolean, intervalMs = 5) => {
+      const deadline = Date.now() + 90_000;
       for (;;) {
         const r = await row();
         if (done(r)) return r;
         if (Date.now() > deadline) throw new Error(`job ${jobId} is still ${JSON.stringify(r)}`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     };
 
@@ -238,11 +239,11 @@ describe('two instances behind a round-robin proxy', () => {
     await owner.kill();
     instances = [survivor];
 
-    const done = await waitFor((r) => r.status !== 'running');
+    const done = await waitFor((r) => r.status !== 'running', 200);
     expect(done).toMatchObject({ status: 'completed' });
     const job = await u.api('GET', `/jobs/${jobId}`);
     // Resumed, not rerun: a second run of committed batches would count them as duplicates.
     expect(job.body).toMatchObject({ data: { status: 'completed', result: { imported: count, skipped: 0, duplicates: 0 } } });
     expect(await bookmarkCount(u.userId)).toBe(count);
-  }, 60_000);
+  }, 180_000);
 });

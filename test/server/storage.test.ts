@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,9 @@ import { DAY } from '../../server/clock.ts';
 import { MAX_IMPORT_BYTES } from '../../server/storage/limits.ts';
 import { declaredType, sniffImageType } from '../../server/storage/sniff.ts';
 import { expectError } from '../support/expect.ts';
+import { openRawDb } from '../support/raw-db.ts';
 import { type ApiResponse, type TestServer, startTestServer } from '../support/server.ts';
+import { storedFileNames } from '../support/stored-bytes.ts';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array<ArrayBuffer> =>
   new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((ch) => ch.charCodeAt(0)) : p)));
@@ -174,21 +176,45 @@ describe('import files', () => {
     expect(await bytesOf(storageId)).toBeNull();
   });
 
-  // It plants stray files on disk; on PostgreSQL what the sweep may take is test/server/postgres/files.test.ts's.
-  it.skipIf(process.env.SHELF_TEST_POSTGRES_URL !== undefined)('clean-up removes stray bytes that no record owns, and nothing else', async () => {
-    const dir = join(t.dataDir, 'files');
-    mkdirSync(dir, { recursive: true });
-    const stray = join(dir, `fil_${'ab'.repeat(16)}`);
-    const partial = join(dir, `fil_${'cd'.repeat(16)}.part`);
-    const foreign = join(dir, 'README');
-    for (const path of [stray, partial, foreign]) writeFileSync(path, 'x');
+  /**
+   * Bytes no record owns, left by a crash: a whole file and a half-written one, both long
+   * untouched; and what the sweep must leave alone: a name that is no file id on disk, or on
+   * PostgreSQL a file another instance is writing right now. Answers their stored names.
+   */
+  const plantStrays = async (): Promise<{ stray: string; partial: string; leftAlone: string }> => {
+    const { databaseUrl } = t.server.deps.config;
+    const stray = `fil_${'ab'.repeat(16)}`;
+    const partial = `fil_${'cd'.repeat(16)}`;
+    if (databaseUrl === null) {
+      const dir = join(t.dataDir, 'files');
+      mkdirSync(dir, { recursive: true });
+      for (const name of [stray, `${partial}.part`, 'README']) writeFileSync(join(dir, name), 'x');
+      return { stray, partial: `${partial}.part`, leftAlone: 'README' };
+    }
+    const leftAlone = `fil_${'ef'.repeat(16)}`;
+    const db = openRawDb({ dataDir: t.dataDir, databaseUrl });
+    try {
+      const insert = 'INSERT INTO file_bytes (space, id, complete, size, touched_at) VALUES (?, ?, ?, 1, ?)';
+      await db.run(insert, 'uploads', stray, 1, 0);
+      await db.run(insert, 'uploads', partial, 0, 0);
+      await db.run(insert, 'uploads', leftAlone, 0, Date.now());
+    } finally {
+      await db.close();
+    }
+    return { stray, partial, leftAlone };
+  };
+
+  it('clean-up removes stray bytes that no record owns, and nothing else', async () => {
+    const { stray, partial, leftAlone } = await plantStrays();
     const u = await t.user();
     const kept = await uploaded(u.userId, 'job_survivor');
+    expect(await storedFileNames(t, 'uploads')).toEqual(expect.arrayContaining([stray, partial, leftAlone]));
 
     await t.advance(0);
-    expect(existsSync(stray)).toBe(false);
-    expect(existsSync(partial)).toBe(false);
-    expect(existsSync(foreign)).toBe(true);
+    const names = await storedFileNames(t, 'uploads');
+    expect(names).not.toContain(stray);
+    expect(names).not.toContain(partial);
+    expect(names).toContain(leftAlone);
     expect(await storage().openImportFile(u.userId, 'job_survivor', kept)).not.toBeNull();
   });
 });
