@@ -6,9 +6,9 @@ import { startRedis } from '../test/support/redis.ts';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.ts';
 import { apiClient } from './api.ts';
 import { Load } from './http-load.ts';
-import { MAX_RATIO, SIZES, seed, timeRequests } from './scale.ts';
+import { SIZES, ratioRows, seed, timeRequests } from './scale.ts';
 import { median } from './stats.ts';
-import { type Row, failureRow, fmtCount, fmtMs, verdict } from './table.ts';
+import { type Row, failureRow, fmtCount } from './table.ts';
 import type { BenchSettings, Workspace } from './workspace.ts';
 
 const SECTION = 'PostgreSQL';
@@ -58,17 +58,7 @@ async function scaleRows(ws: Workspace, settings: BenchSettings, createDatabase:
       await server?.stop();
     }
   }
-  const rows = [...figures].map(([label, ms]): Row => {
-    const ratio = ms.at(-1)! / ms[0]!;
-    return {
-      section: SECTION,
-      measurement: label,
-      result: `${ms.map(fmtMs).join(' → ')} (median of ${runs})`,
-      beside: `${fmtCount(SIZES.at(-1)!)} ÷ ${fmtCount(SIZES[0]!)}: ${ratio.toFixed(1)} ×`,
-      target: `≤ ${MAX_RATIO} ×`,
-      verdict: verdict(ratio <= MAX_RATIO),
-    };
-  });
+  const rows = ratioRows(SECTION, figures, runs);
   rows.push({ section: SECTION, measurement: 'copy-to-postgres of the seeded SQLite library', result: copies.join(' · '), beside: '', target: '', verdict: '' });
   return rows;
 }

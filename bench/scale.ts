@@ -67,17 +67,7 @@ export async function scaleSection(ws: Workspace, settings: BenchSettings): Prom
       if (!runs.some((r) => 'error' in r)) runs.push(await exportMemory(seeded.dir, seeded.token, format, EXPORT_TIMEOUT_MS).catch((err: unknown) => failed(err)));
     }
   }
-  const rows = [...figures].map(([label, ms]): Row => {
-    const ratio = ms.at(-1)! / ms[0]!;
-    return {
-      section: SECTION,
-      measurement: label,
-      result: `${ms.map(fmtMs).join(' → ')} (median of ${runs})`,
-      beside: `1M ÷ 10k: ${ratio.toFixed(1)} ×`,
-      target: `≤ ${MAX_RATIO} ×`,
-      verdict: verdict(ratio <= MAX_RATIO),
-    };
-  });
+  const rows = ratioRows(SECTION, figures, runs);
   for (const [format, runs] of exports) rows.push(exportRow(format, runs));
   rows.push({ section: SECTION, measurement: 'seeding by SQL (one transaction) + migration 011', result: seeding.join(' · '), beside: '', target: '', verdict: '' });
   return rows;
@@ -111,6 +101,21 @@ const bookmarkId = (i: number): string => `bm_${i.toString(16).padStart(20, '0')
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 type Request = () => Promise<unknown>;
+
+/** One row per request: its medians at each size, and the largest size's against the smallest's. */
+export function ratioRows(section: string, figures: Map<string, number[]>, runs: number): Row[] {
+  return [...figures].map(([label, ms]): Row => {
+    const ratio = ms.at(-1)! / ms[0]!;
+    return {
+      section,
+      measurement: label,
+      result: `${ms.map(fmtMs).join(' → ')} (median of ${runs})`,
+      beside: `${fmtCount(SIZES.at(-1)!)} ÷ ${fmtCount(SIZES[0]!)}: ${ratio.toFixed(1)} ×`,
+      target: `≤ ${MAX_RATIO} ×`,
+      verdict: verdict(ratio <= MAX_RATIO),
+    };
+  });
+}
 
 /** Each request's median ms over `runs`, added to `figures` under its label. */
 export async function timeRequests(api: ApiClient, seeded: Seeded, runs: number, figures: Map<string, number[]>): Promise<void> {
