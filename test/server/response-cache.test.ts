@@ -1,24 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RESPONSE_CACHE_LIMITS, ENTRY_OVERHEAD_BYTES, ResponseCache } from '../../server/http/response-cache.ts';
-import { type TestPostgres, createDatabase, startPostgres } from '../support/postgres.ts';
-import { type Api, type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { type Api, type TestServer, type TestUser, startIsolatedTestServer } from '../support/server.ts';
 
 let t: TestServer;
 let u: TestUser;
-let cluster: TestPostgres | undefined;
 beforeAll(async () => {
-  // On PostgreSQL the data's version is the cluster's snapshot, moved by a write to any of its
-  // databases: the other test files' writes would empty the cache midway. A cluster of its own.
-  if (process.env.SHELF_TEST_POSTGRES_URL !== undefined) cluster = await startPostgres();
-  const databaseUrl = cluster ? await createDatabase(cluster.adminUrl) : null;
-  t = await startTestServer({ raiseLimits: true, databaseUrl }); // tens of thousands of requests: the spec's per-user limits would refuse them
+  // On PostgreSQL a cluster of its own: the other test files' writes would empty the cache midway.
+  t = await startIsolatedTestServer({ raiseLimits: true }); // tens of thousands of requests: the spec's per-user limits would refuse them
   u = await t.user();
   expect((await u.api('POST', '/bookmarks', { body: { url: 'https://cache.example.org/a', title: 'A', description: '' } })).status).toBe(201);
 });
 afterAll(async () => {
   await t?.close();
-  await cluster?.stop();
 });
 
 const usage = () => t.server.deps.responseCache.usage();

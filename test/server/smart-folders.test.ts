@@ -4,12 +4,13 @@ import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { SuccessResult } from '../../lib/api/common.ts';
 import { SmartFolder } from '../../lib/api/smart-folders.ts';
 import { dataOf, expectError } from '../support/expect.ts';
-import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { type TestServer, type TestUser, startIsolatedTestServer } from '../support/server.ts';
 import { type Rules, createFolder, evaluate, evaluateRaw, ids, openRawDbOf, save } from './smart-folders-fixtures.ts';
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer();
+  // Its version checks need a PostgreSQL cluster of its own (see startIsolatedTestServer).
+  t = await startIsolatedTestServer();
 });
 afterAll(async () => {
   await t.close();

@@ -6,7 +6,7 @@ import { ALL_SCOPES, type Scope } from '../../lib/api/scopes.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import type { ServerConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
-import { createDatabase } from './postgres.ts';
+import { createDatabase, startPostgres } from './postgres.ts';
 
 export interface TestServer {
   server: RunningServer;
@@ -112,6 +112,24 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     async close() {
       await server.close();
       if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * As startTestServer, but on the server-postgres project in a PostgreSQL cluster of its own: for tests
+ * of the store's version, which there is the cluster's snapshot, moved by a write to any of its
+ * databases (the other test files' among them).
+ */
+export async function startIsolatedTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  if (process.env.SHELF_TEST_POSTGRES_URL === undefined) return startTestServer(overrides);
+  const cluster = await startPostgres();
+  const t = await startTestServer({ ...overrides, databaseUrl: await cluster.createDatabase() });
+  return {
+    ...t,
+    async close() {
+      await t.close();
+      await cluster.stop();
     },
   };
 }
