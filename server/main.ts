@@ -1,6 +1,7 @@
 import { bootstrapFirstUser } from './bootstrap.ts';
 import { parseServerConfig } from './config.ts';
 import { SERVER_HELP, startFailure } from './cli-help.ts';
+import { redactUrl } from './redis/connect.ts';
 import { startServer } from './server.ts';
 
 const argv = process.argv.slice(2).filter((arg) => arg !== '--');
@@ -31,9 +32,9 @@ if (first) {
   console.log(`First start: created a local Pro user (${first.userId}) and this API token with every scope.`);
   console.log('It is shown only this once; paste it into the extension\'s options page:');
   console.log(`  ${first.token}`);
-  console.log(
-    `More tokens: npm run --silent admin -- --data ${config.dataDir} token create --user ${first.userId} --name NAME --scopes all`,
-  );
+  // The URL's password stays out of the log.
+  const database = config.databaseUrl === null ? `--data ${config.dataDir}` : `--database ${redactUrl(config.databaseUrl)}`;
+  console.log(`More tokens: npm run --silent admin -- ${database} token create --user ${first.userId} --name NAME --scopes all`);
 }
 // Names this process in logs and in the job leases it holds, when several instances share a database.
 console.log(`instance ${server.deps.instanceId}`);
