@@ -7,6 +7,10 @@ export type Db = Database.Database;
 
 const migrationsDir = new URL('./migrations/', import.meta.url);
 
+/** How long a statement waits for another process's write lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+const OPENING_BUSY_TIMEOUT_MS = 60_000;
+
 /**
  * Opens (creating when new) the database in the data directory and brings its schema up to date,
  * or, given `migrateBefore`, up to the migrations whose names sort before it: the bench seeds a
@@ -19,13 +23,15 @@ export function openDatabase(dataDir: string, options: { migrateBefore?: string 
   // Created here with its mode, since SQLite would create it world-readable; its -wal and -shm files take the same mode.
   closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
   const db = new Database(path);
-  // First, so that what follows waits for another process (an instance starting at the same moment) rather than failing.
-  db.pragma('busy_timeout = 5000');
+  // First, so that what follows waits for another process (an instance starting at the same moment) rather than
+  // failing: long enough for that one to apply every migration to a new database on a busy machine.
+  db.pragma(`busy_timeout = ${OPENING_BUSY_TIMEOUT_MS}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   takeWriteLockFirst(db);
   migrate(db, options.migrateBefore);
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
 }
 
