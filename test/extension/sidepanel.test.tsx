@@ -12,7 +12,7 @@ import { Collection } from '../../lib/api/collections.ts';
 import { dataOf } from '../support/expect.ts';
 import { type TestUser } from '../support/server.ts';
 import { createFolder, insertBookmarks, setRules } from '../server/smart-folders-fixtures.ts';
-import { type TestBackground, createTestBackground } from './support/background.ts';
+import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
 import { libraryPageServer } from './support/library-page.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
 
@@ -95,16 +95,7 @@ describe('side panel: browsing', () => {
   it('highlights the current tab’s page and saves it when it is not saved', async () => {
     const tab = await fakeBrowser.tabs.create({ url: 'http://127.0.0.1:9/recipes', active: true });
     vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ ...tab, title: 'Recipes' }]);
-    vi.spyOn(server.t.server.deps, 'fetchMetadata').mockResolvedValue({
-      title: 'Recipes',
-      description: '',
-      excerpt: '',
-      favicon: '',
-      type: 'article',
-      httpStatus: 200,
-      linkStatus: 'ok',
-      fetched: true,
-    });
+    stubPageFetch(server.t, { title: 'Recipes', description: '' });
     openPanel();
     await user.click(await screen.findByRole('button', { name: 'Save this page' }));
     expect(await screen.findByText('Saved')).toBeTruthy();

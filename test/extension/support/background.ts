@@ -71,10 +71,9 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
 }
 
 /** The server fetches a saved page for what a save leaves out; tests have no network, so this answers for every page. */
-export function stubPageFetch(t: TestServer): void {
+export function stubPageFetch(t: TestServer, page: { title: string; description: string } = { title: 'Title from the page', description: 'Description from the page' }): void {
   vi.spyOn(t.server.deps, 'fetchMetadata').mockResolvedValue({
-    title: 'Title from the page',
-    description: 'Description from the page',
+    ...page,
     excerpt: '',
     favicon: '',
     type: 'article',
