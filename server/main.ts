@@ -34,11 +34,16 @@ if (first) {
   console.log(`  ${first.token}`);
   // The URL's password stays out of the log.
   const database = config.databaseUrl === null ? `--data ${config.dataDir}` : `--database ${redactUrl(config.databaseUrl)}`;
-  console.log(`More tokens: npm run --silent admin -- ${database} token create --user ${first.userId} --name NAME --scopes all`);
+  console.log(`More tokens: ${adminCommand()} ${database} token create --user ${first.userId} --name NAME --scopes all`);
 }
 // Names this process in logs and in the job leases it holds, when several instances share a database.
 console.log(`instance ${server.deps.instanceId}`);
 console.log(`listening ${server.baseUrl}`);
+
+/** The admin command of the same build: the production bundle's (a container image has no sources) or tsx's. */
+function adminCommand(): string {
+  return `npm run --silent ${import.meta.url.endsWith('.ts') ? 'admin' : 'serve:admin'} --`;
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

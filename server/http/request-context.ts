@@ -11,6 +11,7 @@ export function requestContext(proxyHops: number): MiddlewareHandler<AppEnv> {
     c.set('requestId', requestId);
     c.set('headers', { 'X-Request-Id': requestId });
     c.set('clientIp', clientAddress(peerAddress(c), c.req.header('X-Forwarded-For'), proxyHops));
+    c.set('behindProxy', proxyHops > 0);
     await next();
   };
 }

@@ -43,10 +43,10 @@ afterAll(async () => {
 });
 
 let bookmarkCounter = 0;
-async function insertBookmark(userId: string): Promise<string> {
+async function insertBookmark(userId: string, server: TestServer = t, raw: RawDb = db): Promise<string> {
   const id = `bm_cover_test_${++bookmarkCounter}`;
-  const now = t.server.deps.clock.now();
-  await db.run(
+  const now = server.server.deps.clock.now();
+  await raw.run(
     `INSERT INTO bookmarks (id, user_id, url, url_key, title, domain, metadata_status, link_status, last_checked_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, 'A page', 'example.com', 'skipped', 'unchecked', ?, ?, ?)`,
     id, userId, `https://example.com/${id}`, `example.com/${id}`, now, now, now,
@@ -137,6 +137,33 @@ describe('cover upload, three steps', () => {
     const { uploadUrl } = dataOf(await viaLocalhost('POST', `/bookmarks/${bookmarkId}/cover/upload-url`), UploadReservation, 201);
     expect(new URL(uploadUrl).origin).toBe(origin);
     expect((await upload(uploadUrl, PNG, 'image/png')).status).toBe(201);
+  });
+
+  it('behind a trusted proxy, takes the scheme from X-Forwarded-Proto, http or https only', async () => {
+    const u = await t.user();
+    const bookmarkId = await insertBookmark(u.userId);
+    const host = new URL(t.baseUrl).host;
+    const originFor = async (proto: string) => {
+      const res = await u.api('POST', `/bookmarks/${bookmarkId}/cover/upload-url`, { headers: { 'X-Forwarded-Proto': proto } });
+      return new URL(dataOf(res, UploadReservation, 201).uploadUrl).origin;
+    };
+    expect(await originFor('https')).toBe(`https://${host}`);
+    expect(await originFor('HTTPS, http')).toBe(`https://${host}`);
+    expect(await originFor('javascript')).toBe(t.server.origin);
+  });
+
+  it("without --trust-proxy, X-Forwarded-Proto is the client's word and is not used", async () => {
+    const direct = await startTestServer({ proxyHops: 0 });
+    const raw = openRawDb({ dataDir: direct.dataDir, databaseUrl: direct.server.deps.config.databaseUrl });
+    try {
+      const u = await direct.user();
+      const bookmarkId = await insertBookmark(u.userId, direct, raw);
+      const res = await u.api('POST', `/bookmarks/${bookmarkId}/cover/upload-url`, { headers: { 'X-Forwarded-Proto': 'https' } });
+      expect(new URL(dataOf(res, UploadReservation, 201).uploadUrl).origin).toBe(direct.server.origin);
+    } finally {
+      await raw.close();
+      await direct.close();
+    }
   });
 
   it('answers a CORS preflight for the upload URL', async () => {

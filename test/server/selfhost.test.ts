@@ -114,6 +114,7 @@ describe('the production build', () => {
     const server: Started = await startServerProcess(['--port', '0', '--data', served], {}, 'serve');
     try {
       const token = server.stdout.match(/tok_[0-9a-f]{64}/)![0];
+      expect(server.stdout).toContain(`More tokens: npm run --silent serve:admin -- --data ${served} token create`);
       expect(dataOf(await apiFor(server.baseUrl, { token })('POST', '/auth/verify'), VerifiedUser).plan).toBe('pro');
       expect((await fetch(`${server.baseUrl}/openapi.json`)).status).toBe(200);
       const users = await npmRun('serve:admin', ['--data', served, 'user', 'list']);
