@@ -9,7 +9,13 @@ import { build } from 'esbuild';
 const out = new URL('../dist/server/', import.meta.url).pathname;
 rmSync(out, { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: { main: 'server/main.ts', admin: 'server/admin.ts', 'copy-to-postgres': 'server/copy-to-postgres.ts' },
+  entryPoints: {
+    main: 'server/main.ts',
+    admin: 'server/admin.ts',
+    'copy-to-postgres': 'server/copy-to-postgres.ts',
+    // Started as a thread by server/store/sqlite/tag-rename-thread.ts, which looks for it beside itself.
+    'tag-rename-worker': 'server/store/sqlite/tag-rename-worker.ts',
+  },
   outdir: out,
   bundle: true,
   splitting: true,
