@@ -35,4 +35,4 @@ writeFileSync(`${out}meta.json`, JSON.stringify(metafile));
 // The database module reads its migrations beside itself, which is now dist/server/.
 cpSync(new URL('../server/db/migrations/', import.meta.url).pathname, `${out}migrations`, { recursive: true });
 cpSync(new URL('../server/db/postgres/migrations/', import.meta.url).pathname, `${out}pg-migrations`, { recursive: true });
-console.log(`built ${out}main.js, ${out}admin.js and ${out}copy-to-postgres.js`);
+console.log(`built ${out}main.js, ${out}admin.js, ${out}copy-to-postgres.js and ${out}tag-rename-worker.js`);

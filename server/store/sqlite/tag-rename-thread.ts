@@ -28,8 +28,9 @@ type Pending = { resolve: (ids: string[]) => void; reject: (err: Error) => void 
  * some 40 ms of CPU, which cannot be cut into slices without readers seeing a hierarchy half
  * renamed; on the event loop it held every other user's request that long. On the thread,
  * the event loop goes on serving: reads see the names as they were until the rename commits
- * (WAL), and a write from this process meanwhile waits for SQLite's lock (busy_timeout), as it
- * would behind another instance. The thread starts with the first rename and is kept.
+ * (WAL); a write from this process meanwhile still waits for SQLite's lock (busy_timeout, holding
+ * the event loop), as it would behind another instance. The thread starts with the first rename
+ * and is kept.
  */
 export class RenameThread {
   private worker: Worker | null = null;
