@@ -33,8 +33,7 @@ type Pending = { resolve: (ids: string[]) => void; reject: (err: Error) => void 
  * and is kept.
  */
 export class RenameThread {
-  private worker: Worker | null = null;
-  private pending = new Map<number, Pending>();
+  private thread: Thread | null = null;
   private seq = 0;
 
   constructor(private dataDir: string) {}
@@ -43,44 +42,50 @@ export class RenameThread {
   rename(userId: string, id: string, newName: string, now: number): Promise<string[]> {
     const job: RenameJob = { seq: ++this.seq, userId, id, newName, now };
     return new Promise((resolve, reject) => {
-      const worker = this.started();
-      this.pending.set(job.seq, { resolve, reject });
+      const { worker, pending } = this.started();
+      pending.set(job.seq, { resolve, reject });
       worker.ref();
       worker.postMessage(job);
     });
   }
 
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    await worker?.terminate();
+    const thread = this.thread;
+    this.thread = null;
+    await thread?.worker.terminate();
   }
 
-  private started(): Worker {
-    if (this.worker !== null) return this.worker;
-    const worker = startWorker({ dataDir: this.dataDir });
-    worker.on('message', (answer: RenameAnswer) => this.settle(answer));
+  private started(): Thread {
+    if (this.thread !== null) return this.thread;
+    const thread: Thread = { worker: startWorker({ dataDir: this.dataDir }), pending: new Map() };
+    const { worker, pending } = thread;
+    worker.on('message', (answer: RenameAnswer) => {
+      settle(pending, answer);
+      // Idle, the thread is no reason for the process to stay up.
+      if (pending.size === 0) worker.unref();
+    });
+    // Its renames fail with it (one not yet committed leaves nothing); the next rename starts another thread.
     const lost = (err: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const { reject } of this.pending.values()) reject(err);
-      this.pending.clear();
+      if (this.thread === thread) this.thread = null;
+      for (const { reject } of pending.values()) reject(err);
+      pending.clear();
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`the tag rename thread stopped (exit code ${code})`)));
-    this.worker = worker;
-    return worker;
+    this.thread = thread;
+    return thread;
   }
+}
 
-  private settle(answer: RenameAnswer): void {
-    const pending = this.pending.get(answer.seq);
-    if (pending === undefined) return;
-    this.pending.delete(answer.seq);
-    // Idle, the thread is no reason for the process to stay up.
-    if (this.pending.size === 0) this.worker?.unref();
-    if ('ids' in answer) pending.resolve(answer.ids);
-    else if ('refusal' in answer) pending.reject(new ApiError(answer.refusal.code, answer.refusal.message, answer.refusal.headers));
-    else pending.reject(new Error(`tag rename failed on its thread: ${answer.failure}`));
-  }
+type Thread = { worker: Worker; pending: Map<number, Pending> };
+
+function settle(pending: Map<number, Pending>, answer: RenameAnswer): void {
+  const waiting = pending.get(answer.seq);
+  if (waiting === undefined) return;
+  pending.delete(answer.seq);
+  if ('ids' in answer) waiting.resolve(answer.ids);
+  else if ('refusal' in answer) waiting.reject(new ApiError(answer.refusal.code, answer.refusal.message, answer.refusal.headers));
+  else waiting.reject(new Error(`tag rename failed on its thread: ${answer.failure}`));
 }
 
 /**

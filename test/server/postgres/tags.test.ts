@@ -227,6 +227,16 @@ describe.each(BACKENDS)('%s tags store', (backend) => {
       );
       expect(await store.list(user)).toEqual(before);
     });
+
+    it.runIf(backend === 'sqlite')('a rename whose thread stops fails, changing nothing, and the next one starts another thread', async () => {
+      const [rootId] = await insertTree(db, user, 'r', WIDTH);
+      const before = await store.list(user);
+      const renaming = store.rename(user, rootId!, 'renamed', NOW);
+      await (store as SqliteTags).close();
+      await expect(renaming).rejects.toThrow('the tag rename thread stopped');
+      expect(await store.list(user)).toEqual(before);
+      expect(await store.rename(user, rootId!, 'again', NOW)).toMatchObject({ id: rootId, name: 'again' });
+    });
   });
 
   describe('deleting tags', () => {
