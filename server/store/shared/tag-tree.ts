@@ -16,9 +16,9 @@ const MAX_TAG_NAME = 200;
 export const parentName = (name: string): string | null => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
 
 /**
- * Where the levels of `name` after its first `levels` begin (at their "/"), or its length when it
- * has no more; `levels` of them from there on. By indexOf rather than split: a rename works
- * through up to MAX_TAGS_PER_USER names in one turn of the event loop (on PostgreSQL).
+ * Where the levels of `name` after its first `levels` begin (the "/" before them; its length when
+ * there are none), and how many there are. By indexOf rather than split: a rename works through up
+ * to MAX_TAGS_PER_USER names in one turn of the event loop (on PostgreSQL).
  */
 function levelsAfter(name: string, levels: number): { at: number; more: number } {
   let at = -1;
