@@ -9,7 +9,13 @@ import { build } from 'esbuild';
 const out = new URL('../dist/server/', import.meta.url).pathname;
 rmSync(out, { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: { main: 'server/main.ts', admin: 'server/admin.ts', 'copy-to-postgres': 'server/copy-to-postgres.ts' },
+  entryPoints: {
+    main: 'server/main.ts',
+    admin: 'server/admin.ts',
+    'copy-to-postgres': 'server/copy-to-postgres.ts',
+    // Started as a thread by server/store/sqlite/tag-rename-thread.ts, which looks for it beside itself.
+    'tag-rename-worker': 'server/store/sqlite/tag-rename-worker.ts',
+  },
   outdir: out,
   bundle: true,
   splitting: true,
@@ -29,4 +35,4 @@ writeFileSync(`${out}meta.json`, JSON.stringify(metafile));
 // The database module reads its migrations beside itself, which is now dist/server/.
 cpSync(new URL('../server/db/migrations/', import.meta.url).pathname, `${out}migrations`, { recursive: true });
 cpSync(new URL('../server/db/postgres/migrations/', import.meta.url).pathname, `${out}pg-migrations`, { recursive: true });
-console.log(`built ${out}main.js, ${out}admin.js and ${out}copy-to-postgres.js`);
+console.log(`built ${out}main.js, ${out}admin.js, ${out}copy-to-postgres.js and ${out}tag-rename-worker.js`);

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VerifiedUser } from '../../lib/api/auth.ts';
+import { Tag } from '../../lib/api/tags.ts';
 import { openPostgres } from '../../server/db/postgres/connect.ts';
 import { PgAccounts } from '../../server/store/postgres/accounts.ts';
 import { type Started, jsonLine, npmRun, root, startServerProcess, stop } from '../support/cli.ts';
@@ -115,7 +116,12 @@ describe('the production build', () => {
     try {
       const token = server.stdout.match(/tok_[0-9a-f]{64}/)![0];
       expect(server.stdout).toContain(`More tokens: npm run --silent serve:admin -- --data ${served} token create`);
-      expect(dataOf(await apiFor(server.baseUrl, { token })('POST', '/auth/verify'), VerifiedUser).plan).toBe('pro');
+      const api = apiFor(server.baseUrl, { token });
+      expect(dataOf(await api('POST', '/auth/verify'), VerifiedUser).plan).toBe('pro');
+      // A tag rename runs on a thread whose module the build puts beside main.js.
+      const tag = dataOf(await api('POST', '/tags', { body: { name: 'a/b' } }), Tag, 201);
+      expect(dataOf(await api('PATCH', `/tags/${tag.parentId}`, { body: { newName: 'z' } }), Tag).name).toBe('z');
+      expect(dataOf(await api('GET', '/tags'), z.array(Tag)).map((t) => t.name)).toEqual(['z', 'z/b']);
       expect((await fetch(`${server.baseUrl}/openapi.json`)).status).toBe(200);
       const users = await npmRun('serve:admin', ['--data', served, 'user', 'list']);
       expect(jsonLine(z.object({ users: z.array(z.object({ activeTokens: z.literal(1) })).length(1) }), users.stdout)).toBeTruthy();

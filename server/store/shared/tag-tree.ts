@@ -15,9 +15,21 @@ const MAX_TAG_NAME = 200;
 
 export const parentName = (name: string): string | null => (name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : null);
 
-/** A tag of the renamed subtree, its first `levels` levels (the renamed tag's) replaced by the new name. */
-export const renamedName = (name: string, levels: number, newName: string): string =>
-  [newName, ...name.split('/').slice(levels)].join('/');
+/**
+ * Where the levels of `name` after its first `levels` begin (the "/" before them; its length when
+ * there are none), and how many there are. By indexOf rather than split: a rename works through up
+ * to MAX_TAGS_PER_USER names in one turn of the event loop (on PostgreSQL).
+ */
+function levelsAfter(name: string, levels: number): { at: number; more: number } {
+  let at = -1;
+  for (let level = 0; level < levels; level++) {
+    at = name.indexOf('/', at + 1);
+    if (at === -1) return { at: name.length, more: 0 };
+  }
+  let more = 0;
+  for (let slash = at; slash !== -1; slash = name.indexOf('/', slash + 1)) more++;
+  return { at, more };
+}
 
 /** Deepest first, so that whatever is left after any slice still has all its ancestors. */
 export const deepestFirst = (tags: readonly SubtreeTag[]): string[] =>
@@ -36,14 +48,16 @@ export function checkNotUnderItself(tag: SubtreeTag, newName: string): void {
  */
 export function renamedSubtree(members: readonly SubtreeTag[], newName: string): { id: string; name: string }[] {
   const levels = tagDepth(members[0]!.name);
-  const renamed = members.map((m) => ({ id: m.id, name: renamedName(m.name, levels, newName) }));
-  for (const { name } of renamed) {
+  const newDepth = tagDepth(newName);
+  return members.map((m) => {
+    const rest = levelsAfter(m.name, levels);
+    const name = newName + m.name.slice(rest.at);
     if (name.length > MAX_TAG_NAME) throw invalid('body', 'newName', `would make the tag name "${name}" longer than ${MAX_TAG_NAME} characters`);
-    if (tagDepth(name) > MAX_TAG_DEPTH) {
+    if (newDepth + rest.more > MAX_TAG_DEPTH) {
       throw invalid('body', 'newName', `would make the tag "${name}" deeper than ${MAX_TAG_DEPTH} levels, the most a tag may have`);
     }
-  }
-  return renamed;
+    return { id: m.id, name };
+  });
 }
 
 /**

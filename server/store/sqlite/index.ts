@@ -17,11 +17,12 @@ import { trackVersion } from './version.ts';
 export function openSqliteStore(dataDir: string): Store {
   const db = openDatabase(dataDir);
   const version = trackVersion(db); // before the stores prepare their statements
+  const tags = new SqliteTags(db);
   return {
     accounts: new SqliteAccounts(db),
     bookmarks: new SqliteBookmarks(db),
     collections: new SqliteCollections(db),
-    tags: new SqliteTags(db),
+    tags,
     idempotency: new SqliteIdempotency(db),
     jobs: new SqliteJobs(db),
     smartFolders: new SqliteSmartFolders(db),
@@ -31,6 +32,7 @@ export function openSqliteStore(dataDir: string): Store {
     exports: new DiskFileBytes(join(dataDir, 'exports'), isArtifactName),
     version: async () => version(),
     close: async () => {
+      await tags.close();
       db.close();
     },
   };

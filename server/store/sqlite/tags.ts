@@ -1,5 +1,6 @@
-import Database, { type Statement } from 'better-sqlite3';
-import { TagName, tagDepth } from '../../../lib/api/bookmarks.ts';
+import { dirname } from 'node:path';
+import type { Statement } from 'better-sqlite3';
+import { TagName } from '../../../lib/api/bookmarks.ts';
 import type { Tag } from '../../../lib/api/tags.ts';
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../http/api-error.ts';
@@ -9,19 +10,10 @@ import { TAG_COLUMNS, type TagRow as TagObjectRow, toTag } from '../shared/tag-o
 import { tagKey } from '../shared/tag-names.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 import { type Link, firstMeetings } from '../shared/tag-slices.ts';
-import {
-  type SubtreeTag as TagRow,
-  checkNotUnderItself,
-  deepestFirst,
-  mergeIntoItself,
-  mergeOfParent,
-  parentName,
-  renamedName,
-  renamedSubtree,
-  tagExists,
-  takenOutside,
-} from '../shared/tag-tree.ts';
+import { deepestFirst, mergeIntoItself, mergeOfParent, tagExists } from '../shared/tag-tree.ts';
 import { forEachChunk, forEachLinkChunk } from './tag-links.ts';
+import { TagLookups } from './tag-lookups.ts';
+import { RenameThread } from './tag-rename-thread.ts';
 import { ensureTags } from './tag-rows.ts';
 
 /** A list of ids bound as one JSON parameter. */
@@ -44,19 +36,15 @@ function toucher(statement: Statement<[number, string]>, now: number): (links: r
 
 export class SqliteTags implements TagsStore {
   private q;
+  private lookups: TagLookups;
+  private renames: RenameThread;
 
   constructor(private db: Db) {
-    db.function('tag_renamed', { deterministic: true }, (name, levels, newName) => renamedName(String(name), Number(levels), String(newName)));
-    db.function('tag_key', { deterministic: true }, (name) => tagKey(String(name)));
+    this.lookups = new TagLookups(db);
+    this.renames = new RenameThread(dirname(db.name));
     this.q = {
       all: db.prepare<[string], TagObjectRow>(`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.user_id = ? ORDER BY t.name_key`),
       object: db.prepare<[string, string], TagObjectRow>(`SELECT ${TAG_COLUMNS} FROM tags t WHERE t.user_id = ? AND t.id = ?`),
-      byId: db.prepare<[string, string], TagRow>('SELECT id, name, name_key FROM tags WHERE user_id = ? AND id = ?'),
-      byKey: db.prepare<[string, string], TagRow>('SELECT id, name, name_key FROM tags WHERE user_id = ? AND name_key = ?'),
-      // substr/length rather than LIKE: names may hold % and _.
-      descendants: db.prepare<[string, string, string], TagRow>(
-        'SELECT id, name, name_key FROM tags WHERE user_id = ? AND substr(name_key, 1, length(?)) = ?',
-      ),
       hasChild: db.prepare<[string], number>('SELECT 1 FROM tags WHERE parent_id = ? LIMIT 1'),
       touchBookmarks: db.prepare(
         `UPDATE bookmarks SET updated_at = ? WHERE id IN (SELECT bookmark_id FROM bookmark_tags WHERE tag_id ${IN_IDS})`,
@@ -70,11 +58,6 @@ export class SqliteTags implements TagsStore {
       ),
       links: db.prepare<[string], Link>('SELECT seq, bookmark_id FROM bookmark_tags WHERE tag_id = ? ORDER BY seq'),
       deleteTags: db.prepare(`DELETE FROM tags WHERE id ${IN_IDS}`),
-      // One statement for the whole subtree: 10,000 single-row UPDATEs held the event loop for 100 ms.
-      renameAll: db.prepare<[{ ids: string; levels: number; newName: string }]>(
-        `UPDATE tags SET name = tag_renamed(name, @levels, @newName), name_key = tag_key(tag_renamed(name, @levels, @newName))
-         WHERE id IN (SELECT value FROM json_each(@ids))`,
-      ),
     };
     this.q.hasChild.pluck();
   }
@@ -85,7 +68,7 @@ export class SqliteTags implements TagsStore {
 
   async create(userId: string, input: { name: string; color?: string | undefined }, now: number): Promise<Tag> {
     const id = this.db.transaction((): string => {
-      const existing = this.q.byKey.get(userId, tagKey(input.name));
+      const existing = this.lookups.byKey(userId, tagKey(input.name));
       if (existing) throw tagExists(existing);
       const [created] = ensureTags(this.db, userId, [input.name], now) as [string];
       if (input.color !== undefined) this.db.prepare('UPDATE tags SET color = ? WHERE id = ?').run(input.color, created);
@@ -95,36 +78,21 @@ export class SqliteTags implements TagsStore {
   }
 
   /**
-   * The names change in one transaction (at most MAX_TAGS_PER_USER rows, one statement); the
+   * The names change in one transaction on the rename thread (tag-rename-thread.ts); the
    * bookmarks carrying the tags, which may be any number, get their updatedAt moved afterwards,
    * in slices.
    */
   async rename(userId: string, id: string, newName: string, now: number): Promise<Tag> {
-    const members = this.db.transaction((): string[] => {
-      const tag = this.tag(userId, id);
-      checkNotUnderItself(tag, newName);
-      const members = this.withDescendants(userId, tag);
-      const levels = tagDepth(tag.name);
-      const renamed = renamedSubtree(members, newName);
-      const parent = parentName(newName);
-      const parentId = parent === null ? null : ensureTags(this.db, userId, [parent], now)[0]!;
-      const ids = members.map((m) => m.id);
-      try {
-        this.q.renameAll.run({ ids: JSON.stringify(ids), levels, newName });
-      } catch (err) {
-        if (!(err instanceof Database.SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE')) throw err;
-        throw (
-          takenOutside(renamed, new Set(ids), (key) => this.q.byKey.get(userId, key)) ??
-          new Error('a rename broke a uniqueness rule without a name taken outside its subtree')
-        );
-      }
-      this.db.prepare('UPDATE tags SET parent_id = ? WHERE id = ?').run(parentId, id);
-      return ids;
-    })();
+    const members = await this.renames.rename(userId, id, newName, now);
     await forEachLinkChunk(this.db, members, toucher(this.q.touch, now));
     const renamed = this.object(userId, id);
     if (renamed === null) throw notFound('tag', id);
     return renamed;
+  }
+
+  /** Stops the rename thread; the connection is the caller's to close. */
+  close(): Promise<void> {
+    return this.renames.close();
   }
 
   /**
@@ -134,7 +102,7 @@ export class SqliteTags implements TagsStore {
    * the DELETE can be sent again.
    */
   async remove(userId: string, id: string, now: number): Promise<TagDeletedResult> {
-    const members = this.withDescendants(userId, this.tag(userId, id));
+    const members = this.lookups.withDescendants(userId, this.lookups.tag(userId, id));
     const touch = toucher(this.q.touch, now);
     await forEachLinkChunk(
       this.db,
@@ -152,7 +120,7 @@ export class SqliteTags implements TagsStore {
       tags += this.q.deleteTags.run(json).changes;
     };
     await forEachChunk(this.db, deepestFirst(members.slice(1)), deleteTags);
-    this.db.transaction(() => deleteTags(deepestFirst(this.withDescendants(userId, this.tag(userId, id)))))();
+    this.db.transaction(() => deleteTags(deepestFirst(this.lookups.withDescendants(userId, this.lookups.tag(userId, id)))))();
     return { id, deleted: true, tags };
   }
 
@@ -164,8 +132,8 @@ export class SqliteTags implements TagsStore {
   async merge(userId: string, sourceId: string, targetId: string, now: number): Promise<MergeResult> {
     if (sourceId === targetId) throw mergeIntoItself();
     const check = () => {
-      const source = this.tag(userId, sourceId);
-      this.tag(userId, targetId);
+      const source = this.lookups.tag(userId, sourceId);
+      this.lookups.tag(userId, targetId);
       if (this.q.hasChild.get(sourceId) !== undefined) throw mergeOfParent(source);
     };
     let moved = 0;
@@ -192,7 +160,7 @@ export class SqliteTags implements TagsStore {
   async bookmarksByName(userId: string, name: string, limit: number): Promise<TagBookmarks> {
     // A name that could not be a tag's (say "a//b") names no tag: the same answer as an unknown one.
     const parsed = TagName.safeParse(name);
-    const row = parsed.success ? this.q.byKey.get(userId, tagKey(parsed.data)) : undefined;
+    const row = parsed.success ? this.lookups.byKey(userId, tagKey(parsed.data)) : undefined;
     return this.tagBookmarks(userId, row ? this.object(userId, row.id) : null, limit);
   }
 
@@ -211,17 +179,5 @@ export class SqliteTags implements TagsStore {
   private object(userId: string, id: string): Tag | null {
     const row = this.q.object.get(userId, id);
     return row ? toTag(row) : null;
-  }
-
-  private tag(userId: string, id: string): TagRow {
-    const row = this.q.byId.get(userId, id);
-    if (!row) throw notFound('tag', id);
-    return row;
-  }
-
-  /** The tag and every tag whose name lies under it. */
-  private withDescendants(userId: string, tag: TagRow): TagRow[] {
-    const prefix = `${tag.name_key}/`;
-    return [tag, ...this.q.descendants.all(userId, prefix, prefix)];
   }
 }

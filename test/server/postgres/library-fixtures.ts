@@ -104,6 +104,27 @@ export const insertTags = (db: TestDb, userId: string, prefix: string, n: number
     Array.from({ length: n }, (_, i) => [`tag_${prefix}${i + 1}`, userId, `${prefix}${i + 1}`, `${prefix}${i + 1}`]),
   );
 
+/**
+ * A tag tree written straight to the table: `root`, its children `<root>/c<i>` and theirs
+ * `<root>/c<i>/g<j>`, `width` of each (1 + width + width² tags). Answers
+ * the tags' ids, parents before children, the root's first.
+ */
+export async function insertTree(db: TestDb, userId: string, root: string, width: number): Promise<string[]> {
+  const rows: unknown[][] = [];
+  const add = (name: string, parentId: string | null): string => {
+    const id = `tag_${userId}_${name}`;
+    rows.push([id, userId, name, name.toLowerCase(), parentId]);
+    return id;
+  };
+  const rootId = add(root, null);
+  for (let i = 0; i < width; i++) {
+    const child = add(`${root}/c${i}`, rootId);
+    for (let j = 0; j < width; j++) add(`${root}/c${i}/g${j}`, child);
+  }
+  await insertRows(db, 'INSERT INTO tags (id, user_id, name, name_key, parent_id, created_at)', '(?, ?, ?, ?, ?, 0)', rows);
+  return rows.map((r) => r[0] as string);
+}
+
 /** The number a one-value query (a COUNT) answers. */
 export async function count(db: TestDb, sql: string, params: unknown[] = []): Promise<number> {
   const [row] = await db.all<Record<string, unknown>>(sql, params);

@@ -1,5 +1,5 @@
-import { setTimeout } from 'node:timers/promises';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { setImmediate, setTimeout } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_TAG_DEPTH, MAX_TAGS_PER_USER } from '../../../lib/api/bookmarks.ts';
 import type { Tag } from '../../../lib/api/tags.ts';
 import { PG_CHUNK } from '../../../server/store/postgres/tag-links.ts';
@@ -15,6 +15,7 @@ import {
   count,
   freshDb,
   insertTags,
+  insertTree,
   link,
   pgOf,
   rawRow,
@@ -36,6 +37,10 @@ describe.each(BACKENDS)('%s tags store', (backend) => {
     db = await freshDb(backend);
     store = db.kind === 'sqlite' ? new SqliteTags(db.db) : new PgTags(db.db);
     user = await addUser(db);
+  });
+
+  afterEach(async () => {
+    if (store instanceof SqliteTags) await store.close();
   });
 
   const create = (name: string, userId = user) => store.create(userId, { name }, NOW);
@@ -180,6 +185,57 @@ describe.each(BACKENDS)('%s tags store', (backend) => {
       );
       expect(await count(db, "SELECT COUNT(*) FROM tags WHERE user_id = ? AND name LIKE 'top%'", [user])).toBe(CHUNK + 11);
       expect((await byName('top')).count).toBe(many.length);
+    });
+
+    // 1 + 70 + 70² = 4,971 tags, near MAX_TAGS_PER_USER: SQLite renames them on a thread of its own.
+    const WIDTH = 70;
+
+    it('renames a subtree of thousands of tags at once: readers meanwhile see every old name, then every new one, never a mix', async () => {
+      const [rootId, , grandchild] = await insertTree(db, user, 'r', WIDTH);
+      const carried = await seedBookmarks(db, user, 3, { tagIds: [grandchild!] });
+      const before = await store.list(user);
+      const names = () =>
+        db.all<{ old: number; new: number }>(
+          "SELECT SUM(CASE WHEN substr(name_key, 1, 2) = 'r/' THEN 1 ELSE 0 END) AS old, SUM(CASE WHEN substr(name_key, 1, 8) = 'renamed/' THEN 1 ELSE 0 END) AS new FROM tags WHERE user_id = ?",
+          [user],
+        );
+      const all = before.length - 1;
+      const seen: string[] = [];
+      let done = false;
+      const renaming = store.rename(user, rootId!, 'renamed', NOW + 1).finally(() => (done = true));
+      while (!done) {
+        const [n] = await names();
+        const state = Number(n!.old) === all && Number(n!.new) === 0 ? 'old' : Number(n!.old) === 0 && Number(n!.new) === all ? 'new' : 'mixed';
+        if (seen.at(-1) !== state) seen.push(state);
+        await setImmediate();
+      }
+      expect(await renaming).toMatchObject({ id: rootId, name: 'renamed', parentId: null });
+      // The first look, right after the call, finds the rename not yet made: it runs while the event loop serves others.
+      expect(seen).toEqual(['old', 'new']);
+      expect(await store.list(user)).toEqual(before.map((t) => ({ ...t, name: t.name.replace(/^r/, 'renamed') })));
+      expect(await count(db, 'SELECT COUNT(*) FROM bookmarks WHERE user_id = ? AND updated_at = ?', [user, NOW + 1])).toBe(carried.length);
+    });
+
+    it('a rename refused at a name deep in its subtree changes nothing, its new ancestors included', async () => {
+      const [rootId] = await insertTree(db, user, 'r', WIDTH);
+      // Taken outside the subtree by a tag written straight to the table without its ancestors: only a row deep in the subtree meets it.
+      const clash = `p/renamed/c${WIDTH - 1}/g${WIDTH - 1}`;
+      await db.run('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, 0)', ['tag_clash', user, clash, clash]);
+      const before = await store.list(user);
+      expect(await rejection(store.rename(user, rootId!, 'p/renamed', NOW), 'CONFLICT')).toBe(
+        `a tag named "${clash}" already exists; merge the tags (POST /tags/merge) instead of renaming`,
+      );
+      expect(await store.list(user)).toEqual(before);
+    });
+
+    it.runIf(backend === 'sqlite')('a rename whose thread stops fails, changing nothing, and the next one starts another thread', async () => {
+      const [rootId] = await insertTree(db, user, 'r', WIDTH);
+      const before = await store.list(user);
+      const renaming = store.rename(user, rootId!, 'renamed', NOW);
+      await (store as SqliteTags).close();
+      await expect(renaming).rejects.toThrow('the tag rename thread stopped');
+      expect(await store.list(user)).toEqual(before);
+      expect(await store.rename(user, rootId!, 'again', NOW)).toMatchObject({ id: rootId, name: 'again' });
     });
   });
 
