@@ -5,7 +5,7 @@ import { type ExportFormat, ImportReserved, Job, JobCreated } from '../lib/api/j
 import { BOOKMARK_COLUMNS } from '../server/store/sqlite/bookmark-rows.ts';
 import { type ApiClient, apiClient } from './api.ts';
 import { netscapeFile } from './netscape-file.ts';
-import { peakRssOf, startShelfServer } from './processes.ts';
+import { type ShelfServer, peakRssOf, startShelfServer } from './processes.ts';
 import { median, timed } from './stats.ts';
 import { type Row, fmtBytes, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
@@ -77,9 +77,8 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
         beside,
       },
       async () => {
-        if (shelf.firstToken === null) throw new Error('the import server printed no token on its first start');
         const readyRss = shelf.rssBytes() ?? NaN;
-        const { ms, value: job } = await timed(() => importOnce(apiClient(shelf.url, shelf.firstToken!), html));
+        const { ms, value: job } = await importIntoEmpty(shelf, html);
         const imported = job.result?.imported ?? NaN;
         const counts = job.result ? ` · ${fmtCount(imported)} imported, ${job.result.skipped} skipped, ${job.result.duplicates} duplicates` : '';
         const complete = imported === ws.library.bookmarks.length;
@@ -125,13 +124,19 @@ async function exportOnce(api: ApiClient, format: ExportFormat, timeoutMs = JOB_
   return (await res.arrayBuffer()).byteLength;
 }
 
+/** The file imported into the empty library of a server's first start: reserve → completed, and the job. */
+export async function importIntoEmpty(shelf: ShelfServer, html: Uint8Array<ArrayBuffer>, timeoutMs = JOB_TIMEOUT_MS): Promise<{ ms: number; value: Job }> {
+  if (shelf.firstToken === null) throw new Error('the import server printed no token on its first start');
+  return timed(() => importOnce(apiClient(shelf.url, shelf.firstToken!), html, timeoutMs));
+}
+
 /** Reserve, upload the file to the storage service, start, poll until completed. */
-async function importOnce(api: ApiClient, file: Uint8Array<ArrayBuffer>): Promise<Job> {
+async function importOnce(api: ApiClient, file: Uint8Array<ArrayBuffer>, timeoutMs: number): Promise<Job> {
   const { jobId, uploadUrl } = ImportReserved.parse(await api.call('POST', '/import/reserve'));
   const upload = await api.raw('POST', uploadUrl, { body: file, contentType: 'text/html', auth: false });
   const { storageId } = Uploaded.parse(await upload.json());
   await api.call('POST', '/import/start', { jobId, storageId });
-  return jobDone(api, jobId);
+  return jobDone(api, jobId, timeoutMs);
 }
 
 async function jobDone(api: ApiClient, jobId: string, timeoutMs = JOB_TIMEOUT_MS): Promise<Job> {
