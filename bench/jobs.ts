@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { Id } from '../lib/api/common.ts';
-import { type ExportFormat, ImportReserved, Job, JobCreated } from '../lib/api/jobs.ts';
+import { type ExportFormat, ImportReserved, Job, JobCreated, MAX_IMPORT_BYTES } from '../lib/api/jobs.ts';
 import { BOOKMARK_COLUMNS } from '../server/store/sqlite/bookmark-rows.ts';
 import { type ApiClient, apiClient } from './api.ts';
+import { JSON_FORMATS, largestFile, libraryFile } from './json-files.ts';
+import { generateLibrary } from './library.ts';
 import { netscapeFile } from './netscape-file.ts';
 import { type ShelfServer, peakRssOf, startShelfServer } from './processes.ts';
 import { median, timed } from './stats.ts';
@@ -86,10 +88,42 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
         return { result: `${fmtMs(ms)}${counts} · ${memory}`, beside, verdict: verdict(complete && ms <= MAX_IMPORT_MS) };
       },
     );
-    return [row];
+    return [row, await jsonImportMemoryRow(ws)];
   } finally {
     await shelf.stop();
   }
+}
+
+/**
+ * The JSON formats are parsed whole (docs/api-decisions.md, "JSON imports are parsed whole"):
+ * the server's memory while importing the largest file of each that the upload limit allows,
+ * beside a Netscape file (read as a stream) of the same bookmarks, each by a server started for
+ * it alone.
+ */
+async function jsonImportMemoryRow(ws: Workspace): Promise<Row> {
+  const measurement = `server's peak RSS over its RSS when ready, importing the largest JSON file of each format within ${fmtBytes(MAX_IMPORT_BYTES)}`;
+  return measured({ section: 'Import', measurement, target: 'reported' }, async () => {
+    const library = generateLibrary(4 * LIBRARY_SIZE, Date.now());
+    const growth = async (name: string, file: Buffer): Promise<number> => {
+      const shelf = await startShelfServer(ws.emptyDir(name));
+      try {
+        const ready = shelf.rssBytes() ?? NaN;
+        await importIntoEmpty(shelf, new Uint8Array(file));
+        return (peakRssOf(shelf.pid) ?? NaN) - ready;
+      } finally {
+        await shelf.stop();
+      }
+    };
+    const results: string[] = [];
+    const besides: string[] = [];
+    for (const [i, format] of JSON_FORMATS.entries()) {
+      const { count, file } = await largestFile(format, library, MAX_IMPORT_BYTES);
+      results.push(`${format}: ${fmtCount(count)} bookmarks, ${fmtBytes(file.length)}, +${fmtBytes(await growth(`json-memory-${i}`, file))}`);
+      const html = Buffer.from(await libraryFile('Netscape HTML', library, count));
+      besides.push(`${fmtCount(count)} as HTML (${fmtBytes(html.length)}): +${fmtBytes(await growth(`json-memory-html-${i}`, html))}`);
+    }
+    return { result: results.join(' · '), beside: besides.join(' · '), verdict: '' };
+  });
 }
 
 export interface ExportMemory {
