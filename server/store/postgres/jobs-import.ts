@@ -10,6 +10,11 @@ import { collectionsAt } from './import-collections.ts';
 import { TagPlan, userTagCount } from './tag-rows.ts';
 
 type Entry = Extract<ImportEntry, { ok: true }>;
+/** An entry the batch imports, and the ids of its tags (some only planned). */
+interface Accepted {
+  entry: Entry;
+  tagIds: string[];
+}
 
 /**
  * One run of one import job on PostgreSQL, with SqliteImportWriter's results: each batch one
@@ -47,30 +52,7 @@ export class PgImportWriter implements ImportWriter {
     try {
       await this.db.transaction(
         async (tx) => {
-          const candidates = entries.filter((e): e is Entry => e.ok);
-          const known = await this.knownUrls(tx, candidates);
-          const tags = await TagPlan.read(tx, this.userId, candidates.flatMap((e) => e.tags));
-          let tagCount: number | undefined;
-          const accepted: { entry: Entry; tagIds: string[] }[] = [];
-          for (const entry of entries) {
-            if (!entry.ok) counts.skipped++;
-            else if (known.has(entry.url)) counts.duplicates++;
-            else {
-              // Counted as the entries come: the next entry's refusal must see the tags this one makes.
-              const adding = tags.missing(entry.tags);
-              const existing = adding === 0 ? 0 : (tagCount ??= await userTagCount(tx, this.userId));
-              const refusal = overTagCap(existing, adding);
-              if (refusal === null) {
-                if (adding > 0) tagCount = existing + adding;
-                accepted.push({ entry, tagIds: tags.idsOf(entry.tags) });
-                known.add(entry.url);
-                counts.imported++;
-              } else {
-                refusals.push({ reason: `${entry.url.slice(0, 100)}: ${refusal}` });
-                counts.skipped++;
-              }
-            }
-          }
+          const { accepted, tags } = await this.sort(tx, entries, counts, refusals);
           await this.insert(tx, accepted, tags, now);
           const recorded = await tx.run(
             `UPDATE jobs SET position = $1, progress = $2, imported = imported + $3, skipped = skipped + $4, duplicates = duplicates + $5
@@ -87,6 +69,44 @@ export class PgImportWriter implements ImportWriter {
       if (err instanceof JobGone) return false;
       throw err;
     }
+  }
+
+  /**
+   * Which entries the batch imports, decided entry by entry in file order, counting the others
+   * (unreadable, duplicates of the library or of an earlier entry, refused for the tag cap);
+   * answers them with the plan of the tags they need.
+   */
+  private async sort(
+    tx: Sql,
+    entries: readonly ImportEntry[],
+    counts: { imported: number; skipped: number; duplicates: number },
+    refusals: SkippedReason[],
+  ): Promise<{ accepted: Accepted[]; tags: TagPlan }> {
+    const candidates = entries.filter((e): e is Entry => e.ok);
+    const known = await this.knownUrls(tx, candidates);
+    const tags = await TagPlan.read(tx, this.userId, candidates.flatMap((e) => e.tags));
+    let tagCount: number | undefined;
+    const accepted: Accepted[] = [];
+    for (const entry of entries) {
+      if (!entry.ok) counts.skipped++;
+      else if (known.has(entry.url)) counts.duplicates++;
+      else {
+        // Counted as the entries come: the next entry's refusal must see the tags this one makes.
+        const adding = tags.missing(entry.tags);
+        const existing = adding === 0 ? 0 : (tagCount ??= await userTagCount(tx, this.userId));
+        const refusal = overTagCap(existing, adding);
+        if (refusal === null) {
+          if (adding > 0) tagCount = existing + adding;
+          accepted.push({ entry, tagIds: tags.idsOf(entry.tags) });
+          known.add(entry.url);
+          counts.imported++;
+        } else {
+          refusals.push({ reason: `${entry.url.slice(0, 100)}: ${refusal}` });
+          counts.skipped++;
+        }
+      }
+    }
+    return { accepted, tags };
   }
 
   rejected(): readonly SkippedReason[] {
@@ -114,7 +134,7 @@ export class PgImportWriter implements ImportWriter {
   }
 
   /** The accepted entries' folders, new tags, bookmarks and tag links, each kind in one statement, in file order. */
-  private async insert(tx: Sql, accepted: readonly { entry: Entry; tagIds: string[] }[], tags: TagPlan, now: number): Promise<void> {
+  private async insert(tx: Sql, accepted: readonly Accepted[], tags: TagPlan, now: number): Promise<void> {
     if (accepted.length === 0) return;
     const collectionIds = await collectionsAt(tx, this.userId, accepted.map(({ entry }) => ({ path: entry.collectionPath })), now);
     await tags.create(tx, this.userId, now);
