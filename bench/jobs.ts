@@ -70,8 +70,9 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
   writeFileSync(ws.file('bookmarks.html'), html);
   const shelf = await startShelfServer(ws.emptyDir('import'));
   const beside = `SQLite insert in one transaction: ${fmtMs(ws.insertMs)}`;
+  let row: Row;
   try {
-    const row = await measured(
+    row = await measured(
       {
         section: 'Import',
         measurement: `Netscape HTML, ${fmtCount(ws.library.bookmarks.length)} bookmarks, ${fmtBytes(html.length)} (reserve → completed)`,
@@ -88,10 +89,10 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
         return { result: `${fmtMs(ms)}${counts} · ${memory}`, beside, verdict: verdict(complete && ms <= MAX_IMPORT_MS) };
       },
     );
-    return [row, await jsonImportMemoryRow(ws)];
   } finally {
     await shelf.stop();
   }
+  return [row, await jsonImportMemoryRow(ws)];
 }
 
 /**
@@ -104,11 +105,12 @@ async function jsonImportMemoryRow(ws: Workspace): Promise<Row> {
   const measurement = `server's peak RSS over its RSS when ready, importing the largest JSON file of each format within ${fmtBytes(MAX_IMPORT_BYTES)}`;
   return measured({ section: 'Import', measurement, target: 'reported' }, async () => {
     const library = generateLibrary(4 * LIBRARY_SIZE, Date.now());
-    const growth = async (name: string, file: Buffer): Promise<number> => {
+    const growth = async (name: string, file: Buffer, count: number): Promise<number> => {
       const shelf = await startShelfServer(ws.emptyDir(name));
       try {
         const ready = shelf.rssBytes() ?? NaN;
-        await importIntoEmpty(shelf, new Uint8Array(file));
+        const { value: job } = await importIntoEmpty(shelf, new Uint8Array(file));
+        if (job.result?.imported !== count) throw new Error(`${name}: ${job.result?.imported ?? 0} of ${count} bookmarks imported`);
         return (peakRssOf(shelf.pid) ?? NaN) - ready;
       } finally {
         await shelf.stop();
@@ -118,9 +120,9 @@ async function jsonImportMemoryRow(ws: Workspace): Promise<Row> {
     const besides: string[] = [];
     for (const [i, format] of JSON_FORMATS.entries()) {
       const { count, file } = await largestFile(format, library, MAX_IMPORT_BYTES);
-      results.push(`${format}: ${fmtCount(count)} bookmarks, ${fmtBytes(file.length)}, +${fmtBytes(await growth(`json-memory-${i}`, file))}`);
+      results.push(`${format}: ${fmtCount(count)} bookmarks, ${fmtBytes(file.length)}, +${fmtBytes(await growth(`json-memory-${i}`, file, count))}`);
       const html = Buffer.from(await libraryFile('Netscape HTML', library, count));
-      besides.push(`${fmtCount(count)} as HTML (${fmtBytes(html.length)}): +${fmtBytes(await growth(`json-memory-html-${i}`, html))}`);
+      besides.push(`${fmtCount(count)} as HTML (${fmtBytes(html.length)}): +${fmtBytes(await growth(`json-memory-html-${i}`, html, count))}`);
     }
     return { result: results.join(' · '), beside: besides.join(' · '), verdict: '' };
   });
