@@ -1,11 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { Id } from '../lib/api/common.ts';
-import { type ExportFormat, ImportReserved, Job, JobCreated } from '../lib/api/jobs.ts';
+import { type ExportFormat, ImportReserved, Job, JobCreated, MAX_IMPORT_BYTES } from '../lib/api/jobs.ts';
 import { BOOKMARK_COLUMNS } from '../server/store/sqlite/bookmark-rows.ts';
 import { type ApiClient, apiClient } from './api.ts';
+import { JSON_FORMATS, largestFile, libraryFile } from './json-files.ts';
+import { generateLibrary } from './library.ts';
 import { netscapeFile } from './netscape-file.ts';
-import { peakRssOf, startShelfServer } from './processes.ts';
+import { type ShelfServer, peakRssOf, startShelfServer } from './processes.ts';
 import { median, timed } from './stats.ts';
 import { type Row, fmtBytes, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
@@ -68,8 +70,9 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
   writeFileSync(ws.file('bookmarks.html'), html);
   const shelf = await startShelfServer(ws.emptyDir('import'));
   const beside = `SQLite insert in one transaction: ${fmtMs(ws.insertMs)}`;
+  let row: Row;
   try {
-    const row = await measured(
+    row = await measured(
       {
         section: 'Import',
         measurement: `Netscape HTML, ${fmtCount(ws.library.bookmarks.length)} bookmarks, ${fmtBytes(html.length)} (reserve → completed)`,
@@ -77,9 +80,8 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
         beside,
       },
       async () => {
-        if (shelf.firstToken === null) throw new Error('the import server printed no token on its first start');
         const readyRss = shelf.rssBytes() ?? NaN;
-        const { ms, value: job } = await timed(() => importOnce(apiClient(shelf.url, shelf.firstToken!), html));
+        const { ms, value: job } = await importIntoEmpty(shelf, html);
         const imported = job.result?.imported ?? NaN;
         const counts = job.result ? ` · ${fmtCount(imported)} imported, ${job.result.skipped} skipped, ${job.result.duplicates} duplicates` : '';
         const complete = imported === ws.library.bookmarks.length;
@@ -87,10 +89,43 @@ export async function importSection(ws: Workspace): Promise<Row[]> {
         return { result: `${fmtMs(ms)}${counts} · ${memory}`, beside, verdict: verdict(complete && ms <= MAX_IMPORT_MS) };
       },
     );
-    return [row];
   } finally {
     await shelf.stop();
   }
+  return [row, await jsonImportMemoryRow(ws)];
+}
+
+/**
+ * The JSON formats are parsed whole (docs/api-decisions.md, "JSON imports are parsed whole"):
+ * the server's memory while importing the largest file of each that the upload limit allows,
+ * beside a Netscape file (read as a stream) of the same bookmarks, each by a server started for
+ * it alone.
+ */
+async function jsonImportMemoryRow(ws: Workspace): Promise<Row> {
+  const measurement = `server's peak RSS over its RSS when ready, importing the largest JSON file of each format within ${fmtBytes(MAX_IMPORT_BYTES)}`;
+  return measured({ section: 'Import', measurement, target: 'reported' }, async () => {
+    const library = generateLibrary(4 * LIBRARY_SIZE, Date.now());
+    const growth = async (name: string, file: Buffer, count: number): Promise<number> => {
+      const shelf = await startShelfServer(ws.emptyDir(name));
+      try {
+        const ready = shelf.rssBytes() ?? NaN;
+        const { value: job } = await importIntoEmpty(shelf, new Uint8Array(file));
+        if (job.result?.imported !== count) throw new Error(`${name}: ${job.result?.imported ?? 0} of ${count} bookmarks imported`);
+        return (peakRssOf(shelf.pid) ?? NaN) - ready;
+      } finally {
+        await shelf.stop();
+      }
+    };
+    const results: string[] = [];
+    const besides: string[] = [];
+    for (const [i, format] of JSON_FORMATS.entries()) {
+      const { count, file } = await largestFile(format, library, MAX_IMPORT_BYTES);
+      results.push(`${format}: ${fmtCount(count)} bookmarks, ${fmtBytes(file.length)}, +${fmtBytes(await growth(`json-memory-${i}`, file, count))}`);
+      const html = Buffer.from(await libraryFile('Netscape HTML', library, count));
+      besides.push(`${fmtCount(count)} as HTML (${fmtBytes(html.length)}): +${fmtBytes(await growth(`json-memory-html-${i}`, html, count))}`);
+    }
+    return { result: results.join(' · '), beside: besides.join(' · '), verdict: '' };
+  });
 }
 
 export interface ExportMemory {
@@ -125,13 +160,19 @@ async function exportOnce(api: ApiClient, format: ExportFormat, timeoutMs = JOB_
   return (await res.arrayBuffer()).byteLength;
 }
 
+/** The file imported into the empty library of a server's first start: reserve → completed, and the job. */
+export async function importIntoEmpty(shelf: ShelfServer, html: Uint8Array<ArrayBuffer>, timeoutMs = JOB_TIMEOUT_MS): Promise<{ ms: number; value: Job }> {
+  if (shelf.firstToken === null) throw new Error('the import server printed no token on its first start');
+  return timed(() => importOnce(apiClient(shelf.url, shelf.firstToken!), html, timeoutMs));
+}
+
 /** Reserve, upload the file to the storage service, start, poll until completed. */
-async function importOnce(api: ApiClient, file: Uint8Array<ArrayBuffer>): Promise<Job> {
+async function importOnce(api: ApiClient, file: Uint8Array<ArrayBuffer>, timeoutMs: number): Promise<Job> {
   const { jobId, uploadUrl } = ImportReserved.parse(await api.call('POST', '/import/reserve'));
   const upload = await api.raw('POST', uploadUrl, { body: file, contentType: 'text/html', auth: false });
   const { storageId } = Uploaded.parse(await upload.json());
   await api.call('POST', '/import/start', { jobId, storageId });
-  return jobDone(api, jobId);
+  return jobDone(api, jobId, timeoutMs);
 }
 
 async function jobDone(api: ApiClient, jobId: string, timeoutMs = JOB_TIMEOUT_MS): Promise<Job> {

@@ -6,9 +6,12 @@ import { startRedis } from '../test/support/redis.ts';
 import { type ServerProcess, startServerProcess } from '../test/support/server-process.ts';
 import { apiClient } from './api.ts';
 import { Load } from './http-load.ts';
+import { importIntoEmpty } from './jobs.ts';
+import { netscapeFile } from './netscape-file.ts';
+import { startShelfServerOn } from './processes.ts';
 import { SIZES, ratioRows, seed, timeRequests } from './scale.ts';
 import { median } from './stats.ts';
-import { type Row, failureRow, fmtCount } from './table.ts';
+import { type Row, failureRow, fmtCount, measured } from './table.ts';
 import type { BenchSettings, Workspace } from './workspace.ts';
 
 const SECTION = 'PostgreSQL';
@@ -24,7 +27,11 @@ const run = promisify(execFile);
 export async function postgresSection(ws: Workspace, settings: BenchSettings): Promise<Row[]> {
   const cluster = await startPostgres();
   try {
-    return [...(await scaleRows(ws, settings, cluster.createDatabase)), ...(await instanceRows(ws, settings, cluster.createDatabase))];
+    return [
+      await importRow(ws, cluster.createDatabase),
+      ...(await scaleRows(ws, settings, cluster.createDatabase)),
+      ...(await instanceRows(ws, settings, cluster.createDatabase)),
+    ];
   } finally {
     await cluster.stop();
   }
@@ -40,6 +47,29 @@ async function copiedLibrary(ws: Workspace, size: number, name: string, createDa
 
 const startOn = (url: string, more: string[] = []): Promise<ServerProcess> =>
   startServerProcess('server/main.ts', ['--port', '0', '--database', url, '--raise-limits', ...more]);
+
+/** The bench library's Netscape file imported into an empty library on PostgreSQL, beside the same on SQLite. */
+async function importRow(ws: Workspace, createDatabase: () => Promise<string>): Promise<Row> {
+  const html = Buffer.from(netscapeFile(ws.library));
+  const count = ws.library.bookmarks.length;
+  return measured(
+    { section: SECTION, measurement: `import of a Netscape HTML file of ${fmtCount(count)} bookmarks (reserve → completed)`, target: 'reported' },
+    async () => {
+      const rate = async (storeArgs: string[]): Promise<string> => {
+        const shelf = await startShelfServerOn(storeArgs);
+        try {
+          const { ms, value: job } = await importIntoEmpty(shelf, html);
+          if (job.result?.imported !== count) throw new Error(`${job.result?.imported ?? 0} of ${count} bookmarks imported`);
+          return `${fmtCount(Math.round(count / (ms / 1000)))} bookmarks/s (${(ms / 1000).toFixed(1)} s)`;
+        } finally {
+          await shelf.stop();
+        }
+      };
+      const onPostgres = await rate(['--database', await createDatabase()]);
+      return { result: `PostgreSQL: ${onPostgres}`, beside: `SQLite: ${await rate(['--data', ws.emptyDir('pg-import-sqlite')])}`, verdict: '' };
+    },
+  );
+}
 
 async function scaleRows(ws: Workspace, settings: BenchSettings, createDatabase: () => Promise<string>): Promise<Row[]> {
   const runs = Math.max(5, Math.round(settings.evaluations / 5));

@@ -8,9 +8,12 @@ export interface ShelfServer extends ServerProcess {
   firstToken: string | null;
 }
 
-/** The Shelf server on a free port with the bench-only raised limits. */
-export async function startShelfServer(dataDir: string): Promise<ShelfServer> {
-  const server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, '--raise-limits']);
+/** The Shelf server on a free port with the bench-only raised limits, on SQLite in `dataDir`. */
+export const startShelfServer = (dataDir: string): Promise<ShelfServer> => startShelfServerOn(['--data', dataDir]);
+
+/** The same on the store the arguments name (`--data <dir>` or `--database <url>`). */
+export async function startShelfServerOn(storeArgs: readonly string[]): Promise<ShelfServer> {
+  const server = await startServerProcess('server/main.ts', ['--port', '0', ...storeArgs, '--raise-limits']);
   const firstToken = server.banner.join('\n').match(/tok_[0-9a-f]{64}/)?.[0] ?? null;
   return { ...server, firstToken };
 }

@@ -22,8 +22,7 @@ export async function userTagCount(sql: Sql, userId: string): Promise<number> {
 
 /** How many tags (the names and their ancestors) would be new for the user. */
 export async function newTagCount(sql: Sql, userId: string, names: readonly string[]): Promise<number> {
-  const found = await existingTags(sql, userId, names);
-  return levelKeys(names).filter((key) => !found.has(key)).length;
+  return (await TagPlan.read(sql, userId, names)).missing(names);
 }
 
 /** Refuses (409 CONFLICT) when these names would take the user past MAX_TAGS_PER_USER. */
@@ -43,26 +42,57 @@ export async function ensureTags(sql: Sql, userId: string, names: readonly strin
   return findOrCreateTags(sql, userId, names, now);
 }
 
-/** As ensureTags, for a caller that has checked the cap itself (the import writer keeps its own count). */
+/** As ensureTags, for a caller that has checked the cap itself. */
 export async function findOrCreateTags(sql: Sql, userId: string, names: readonly string[], now: number): Promise<string[]> {
-  const ids = await existingTags(sql, userId, names);
-  const created: { id: string; name: string; key: string; parentId: string | null }[] = [];
-  const named = names.map((name) => {
-    let parentId: string | null = null;
-    for (const level of withAncestors(name)) {
-      const key = tagKey(level);
-      let id = ids.get(key);
-      if (id === undefined) {
-        id = newId('tag');
-        ids.set(key, id);
-        created.push({ id, name: level, key, parentId });
+  const plan = await TagPlan.read(sql, userId, names);
+  const ids = plan.idsOf(names);
+  await plan.create(sql, userId, now);
+  return ids;
+}
+
+/**
+ * The tags of several bookmarks, found in one statement and created in one more: the user's
+ * tags among the names read once (call inside a transaction locked on the user), then the
+ * missing ones given ids as they are met, ancestors first, and inserted together in that order
+ * (as SQLite's loop inserts them one by one).
+ */
+export class TagPlan {
+  private readonly created: { id: string; name: string; key: string; parentId: string | null }[] = [];
+
+  private constructor(private readonly ids: Map<string, string>) {}
+
+  /** The plan, knowing the user's tags among these names and their ancestors. */
+  static async read(sql: Sql, userId: string, names: readonly string[]): Promise<TagPlan> {
+    return new TagPlan(await existingTags(sql, userId, names));
+  }
+
+  /** How many of the names and their ancestors are neither the user's nor planned (names read with the plan). */
+  missing(names: readonly string[]): number {
+    return levelKeys(names).filter((key) => !this.ids.has(key)).length;
+  }
+
+  /** The ids of the named tags, in order, planning those missing (names read with the plan). */
+  idsOf(names: readonly string[]): string[] {
+    return names.map((name) => {
+      let parentId: string | null = null;
+      for (const level of withAncestors(name)) {
+        const key = tagKey(level);
+        let id = this.ids.get(key);
+        if (id === undefined) {
+          id = newId('tag');
+          this.ids.set(key, id);
+          this.created.push({ id, name: level, key, parentId });
+        }
+        parentId = id;
       }
-      parentId = id;
-    }
-    return parentId!;
-  });
-  if (created.length > 0) {
-    // One statement for all the new tags, inserted in the order met (ancestors first), as SQLite's loop does.
+      return parentId!;
+    });
+  }
+
+  /** Inserts the tags planned so far. */
+  async create(sql: Sql, userId: string, now: number): Promise<void> {
+    const created = this.created.splice(0);
+    if (created.length === 0) return;
     await sql.run(
       `INSERT INTO tags (id, user_id, name, name_key, color, parent_id, created_at)
        SELECT n.id, $1, n.name, n.key, NULL, n.parent_id, $2
@@ -70,7 +100,6 @@ export async function findOrCreateTags(sql: Sql, userId: string, names: readonly
       [userId, now, created.map((t) => t.id), created.map((t) => t.name), created.map((t) => t.key), created.map((t) => t.parentId)],
     );
   }
-  return named;
 }
 
 /** Makes a bookmark's tags exactly these names (call inside a transaction locked on the user). */

@@ -1,4 +1,4 @@
-/** What an import writer of either backend keeps between the statements of one batch. */
+/** What the import writers share; the lookups are SQLite's (PostgreSQL's reads what a batch needs at once). */
 
 /** The batch found its job no longer running (failed or deleted meanwhile): nothing of it may commit. */
 export class JobGone extends Error {}
