@@ -8,8 +8,9 @@ const ROW_HEIGHT = 34;
 const MAX_HEIGHT = 448;
 /**
  * happy-dom and the first render have no layout: the virtualiser starts from a
- * box of this size. As tall as the box of a long tree, so that the rows of the
- * first render are those in view and its measurement renders nothing again.
+ * box of this size. As tall as the box of a long tree (its border aside), so that
+ * the rows of the first render are those in view and its measurement renders
+ * nothing again.
  */
 const INITIAL_RECT = { width: 480, height: MAX_HEIGHT };
 const DRAG_TYPE = 'application/x-shelf-tree-item';
