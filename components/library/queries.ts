@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
-import { firstPageItem, smartFoldersCacheItem } from '../../lib/storage/library-items.ts';
+import { type CollectionTreeEntry, firstPageItem, smartFoldersCacheItem } from '../../lib/storage/library-items.ts';
 import { readKept } from '../../lib/storage/early-reads.ts';
 import type { TypedItem } from '../../lib/storage/typed-item.ts';
 import { keys } from './query-keys.ts';
@@ -34,6 +34,8 @@ function useKeptList<T>(queryKey: QueryKey, kept: TypedItem<{ items: T } | null>
 const refreshed = new Set<string>();
 
 export const useCollections = () => useKeptList(keys.collections, collectionsCacheItem, (refresh) => sendLibrary('listCollections', { refresh }));
+/** The collections the options page opened with, their tree's fields only (entrypoints/options/opening.ts): shown until the whole list is read. */
+export const useOpeningCollections = () => useQueryClient().getQueryData<CollectionTreeEntry[]>(keys.collectionTree);
 export const useTags = () => useKeptList(keys.tags, tagsCacheItem, (refresh) => sendLibrary('listTags', { refresh }));
 export const useSmartFolders = () => useKeptList(keys.smartFolders, smartFoldersCacheItem, (refresh) => sendLibrary('listSmartFolders', { refresh }));
 

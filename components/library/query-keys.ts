@@ -6,6 +6,8 @@ import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
  */
 export const keys = {
   collections: ['collections'] as const,
+  /** The kept collections as the options page opens with them (lib/storage/library-items.ts' collectionTreeView); apart from 'collections' so that no invalidation of those reaches it. */
+  collectionTree: ['collection-tree'] as const,
   tags: ['tags'] as const,
   smartFolders: ['smart-folders'] as const,
   account: ['account'] as const,

@@ -4,8 +4,15 @@ import { focusRing } from '../field-styles.ts';
 import type { Row, TreeItem } from './tree-rows.ts';
 
 const ROW_HEIGHT = 34;
-/** happy-dom and the first paint have no layout: the virtualiser starts from a box of this size. */
-const INITIAL_RECT = { width: 480, height: 480 };
+/** The tree's box scrolls past this height. */
+const MAX_HEIGHT = 448;
+/**
+ * happy-dom and the first render have no layout: the virtualiser starts from a
+ * box of this size. As tall as the box of a long tree (its border aside), so that
+ * the rows of the first render are those in view and its measurement renders
+ * nothing again.
+ */
+const INITIAL_RECT = { width: 480, height: MAX_HEIGHT };
 const DRAG_TYPE = 'application/x-shelf-tree-item';
 
 interface Props<T extends TreeItem> {
@@ -85,7 +92,7 @@ export function TreeView<T extends TreeItem>({ label, rows, selectedId, onSelect
   };
 
   return (
-    <div ref={scrollRef} className="max-h-[28rem] min-h-0 overflow-y-auto rounded-md border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+    <div ref={scrollRef} style={{ maxHeight: MAX_HEIGHT }} className="min-h-0 overflow-y-auto rounded-md border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
       <div role="tree" aria-label={label} className="relative" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((v) => {
           const row = rows[v.index]!;

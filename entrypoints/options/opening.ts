@@ -1,16 +1,17 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { keys } from '../../components/library/query-keys.ts';
 import { readKept } from '../../lib/storage/early-reads.ts';
-import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
-import { smartFoldersCacheItem } from '../../lib/storage/library-items.ts';
-import type { TypedItem } from '../../lib/storage/typed-item.ts';
+import { tagsCacheItem } from '../../lib/storage/items.ts';
+import { collectionTreeView, smartFoldersCacheItem } from '../../lib/storage/library-items.ts';
+import type { ReadItem } from '../../lib/storage/typed-item.ts';
 import { SECTION_READS } from './opening-reads.ts';
 
-type KeptList = readonly [TypedItem<{ items: unknown[] } | null>, QueryKey];
+type KeptList = readonly [ReadItem<{ items: unknown[] } | null>, QueryKey];
 
 /** Each kept list the sections open with, and its query (components/library/queries.ts). */
 const KEPT_LISTS: readonly KeptList[] = [
-  [collectionsCacheItem, keys.collections],
+  // The tree's fields only: the section reads the whole list after its first render.
+  [collectionTreeView, keys.collectionTree],
   [tagsCacheItem, keys.tags],
   [smartFoldersCacheItem, keys.smartFolders],
 ];

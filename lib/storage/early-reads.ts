@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import type { TypedItem } from './typed-item.ts';
+import type { ReadItem } from './typed-item.ts';
 
 /**
  * Storage reads that a page's early script (sidepanel-early.js, options-early.js)
@@ -22,7 +22,7 @@ export function readEarly(win: Window, key: `local:${string}`): Promise<unknown>
 }
 
 /** The item's value: from the early script's read of its key when there was one (taken once, so that a later read is fresh), from storage otherwise. */
-export async function readKept<T>(item: TypedItem<T>, win: Window = window): Promise<T> {
+export async function readKept<T>(item: ReadItem<T>, win: Window = window): Promise<T> {
   const reads = (win as HolderWindow)[HOLDER];
   const early = reads?.get(item.key);
   reads?.delete(item.key);

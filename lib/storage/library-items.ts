@@ -1,13 +1,26 @@
 import * as z from 'zod/mini';
 import { Bookmark } from '../api/bookmarks.ts';
+import { Collection } from '../api/collections.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
 import { BrowsePage } from '../messaging/library-replies.ts';
 import { BrowseSource } from '../messaging/library-requests.ts';
-import { PANEL_PLACE_KEY, SMART_FOLDERS_CACHE_KEY, firstPageKey } from './opening-keys.ts';
-import { typedItem } from './typed-item.ts';
+import { COLLECTIONS_CACHE_KEY, PANEL_PLACE_KEY, SMART_FOLDERS_CACHE_KEY, firstPageKey } from './opening-keys.ts';
+import { readItem, typedItem } from './typed-item.ts';
 
 /** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
 
+/** What the Collections tree shows of a collection: its first render needs no more. */
+export const CollectionTreeEntry = /* @__PURE__ */ z.pick(Collection, { id: true, parentId: true, name: true, icon: true, color: true, bookmarkCount: true });
+export type CollectionTreeEntry = z.infer<typeof CollectionTreeEntry>;
+
+/**
+ * The kept collections (items.ts' collectionsCacheItem) as the options page
+ * opens with them: only the tree's fields checked, and only those kept, so the
+ * tree is drawn without waiting for the check of every field (1,000 collections,
+ * in a trace: 5-11 ms from the read to the first render's start, not 16-23); the
+ * section reads and checks the whole list right after.
+ */
+export const collectionTreeView = readItem(COLLECTIONS_CACHE_KEY, z.nullable(z.object({ items: z.array(CollectionTreeEntry) })), { fallback: null, onInvalid: 'fallback', asText: true });
 
 export const smartFoldersCacheItem = typedItem(SMART_FOLDERS_CACHE_KEY, z.nullable(z.object({ items: z.array(SmartFolder), fetchedAt: z.number() })), {
   fallback: null,

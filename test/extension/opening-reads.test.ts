@@ -9,7 +9,8 @@ import { startOpeningReads as startPanelReads } from '../../entrypoints/sidepane
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { savedBookmark } from './support/fixtures.ts';
 import { readEarly, readKept } from '../../lib/storage/early-reads.ts';
-import { tagsCacheItem } from '../../lib/storage/items.ts';
+import type { Collection } from '../../lib/api/collections.ts';
+import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
 import { type PanelPlace, firstPageItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
 
 const bookmark = (id: string): Bookmark => savedBookmark({ id, url: `https://example.com/${id}`, title: `Title ${id}` });
@@ -38,6 +39,22 @@ const cachedIds = (client: QueryClient, place: PanelPlace & { kind: 'list' }) =>
 beforeEach(() => {
   fakeBrowser.reset();
   vi.restoreAllMocks();
+});
+
+const collection = (id: string, parentId: string | null = null): Collection => ({
+  id,
+  name: `Name ${id}`,
+  icon: '📁',
+  color: '#16a34a',
+  parentId,
+  depth: parentId ? 1 : 0,
+  order: 0,
+  bookmarkCount: 3,
+  notes: 'notes',
+  branding: null,
+  shareSlug: null,
+  isShared: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
 });
 
 const tags = { items: [{ id: 'tag_1', name: 'dev', color: null, parentId: null, count: 2, createdAt: '2025-01-01T00:00:00.000Z' }], fetchedAt: 1 };
@@ -143,6 +160,35 @@ describe('the options page’s opening', () => {
     await readOptionsOpening(client, win);
     expect(client.getQueryData(keys.tags)).toEqual(tags.items);
     expect(get).not.toHaveBeenCalled();
+  });
+
+  it('opens Collections on the tree’s fields of the kept collections only, and leaves the whole list to its query', async () => {
+    await collectionsCacheItem.set({ items: [collection('col_a'), collection('col_b', 'col_a')], fetchedAt: 1 });
+    const win = pageAt('#collections');
+    startOptionsReads(win);
+    const client = new QueryClient();
+
+    await readOptionsOpening(client, win);
+    expect(client.getQueryData(keys.collectionTree)).toEqual([
+      { id: 'col_a', parentId: null, name: 'Name col_a', icon: '📁', color: '#16a34a', bookmarkCount: 3 },
+      { id: 'col_b', parentId: 'col_a', name: 'Name col_b', icon: '📁', color: '#16a34a', bookmarkCount: 3 },
+    ]);
+    expect(client.getQueryData(keys.collections)).toBeUndefined();
+    // The early read was the opening's: the whole list is read afresh, through the whole schema.
+    expect((await readKept(collectionsCacheItem, win))?.items).toEqual([collection('col_a'), collection('col_b', 'col_a')]);
+  });
+
+  it('opens Collections on no tree when a tree field of the kept list does not fit, and the whole list refuses a field the tree does not check', async () => {
+    const kept = (items: unknown[]) => fakeBrowser.storage.local.set({ collectionsCache: JSON.stringify({ items, fetchedAt: 1 }) });
+    await kept([collection('col_a'), { ...collection('col_b'), bookmarkCount: 'many' }]);
+    const client = new QueryClient();
+    await readOptionsOpening(client, pageAt('#collections'));
+    expect(client.getQueryCache().getAll()).toHaveLength(0);
+
+    await kept([{ ...collection('col_a'), createdAt: 7 }]);
+    await readOptionsOpening(client, pageAt('#collections'));
+    expect(client.getQueryData(keys.collectionTree)).toEqual([expect.objectContaining({ id: 'col_a' })]);
+    expect(await collectionsCacheItem.get()).toBeNull();
   });
 
   it('puts nothing there for a section without a kept list, or when none is kept', async () => {

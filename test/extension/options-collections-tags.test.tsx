@@ -11,8 +11,10 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setRuntime } from '../../components/messenger.ts';
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
 import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
+import { readOpening } from '../../entrypoints/options/opening.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import type { Scope } from '../../lib/api/scopes.ts';
+import { collectionsCacheItem } from '../../lib/storage/items.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { dataOf } from '../support/expect.ts';
 import { type TestUser } from '../support/server.ts';
@@ -44,8 +46,9 @@ afterEach(async () => {
   await bg.idle();
 });
 
-function open(Section: ComponentType): void {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+const newClient = () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+
+function open(Section: ComponentType, client = newClient()): void {
   render(
     <QueryClientProvider client={client}>
       <Section />
@@ -277,6 +280,39 @@ describe('options: Collections', () => {
 
     await user.type(screen.getByLabelText('Filter collections'), 'Child 73.4');
     await waitFor(() => expect(rowTexts('Collections')).toEqual(['Parent 730 bookmarks', 'Child 73.40 bookmarks']));
+  });
+});
+
+describe('options: Collections, opened at options.html#collections', () => {
+  /** The options page's opening (entrypoints/options/main.tsx) with `items` as the background's kept list. */
+  async function openWithKept(items: unknown[]): Promise<void> {
+    await fakeBrowser.storage.local.set({ collectionsCache: JSON.stringify({ items, fetchedAt: server.t.server.deps.clock.now() }) });
+    const client = newClient();
+    await readOpening(client, { location: { hash: '#collections' } } as Window);
+    open(CollectionsSection, client);
+  }
+
+  it('draws the kept tree in its first render, and refuses a kept list whose other fields do not fit, asking the server again', async () => {
+    const work = await collection('Work');
+    await openWithKept([{ ...work, name: 'Kept work', createdAt: 7 }]);
+
+    // No waiting: the first render holds the tree.
+    expect(item(/^Kept work/)).toBeTruthy();
+    expect(screen.queryByText('Loading collections…')).toBeNull();
+    await screen.findByRole('treeitem', { name: /^Work/ });
+    expect(requested(/^GET \/v1\/collections$/).length).toBeGreaterThan(0);
+    await user.click(item(/^Work/));
+    expect(screen.getByRole('region', { name: 'Collection Work' })).toBeTruthy();
+    expect((await collectionsCacheItem.get())?.items.map((c) => c.name)).toEqual(['Work']);
+  });
+
+  it('opens on no tree when a tree field of the kept list does not fit, then shows the server’s', async () => {
+    const work = await collection('Work');
+    await openWithKept([{ ...work, name: 42 }]);
+
+    expect(screen.getByText('Loading collections…')).toBeTruthy();
+    expect(await screen.findByRole('treeitem', { name: /^Work/ })).toBeTruthy();
+    expect((await collectionsCacheItem.get())?.items.map((c) => c.name)).toEqual(['Work']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import { toClientError } from '../../../lib/client/errors.ts';
 import { inputClass, labelClass, primaryButtonClass } from '../../field-styles.ts';
-import { useCollections } from '../../library/queries.ts';
+import { useCollections, useOpeningCollections } from '../../library/queries.ts';
 import { SectionError } from '../SectionError.tsx';
 import { FilteredTree } from '../FilteredTree.tsx';
 import { useScope } from '../use-scopes.ts';
@@ -14,15 +14,16 @@ import { TrashedCollections } from './TrashedCollections.tsx';
 /** The Collections section: the tree with counts and a filter, the chosen collection's details, and the trashed ones. */
 export function CollectionsSection() {
   const list = useCollections();
+  const opening = useOpeningCollections();
   const canWrite = useScope('collections:write');
   const changes = useCollectionChanges();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [name, setName] = useState('');
 
   const collections = list.data ?? [];
-  const items = useMemo(() => list.data?.map(asItem), [list.data]);
+  // Until the whole list is read, the tree the page opened with (the details wait for it).
+  const items = useMemo(() => (list.data ?? opening)?.map(asItem), [list.data, opening]);
   const selected = collections.find((c) => c.id === selectedId) ?? null;
-
 
   const create = (event: FormEvent) => {
     event.preventDefault();
