@@ -19,14 +19,21 @@ type Params = Record<string, string | number>;
 
 const FIELDS = 'w.title, w.description, w.url';
 
+/** Case folding for short queries, close to the trigram tokenizer's (which folds every script). */
+const lowered = (s: string): string => s.toLowerCase();
+
 /** Active bookmarks whose title, description or URL contains the text in any case, newest first. */
 export class SqliteBookmarkSearch {
+  private short: Database.Statement<[Params], BookmarkRow>;
   private walk: Database.Statement<[Params], BookmarkRow>;
   private sorted: Database.Statement<[Params], BookmarkRow>;
   private matched: Database.Statement<[Params], BookmarkRow>;
   private count: Database.Statement<[Params], number>;
 
   constructor(db: Db) {
+    db.function('shelf_contains_lowered', { deterministic: true }, (title, description, url, needle) =>
+      [title, description, url].some((field) => lowered(String(field)).includes(String(needle))) ? 1 : 0,
+    );
     // Whether a field holds the folded needle, folded as FTS5's trigram tokenizer folds: the same
     // test as the index's, row by row. Null for a text holding U+FFFD, which may stand for a lone
     // surrogate that FTS5 read from the bytes as one U+FFFD; the same fields as bytes then settle it.
@@ -41,16 +48,20 @@ export class SqliteBookmarkSearch {
     // The user's newest @budget bookmarks, tested one by one until @limit match: the window runs as
     // a co-routine, read newest first, so that the walk stops with the page. Only the page's rows
     // are then read whole.
-    this.walk = db.prepare(
-      `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b WHERE b.seq IN (
-         SELECT w.seq FROM (
-           SELECT w.seq, ${FIELDS} FROM bookmarks w INDEXED BY bookmarks_newest
-           WHERE w.user_id = @userId AND w.deleted_at IS NULL
-           ORDER BY w.created_at DESC, w.seq DESC LIMIT @budget) w
-         WHERE coalesce(shelf_trigram_contains(${FIELDS}, @needle),
-           shelf_trigram_contains(CAST(w.title AS BLOB), CAST(w.description AS BLOB), CAST(w.url AS BLOB), @needle))
-         LIMIT @limit)
-       ORDER BY b.created_at DESC, b.seq DESC`,
+    const newestPassing = (test: string) =>
+      db.prepare<[Params], BookmarkRow>(
+        `SELECT ${BOOKMARK_COLUMNS} FROM bookmarks b WHERE b.seq IN (
+           SELECT w.seq FROM (
+             SELECT w.seq, ${FIELDS} FROM bookmarks w INDEXED BY bookmarks_newest
+             WHERE w.user_id = @userId AND w.deleted_at IS NULL
+             ORDER BY w.created_at DESC, w.seq DESC LIMIT @budget) w
+           WHERE ${test} LIMIT @limit)
+         ORDER BY b.created_at DESC, b.seq DESC`,
+      );
+    this.short = newestPassing(`shelf_contains_lowered(${FIELDS}, @needle)`);
+    this.walk = newestPassing(
+      `coalesce(shelf_trigram_contains(${FIELDS}, @needle),
+         shelf_trigram_contains(CAST(w.title AS BLOB), CAST(w.description AS BLOB), CAST(w.url AS BLOB), @needle))`,
     );
     const matches = 'SELECT rowid FROM bookmarks_search WHERE bookmarks_search MATCH @match';
     const newestOf = (selection: string) =>
@@ -77,12 +88,11 @@ export class SqliteBookmarkSearch {
    */
   find(userId: string, text: string, limit: number): BookmarkRow[] {
     if (unsearchable(text)) return [];
-    const needle = trigramFold(text);
-    if (isShortQuery(text)) return this.walk.all({ userId, needle, budget: SHORT_QUERY_SCAN, limit });
+    if (isShortQuery(text)) return this.short.all({ userId, needle: lowered(text), budget: SHORT_QUERY_SCAN, limit });
     // One FTS5 string: the trigram tokenizer turns it into consecutive trigrams, i.e. a substring match.
     const match = `"${text.replace(/"/g, '""')}"`;
     if (this.count.get({ match })! > MANY_MATCHES) {
-      const walked = this.walk.all({ userId, needle, budget: SEARCH_WALK_ROWS, limit });
+      const walked = this.walk.all({ userId, needle: trigramFold(text), budget: SEARCH_WALK_ROWS, limit });
       if (walked.length === limit) return walked;
       return this.matched.all({ userId, match, limit });
     }
