@@ -7,12 +7,11 @@
  */
 
 /**
- * sqlite3Fts5UnicodeFold's table (generated there from Unicode's CaseFolding.txt), as triples:
- * the first code point of a range, flags, the range's length. A code point in the range folds to
- * (c + OFFSETS[flags >> 1]) & 0xffff, every one of them when flags is even, else every second
- * one from the first.
+ * sqlite3Fts5UnicodeFold's table (its aEntry, generated from Unicode's CaseFolding.txt), as
+ * triples: the first code point of a range, flags, the range's length. A code point in the range
+ * folds to (c + OFFSETS[flags >> 1]) & 0xffff, every one of them when flags is even, else every
+ * second one from the first.
  */
-// prettier-ignore
 const RANGES = [
   65, 14, 26, 181, 64, 1, 192, 14, 23, 216, 14, 7, 256, 1, 48, 306, 1, 6,
   313, 1, 16, 330, 1, 46, 376, 116, 1, 377, 1, 6, 383, 104, 1, 385, 50, 1,
@@ -44,7 +43,7 @@ const RANGES = [
   65313, 14, 26,
 ];
 
-// prettier-ignore
+/** The offsets RANGES' flags pick, as sqlite3Fts5UnicodeFold's aiOff. */
 const OFFSETS = [
   1, 2, 8, 15, 16, 26, 28, 32, 37, 38, 40, 48, 63, 64, 69, 71,
   79, 80, 116, 202, 203, 205, 206, 207, 209, 210, 211, 213, 214, 217, 218, 219,
