@@ -81,7 +81,7 @@ async function scaleRows(ws: Workspace, settings: BenchSettings, createDatabase:
       const library = await copiedLibrary(ws, size, 'pg-scale', createDatabase);
       copies.push(`${fmtCount(size)}: ${(library.copyMs / 1000).toFixed(1)} s`);
       server = await startOn(library.url);
-      await timeRequests(apiClient(server.url, library.token), library, runs, figures);
+      await timeRequests([{ api: apiClient(server.url, library.token), seeded: library }], runs, figures);
     } catch (err) {
       return [failureRow({ section: SECTION, measurement: `at ${fmtCount(size)} bookmarks`, target: '' }, err)];
     } finally {

@@ -18,6 +18,8 @@ const SECTION = 'Scale';
 export const SIZES: readonly number[] = process.env.SHELF_BENCH_SCALE_SIZES?.split(',').map(Number) ?? [10_000, 100_000, 1_000_000];
 /** Issue 12: a paged or indexed operation at 1,000,000 bookmarks within 2 × its figure at 10,000. */
 export const MAX_RATIO = 2;
+/** Timed runs of each request at each size, at least: a median of fewer swings with a busy machine. SHELF_BENCH_SCALE_RUNS=41 takes more. */
+const MIN_RUNS = Number(process.env.SHELF_BENCH_SCALE_RUNS ?? 11);
 const COLLECTIONS = 50;
 /** JSON reads the library once in order; HTML once per folder and once more for Unsorted. */
 const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'html'];
@@ -45,21 +47,27 @@ export interface Seeded {
  * 1,000,000 ÷ 10,000 ratio against the 2 × target for the paged and indexed ones.
  */
 export async function scaleSection(ws: Workspace, settings: BenchSettings): Promise<Row[]> {
-  const runs = Math.max(5, Math.round(settings.evaluations / 5));
+  const runs = Math.max(MIN_RUNS, Math.round(settings.evaluations / 5));
   const figures = new Map<string, number[]>();
   const exports = new Map<ExportFormat, (ExportMemory | Failed)[]>();
-  const seeding: string[] = [];
-  for (const size of SIZES) {
-    const seeded = await seed(ws, size);
-    seeding.push(`${fmtCount(size)}: ${seconds(seeded.insertMs)} + ${seconds(seeded.migrateMs)}`);
-    const shelf = await startShelfServer(seeded.dir);
-    try {
-      await timeRequests(apiClient(shelf.url, seeded.token), seeded, runs, figures);
-    } catch (err) {
-      return [failureRow({ section: SECTION, measurement: `at ${fmtCount(size)} bookmarks`, target: '' }, err)];
-    } finally {
-      await shelf.stop();
-    }
+  const libraries: Seeded[] = [];
+  for (const size of SIZES) libraries.push(await seed(ws, size));
+  const seeding = libraries.map((seeded, i) => `${fmtCount(SIZES[i]!)}: ${seconds(seeded.insertMs)} + ${seconds(seeded.migrateMs)}`);
+  // Every size's server at once, each request sent to each in turn: a busy machine slows all sizes alike.
+  const servers: Awaited<ReturnType<typeof startShelfServer>>[] = [];
+  try {
+    for (const seeded of libraries) servers.push(await startShelfServer(seeded.dir));
+    await timeRequests(
+      servers.map((shelf, i) => ({ api: apiClient(shelf.url, libraries[i]!.token), seeded: libraries[i]! })),
+      runs,
+      figures,
+    );
+  } catch (err) {
+    return [failureRow({ section: SECTION, measurement: `at ${SIZES.map(fmtCount).join(', ')} bookmarks`, target: '' }, err)];
+  } finally {
+    for (const shelf of servers) await shelf.stop();
+  }
+  for (const seeded of libraries) {
     for (const format of EXPORT_FORMATS) {
       const runs = exports.get(format) ?? [];
       exports.set(format, runs);
@@ -117,19 +125,35 @@ export function ratioRows(section: string, figures: Map<string, number[]>, runs:
   });
 }
 
-/** Each request's median ms over `runs`, added to `figures` under its label. */
-export async function timeRequests(api: ApiClient, seeded: Seeded, runs: number, figures: Map<string, number[]>): Promise<void> {
-  // A write moves the store version, so that each timed read is computed rather than served from the response cache.
-  let favorite = false;
-  const uncache = () => api.call('PUT', `/bookmarks/${bookmarkId(0)}/favorite`, { isFavorite: (favorite = !favorite) });
-  for (const [label, request] of await requestsOf(api, seeded)) {
-    const times: number[] = [];
-    await request(); // warms the statement and the page cache
-    for (let i = 0; i < runs; i++) {
-      await uncache();
-      times.push((await timed(request)).ms);
+/** A server holding one seeded library, and how to reach it. */
+export interface Target {
+  api: ApiClient;
+  seeded: Seeded;
+}
+
+/**
+ * Each request's median ms over `runs` at each target, appended to `figures` under its label in the
+ * targets' order. Each run sends the request to every target in turn, so that the machine's load
+ * at that moment weighs on every size rather than on whichever was measured then.
+ */
+export async function timeRequests(targets: readonly Target[], runs: number, figures: Map<string, number[]>): Promise<void> {
+  const requests = await Promise.all(targets.map(({ api, seeded }) => requestsOf(api, seeded)));
+  const uncache = targets.map(({ api }) => {
+    // A write moves the store version, so that each timed read is computed rather than served from the response cache.
+    let favorite = false;
+    return () => api.call('PUT', `/bookmarks/${bookmarkId(0)}/favorite`, { isFavorite: (favorite = !favorite) });
+  });
+  for (const [i, [label]] of requests[0]!.entries()) {
+    const times = targets.map((): number[] => []);
+    const sends = requests.map((list) => list[i]![1]);
+    for (const send of sends) await send(); // warms the statement and the page cache
+    for (let run = 0; run < runs; run++) {
+      for (const [k, send] of sends.entries()) {
+        await uncache[k]!();
+        times[k]!.push((await timed(send)).ms);
+      }
     }
-    figures.set(label, [...(figures.get(label) ?? []), median(times)]);
+    figures.set(label, [...(figures.get(label) ?? []), ...times.map(median)]);
   }
 }
 

@@ -4,6 +4,7 @@ import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { openPostgres } from '../../server/db/postgres/connect.ts';
 import { PgBookmarkSearch } from '../../server/store/postgres/bookmark-search.ts';
 import { SHORT_QUERY_SCAN } from '../../server/store/shared/search-terms.ts';
+import { SEARCH_WALK_ROWS } from '../../server/store/sqlite/bookmark-search.ts';
 import { dataOf } from '../support/expect.ts';
 import { type TestServer, type TestUser, onPostgresProject } from '../support/server.ts';
 import type { RawDb } from '../support/raw-db.ts';
@@ -16,8 +17,8 @@ let t: TestServer;
 let db: RawDb;
 withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
-const found = async (u: TestUser, q: string): Promise<string[]> =>
-  dataOf(await u.api('GET', `/bookmarks/search?q=${encodeURIComponent(q)}&limit=100`), z.array(Bookmark)).map((b) => b.title);
+const found = async (u: TestUser, q: string, limit = 100): Promise<string[]> =>
+  dataOf(await u.api('GET', `/bookmarks/search?q=${encodeURIComponent(q)}&limit=${limit}`), z.array(Bookmark)).map((b) => b.title);
 
 /**
  * That the index holds exactly the text of the rows it covers: FTS5's own check on SQLite. On
@@ -143,5 +144,94 @@ describe('the search index', () => {
     // A word in more than 5,000 bookmarks is met by walking the newest first: the same answer as sorting.
     const newest = dataOf(await u.api('GET', '/bookmarks?limit=100&sortBy=newest'), BookmarkPage).data.map((b) => b.title);
     expect(await found(u, 'TITLE bm_')).toEqual(newest);
+  });
+});
+
+/**
+ * SQLite meets a word with more than 5,000 matches by testing the user's newest bookmarks one by
+ * one, folded as FTS5 folds (server/store/sqlite/trigram-fold.ts), and answers from the index only
+ * when that walk leaves the page unfilled. Another user's bookmarks carry each word below, so that
+ * every one of them has that many matches.
+ */
+describe.skipIf(onPostgresProject)('GET /bookmarks/search of a word in more than 5,000 bookmarks (SQLite)', () => {
+  const CARRIER = 'ΣΟΦΟΣ İstanbul istanbul 𐐀x Straße edgeword x\ud800yz boundaryword';
+  const MATCHES_OF_OTHERS = 5_001;
+  const start = 1_700_000_000_000;
+
+  /** Bookmarks of the user, the last one the newest, with these titles where not null; their ids in that order. */
+  async function titled(u: TestUser, titles: (string | null)[]): Promise<string[]> {
+    const ids = await insertBookmarksRaw(t, db, u.userId, titles.map((_, i) => ({ createdAt: start + i })));
+    for (const [i, id] of ids.entries()) if (titles[i] !== null) await db.run('UPDATE bookmarks SET title = ? WHERE id = ?', titles[i], id);
+    return ids;
+  }
+
+  /** Takes bookmarks out of the search index, or puts them back, without touching the bookmarks. */
+  const index = (action: 'remove' | 'restore', ids: string[]): Promise<number> =>
+    db.run(
+      action === 'remove'
+        ? `INSERT INTO bookmarks_search (bookmarks_search, rowid, title, description, url)
+           SELECT 'delete', seq, title, description, url FROM bookmarks WHERE id IN (${ids.map(() => '?').join(', ')})`
+        : `INSERT INTO bookmarks_search (rowid, title, description, url)
+           SELECT seq, title, description, url FROM bookmarks WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      ...ids,
+    );
+
+  beforeAll(async () => {
+    const others = await t.user();
+    await insertBookmarksRaw(t, db, others.userId, Array.from({ length: MATCHES_OF_OTHERS }, (_, i) => ({ createdAt: start + i })));
+    await db.run('UPDATE bookmarks SET title = ? WHERE user_id = ?', CARRIER, others.userId);
+  });
+
+  it('finds by walking exactly what the index finds, in any script and for any stored text', async () => {
+    const u = await t.user();
+    const ids = await titled(u, ['ΣΟΦΟΣ', 'σοφος λόγος', 'Σοφός', 'istanbul', 'İSTANBUL', '𐐨x', 'ed\u0000geword', 'x\ud800yz', 'STRAẞE']);
+    const cases: [string, string[]][] = [
+      // Final sigma folds to sigma, and accents are kept.
+      ['σοφος', ['σοφος λόγος', 'ΣΟΦΟΣ']],
+      ['σοφοσ', ['σοφος λόγος', 'ΣΟΦΟΣ']],
+      // İ folds to nothing else (JavaScript's toLowerCase makes it i and a combining dot).
+      ['İst', ['İSTANBUL']],
+      ['ist', ['istanbul']],
+      ['𐐀X', ['𐐨x']],
+      ['straße', ['STRAẞE']],
+      // FTS5 reads past U+0000.
+      ['edgeword', ['ed\u0000geword']],
+      // A lone surrogate is stored as bytes that FTS5 reads as one U+FFFD.
+      ['x\ufffdy', ['x\ufffd\ufffd\ufffdyz']],
+    ];
+    // Out of the index, the user's bookmarks can only be found by the walk, which a full page shows.
+    await index('remove', ids);
+    try {
+      for (const [q, titles] of cases) expect({ q, walked: await found(u, q, titles.length) }).toEqual({ q, walked: titles });
+    } finally {
+      await index('restore', ids);
+    }
+    // One more than the matches leaves the walk's page unfilled: the index answers.
+    for (const [q, titles] of cases) expect({ q, indexed: await found(u, q, titles.length + 1) }).toEqual({ q, indexed: titles });
+    await indexIsInStep();
+  });
+
+  it(`walks the newest ${SEARCH_WALK_ROWS} bookmarks, then answers from the index`, async () => {
+    const u = await t.user();
+    const titles = Array.from({ length: SEARCH_WALK_ROWS + 1 }, (): string | null => null);
+    // The newest, the last the walk reaches and the first beyond it.
+    const [beyond, last, newest] = [0, 1, SEARCH_WALK_ROWS];
+    for (const i of [beyond, last, newest]) titles[i] = `boundaryword ${i}`;
+    const ids = await titled(u, titles);
+    const newestFirst = [newest, last, beyond].map((i) => titles[i]);
+    expect(await found(u, 'BOUNDARYWORD', 3)).toEqual(newestFirst);
+
+    // Left out of the index, the two older ones are found by the walk as long as it reaches them.
+    const unindexed = [ids[last]!, ids[beyond]!];
+    await index('remove', unindexed);
+    try {
+      expect(await found(u, 'boundaryword', 2)).toEqual(newestFirst.slice(0, 2));
+      // The walk stops at its bound with two of three: the index, which has only the newest, answers.
+      expect(await found(u, 'boundaryword', 3)).toEqual(newestFirst.slice(0, 1));
+    } finally {
+      await index('restore', unindexed);
+    }
+    expect(await found(u, 'boundaryword', 3)).toEqual(newestFirst);
+    await indexIsInStep();
   });
 });
