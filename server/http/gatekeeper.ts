@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { ErrorHandler, MiddlewareHandler } from 'hono';
 import { isAuthenticationFailure } from '../../lib/api/error-codes.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { Clock } from '../clock.ts';
@@ -55,14 +55,14 @@ export function gatekeeper(deps: {
 
 /**
  * Counts every authentication failure of the spec toward the IP block, whichever
- * check answered it: the gatekeeper's own (token, plan) or a route's (scope).
- * Registered before the gatekeeper, so that it sees what both threw.
+ * check answered it (the gatekeeper's own, token and plan, or a route's scope check):
+ * the error handler sees every one of them, so a request pays for the count only
+ * when it fails, and a GET passes one middleware fewer.
  */
-export function countAuthFailures(guards: Guards): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    // Hono hands a thrown error to the error handler and keeps it in c.error, so it never reaches here as a throw.
-    if (c.error instanceof ApiError && isAuthenticationFailure(c.error.code)) await guards.recordAuthFailure(c.get('clientIp'));
+export function countingAuthFailures(guards: Guards, handle: ErrorHandler<AppEnv>): ErrorHandler<AppEnv> {
+  return async (err, c) => {
+    if (err instanceof ApiError && isAuthenticationFailure(err.code)) await guards.recordAuthFailure(c.get('clientIp'));
+    return handle(err, c);
   };
 }
 

@@ -6,12 +6,13 @@ import { newRequestId } from './respond.ts';
 
 /** Gives each request its id and the client address the per-IP limits key on (`proxyHops`: trusted proxies in front). */
 export function requestContext(proxyHops: number): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  // Not async: it hands on next()'s promise rather than wrapping it in one of its own.
+  return (c, next) => {
     const requestId = newRequestId();
     c.set('requestId', requestId);
     c.set('headers', { 'X-Request-Id': requestId });
     c.set('clientIp', clientAddress(peerAddress(c), c.req.header('X-Forwarded-For'), proxyHops));
-    await next();
+    return next();
   };
 }
 
