@@ -1,5 +1,6 @@
 import { TOKEN_PATTERN } from '../../lib/api/auth.ts';
 import type { ErrorCode } from '../../lib/api/errors.ts';
+import { type Awaitable, thenOrNow } from '../awaitable.ts';
 import type { AuthContext } from '../http/env.ts';
 import type { AccountsStore } from '../store/accounts.ts';
 import { hashToken } from './tokens.ts';
@@ -51,8 +52,11 @@ export class Authenticator {
     return this.known.size;
   }
 
-  /** `dataVersion`: the store's version as this request found it (see Store.version). */
-  async authenticate(header: string | undefined, now: number, dataVersion: string): Promise<AuthOutcome> {
+  /**
+   * `dataVersion`: the store's version as this request found it (see Store.version).
+   * Answers at once for a token known at that version, unless its last use is due to be written.
+   */
+  authenticate(header: string | undefined, now: number, dataVersion: string): Awaitable<AuthOutcome> {
     const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
     if (!match) return failed('MISSING_TOKEN', 'Send an API token as "Authorization: Bearer tok_..."');
     const token = match[1]!;
@@ -60,17 +64,21 @@ export class Authenticator {
 
     let known = this.known.get(token);
     if (known !== undefined && !inTime(known.hashedAt, now)) known = undefined;
-    const found = known?.version === dataVersion ? known.found : await this.lookup(token, known, now, dataVersion);
+    if (known?.version === dataVersion) return this.admit(known.found, now);
+    return thenOrNow(this.lookup(token, known, now, dataVersion), (found) => this.admit(found, now));
+  }
+
+  private admit(found: Found, now: number): Awaitable<AuthOutcome> {
     if (!found) return failed('INVALID_TOKEN', 'The API token is not valid');
     const { token: record, user } = found;
     if (record.revokedAt !== null) return failed('TOKEN_REVOKED', 'The API token has been revoked');
     if (record.expiresAt !== null && record.expiresAt <= now) return failed('TOKEN_EXPIRED', 'The API token has expired');
 
-    if (this.dueForTouch(record.id, now)) await this.accounts.touchToken(record.id, now);
-    return {
+    const admitted: AuthOutcome = {
       ok: true,
       auth: { userId: user.id, tokenId: record.id, scopes: record.scopes, plan: user.plan, expiresAt: record.expiresAt },
     };
+    return this.dueForTouch(record.id, now) ? this.accounts.touchToken(record.id, now).then(() => admitted) : admitted;
   }
 
   /** `known`: the token's entry still in its time, whose hash is reused; the look-up itself is always made. */

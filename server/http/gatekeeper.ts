@@ -1,6 +1,7 @@
 import type { ErrorHandler, MiddlewareHandler } from 'hono';
 import { isAuthenticationFailure } from '../../lib/api/error-codes.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
+import { type Awaitable, thenOrNow } from '../awaitable.ts';
 import type { Clock } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';
 import { ApiError } from './api-error.ts';
@@ -16,7 +17,7 @@ export function gatekeeper(deps: {
   guards: Guards;
   authenticator: Authenticator;
   clock: Clock;
-  dataVersion: () => Promise<string>;
+  dataVersion: () => Awaitable<string>;
 }): MiddlewareHandler<AppEnv> {
   const { guards, authenticator, clock, dataVersion } = deps;
   return async (c, next) => {
@@ -74,10 +75,10 @@ export function gatewayLimit(guards: Guards): MiddlewareHandler<AppEnv> {
   };
 }
 
-async function passGateway(guards: Guards, ip: string): Promise<void> {
-  const gateway = await guards.gateway(ip);
-  if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
-}
+const passGateway = (guards: Guards, ip: string): Awaitable<void> =>
+  thenOrNow(guards.gateway(ip), (gateway) => {
+    if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
+  });
 
 /** Gateway answers carry Retry-After and never X-RateLimit headers. */
 function gatewayLimited(retryAfterSeconds: number): ApiError {

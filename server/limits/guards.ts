@@ -1,3 +1,4 @@
+import { type Awaitable, thenOrNow } from '../awaitable.ts';
 import type { Clock } from '../clock.ts';
 import { MINUTE } from '../clock.ts';
 import type { LimitStore, WindowState } from './limit-store.ts';
@@ -14,8 +15,12 @@ export interface UserVerdict {
 }
 
 const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+const ALLOWED: Verdict = Object.freeze({ allowed: true });
 
-/** Every limit of the spec, applied with one clock and one store. */
+/**
+ * Every limit of the spec, applied with one clock and one store. What each request
+ * passes (gateway, block, user) answers at once when the store does (see Awaitable).
+ */
 export class Guards {
   constructor(
     private store: LimitStore,
@@ -23,16 +28,18 @@ export class Guards {
     private clock: Clock,
   ) {}
 
-  async gateway(ip: string): Promise<Verdict> {
+  gateway(ip: string): Awaitable<Verdict> {
     const now = this.clock.now();
-    const r = await this.store.consume([{ key: `gw:${ip}`, limit: this.policy.gatewayPerMinute, windowMs: MINUTE }], now);
-    return r.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: seconds(r.windows[0]!.resetAt - now) };
+    return thenOrNow(this.store.consume([{ key: `gw:${ip}`, limit: this.policy.gatewayPerMinute, windowMs: MINUTE }], now), (r) =>
+      r.allowed ? ALLOWED : { allowed: false, retryAfterSeconds: seconds(r.windows[0]!.resetAt - now) },
+    );
   }
 
-  async ipBlock(ip: string): Promise<Verdict> {
+  ipBlock(ip: string): Awaitable<Verdict> {
     const now = this.clock.now();
-    const until = await this.store.blockedUntil(`block:${ip}`, now);
-    return until === null ? { allowed: true } : { allowed: false, retryAfterSeconds: seconds(until - now) };
+    return thenOrNow(this.store.blockedUntil(`block:${ip}`, now), (until) =>
+      until === null ? ALLOWED : { allowed: false, retryAfterSeconds: seconds(until - now) },
+    );
   }
 
   /** Requests without a valid token draw from this bucket; valid-token traffic never does. */
@@ -49,23 +56,22 @@ export class Guards {
     if (failures >= this.policy.blockAfterFailures) await this.store.block(`block:${ip}`, now + this.policy.blockMs);
   }
 
-  async user(userId: string): Promise<UserVerdict> {
+  user(userId: string): Awaitable<UserVerdict> {
     const now = this.clock.now();
-    const { allowed, windows } = await this.store.consume(
-      [
-        { key: `min:${userId}`, limit: this.policy.userPerMinute, windowMs: WINDOWS.minute },
-        { key: `day:${userId}`, limit: this.policy.userPerDay, windowMs: WINDOWS.day },
-      ],
-      now,
-    );
-    const [minute, day] = windows as [WindowState, WindowState];
-    // When the day is used up the minute window is not what the client must wait for.
-    const binding = day.remaining === 0 && !allowed ? day : minute;
-    return {
-      allowed,
-      headers: rateHeaders(this.policy.userPerMinute, binding.remaining, binding.resetAt),
-      retryAfterSeconds: seconds(binding.resetAt - now),
-    };
+    const rules = [
+      { key: `min:${userId}`, limit: this.policy.userPerMinute, windowMs: WINDOWS.minute },
+      { key: `day:${userId}`, limit: this.policy.userPerDay, windowMs: WINDOWS.day },
+    ];
+    return thenOrNow(this.store.consume(rules, now), ({ allowed, windows }) => {
+      const [minute, day] = windows as [WindowState, WindowState];
+      // When the day is used up the minute window is not what the client must wait for.
+      const binding = day.remaining === 0 && !allowed ? day : minute;
+      return {
+        allowed,
+        headers: rateHeaders(this.policy.userPerMinute, binding.remaining, binding.resetAt),
+        retryAfterSeconds: seconds(binding.resetAt - now),
+      };
+    });
   }
 
   async heavy(userId: string, route: string): Promise<UserVerdict> {
