@@ -1,30 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Clock } from '../../server/clock.ts';
 import { Guards, REMEMBERED_RULES } from '../../server/limits/guards.ts';
 import { MemoryLimitStore } from '../../server/limits/memory-limit-store.ts';
 import { specLimits } from '../../server/limits/policy.ts';
-import { openSqliteStore } from '../../server/store/sqlite/index.ts';
 import type { Store } from '../../server/store/store.ts';
+import { tempSqliteStore } from '../support/temp-store.ts';
 
 /**
  * The guards make each address's and each user's rules once and reuse them: the
  * count itself stays in the limit store, so forgetting the rules (past their bound)
  * must change no verdict.
  */
-let dir: string;
+const temp = tempSqliteStore('shelf-guards-');
 let store: Store;
 let guards: Guards;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'shelf-guards-'));
-  store = openSqliteStore(dir);
+  store = temp.store();
   guards = new Guards(new MemoryLimitStore(store.blocks), { ...specLimits, gatewayPerMinute: 3, userPerMinute: 2 }, new Clock());
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;

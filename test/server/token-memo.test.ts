@@ -1,28 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Authenticator, KNOWN_TOKENS_LIMIT, TOKEN_MEMO_MS } from '../../server/auth/authenticate.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
-import { openSqliteStore } from '../../server/store/sqlite/index.ts';
 import type { Store } from '../../server/store/store.ts';
+import { tempSqliteStore } from '../support/temp-store.ts';
 
 /**
  * The authenticator remembers tokens it has seen (their hash and what the store
  * said of them) so that a client's requests skip the SHA-256: what it remembers
  * must never outlive a revocation or an expiry, nor grow without bound.
  */
-let dir: string;
+const temp = tempSqliteStore('shelf-token-memo-');
 let store: Store;
 let auth: Authenticator;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'shelf-token-memo-'));
-  store = openSqliteStore(dir);
+  store = temp.store();
   auth = new Authenticator(store.accounts);
-});
-afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const T0 = 1_800_000_000_000;
