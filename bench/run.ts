@@ -72,7 +72,7 @@ try {
   ws.remove();
 }
 
-const { load } = settings;
+const { load, listLoad } = settings;
 const cores = cpus().length;
 const loadAfter = loadavg()[0]!;
 console.log(
@@ -81,7 +81,8 @@ console.log(
     `Node ${process.version}, ${cores} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, load average ${loadBefore.toFixed(1)} before / ` +
       `${loadAfter.toFixed(1)} after.${Math.max(loadBefore, loadAfter) > cores ? ' **The machine was busy with other work: figures are pessimistic.**' : ''}`,
     `Load: wrk (1 thread), ${load.connections} connections, ${load.rounds} rounds per target in turns, each ${load.warmupSeconds} s warm-up + ` +
-      `${load.durationSeconds} s measured (the median round reported), loopback; each server in its own process (Shelf with --raise-limits). Library: ${fmtCount(LIBRARY_SIZE)} ` +
+      `${load.durationSeconds} s measured (the median round reported); the HTTP list and its baselines ${listLoad.rounds} rounds, each ${listLoad.warmupSeconds} s warm-up + ` +
+      `${listLoad.durationSeconds} s measured (medians of the rounds); loopback; each server in its own process (Shelf with --raise-limits). Library: ${fmtCount(LIBRARY_SIZE)} ` +
       `bookmarks, ${fmtCount(ws.library.tags.length)} tags, ${ws.library.collections.length} collections, seeded by SQL.`,
     '',
     renderTable(rows),

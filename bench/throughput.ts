@@ -25,6 +25,12 @@ const CONTENDERS: Contender[] = ['bare', 'hono', 'shelf'];
  * each in its own process, loaded with the same settings in turns within the same
  * run; then the save endpoint, and the server's memory before and after a flood of
  * junk query strings.
+ *
+ * On a shared machine a server's rate moves with what else runs in those seconds,
+ * so the list is judged by ratios of runs taken one right after the other (one
+ * ratio a round, their median reported with every round's), and beside the rate
+ * ratio stands the ratio of server CPU time a request, which other work disturbs
+ * far less. Every figure is the median over the rounds, p99 included.
  */
 export async function throughputSection(ws: Workspace, settings: BenchSettings): Promise<Row[]> {
   const shelf = await startShelfServer(ws.seededDir('http'));
@@ -48,20 +54,21 @@ export async function throughputSection(ws: Workspace, settings: BenchSettings):
 
   try {
     const load = (server: ServerProcess, target: LoadTarget, name: string) => new Load(target, settings.load, ws.file(`${name}.lua`), server.pid);
-    const list = (server: ServerProcess, base: string) => load(server, { url: base + LIST_PATH, method: 'GET', headers }, server.pid.toString());
+    const list = (server: ServerProcess, base: string) =>
+      new Load({ url: base + LIST_PATH, method: 'GET', headers }, settings.listLoad, ws.file(`${server.pid}.lua`), server.pid);
     const loads: Record<Contender, Load> = { bare: list(bare, `${bare.url}/v1`), hono: list(hono, `${hono.url}/v1`), shelf: list(shelf, shelf.url) };
     let rounds: Promise<Record<Contender, LoadResult[]>> | undefined;
-    const results = () => (rounds ??= inTurns(loads, settings.load.rounds));
+    const results = () => (rounds ??= inTurns(loads, settings.listLoad.rounds));
     const sameBytes = `sending Shelf's ${fmtBytes(pageSize)} page`;
 
     const bareRow = await measured({ section: SECTION, measurement: `bare node:http ${sameBytes} (baseline)`, target: '' }, async () => ({
-      result: loadFigures(middle((await results()).bare)),
+      result: medianFigures((await results()).bare),
       beside: '',
       verdict: '',
     }));
     const honoRow = await measured({ section: SECTION, measurement: `Hono app ${sameBytes} (baseline)`, target: '' }, async () => {
       const r = await results();
-      return { result: loadFigures(middle(r.hono)), beside: `${fmtPercent(medianShare(r.hono, r.bare))} of bare`, verdict: '' };
+      return { result: medianFigures(r.hono), beside: `${fmtPercent(medianRatio(r.hono, r.bare, rate))} of bare`, verdict: '' };
     });
     let listRss: number | null = null;
     const listRow = await measured(
@@ -73,12 +80,16 @@ export async function throughputSection(ws: Workspace, settings: BenchSettings):
       async () => {
         const r = await results();
         listRss = shelf.rssBytes();
-        const share = medianShare(r.shelf, r.hono);
-        const p99 = middle(r.shelf).p99Ms;
-        const perRound = r.shelf.length > 1 ? ` (by round: ${r.shelf.map((s, i) => fmtPercent(s.requestsPerSecond / r.hono[i]!.requestsPerSecond)).join(', ')})` : '';
+        const share = medianRatio(r.shelf, r.hono, rate);
+        const p99 = median(r.shelf.map((s) => s.p99Ms));
+        const cpu = medianRatio(r.shelf, r.hono, cpuPerRequest);
         return {
-          result: loadFigures(middle(r.shelf)),
-          beside: `${fmtPercent(share)} of Hono${perRound} · ${fmtPercent(medianShare(r.shelf, r.bare))} of bare`,
+          result: medianFigures(r.shelf),
+          beside:
+            `rate ${fmtPercent(share)} of Hono's${byRound(r.shelf, (s, i) => fmtPercent(rate(s) / rate(r.hono[i]!)))} · ` +
+            `CPU a request ${fmtTimes(cpu)} Hono's${byRound(r.shelf, (s, i) => fmtTimes(cpuPerRequest(s) / cpuPerRequest(r.hono[i]!)))} · ` +
+            `p99${byRound(r.shelf, (s) => fmtMs(s.p99Ms))}, Hono's ${fmtMs(median(r.hono.map((s) => s.p99Ms)))} · ` +
+            `rate ${fmtPercent(medianRatio(r.shelf, r.bare, rate))} of bare`,
           verdict: verdict(share >= MIN_SHARE_OF_HONO && p99 < MAX_P99_MS),
         };
       },
@@ -104,12 +115,14 @@ export async function throughputSection(ws: Workspace, settings: BenchSettings):
  * Every contender measured once a round, in turns, each run right after its own
  * warm-up: a Node server left idle while the others are loaded starts its next
  * seconds of load slowly (its heap has been shrunk), which would count against
- * whichever server waited longest.
+ * whichever server waited longest. Hono runs between the other two, and the order
+ * turns round every round, so that Shelf's run and Hono's are always neighbours and
+ * neither always comes first.
  */
 async function inTurns(loads: Record<Contender, Load>, rounds: number): Promise<Record<Contender, LoadResult[]>> {
   const results: Record<Contender, LoadResult[]> = { bare: [], hono: [], shelf: [] };
   for (let round = 0; round < rounds; round++) {
-    for (const name of CONTENDERS) {
+    for (const name of round % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse()) {
       await loads[name].warmUp();
       results[name].push(usable(await loads[name].measure()));
     }
@@ -117,11 +130,18 @@ async function inTurns(loads: Record<Contender, Load>, rounds: number): Promise<
   return results;
 }
 
-/** The round with the median rate: its latencies are reported with it. */
-const middle = (runs: LoadResult[]): LoadResult => [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[(runs.length - 1) >> 1]!;
+const rate = (r: LoadResult): number => r.requestsPerSecond;
+const cpuPerRequest = (r: LoadResult): number => r.cpuUsPerRequest;
 
-/** The median over rounds of one contender's rate over another's, each ratio from runs taken one after the other. */
-const medianShare = (of: LoadResult[], beside: LoadResult[]): number => median(of.map((r, i) => r.requestsPerSecond / beside[i]!.requestsPerSecond));
+/** The median over rounds of a figure of one contender over the same figure of another, each ratio from runs taken one after the other. */
+const medianRatio = (of: LoadResult[], beside: LoadResult[], figure: (r: LoadResult) => number): number =>
+  median(of.map((r, i) => figure(r) / figure(beside[i]!)));
+
+/** " (by round: a, b, c)", or nothing for a single round. */
+const byRound = (runs: LoadResult[], show: (r: LoadResult, round: number) => string): string =>
+  runs.length > 1 ? ` (by round: ${runs.map(show).join(', ')})` : ` ${show(runs[0]!, 0)}`;
+
+const fmtTimes = (ratio: number): string => `${ratio.toFixed(2)} ×`;
 
 function listRssRow(listRss: number | null, bare: ServerProcess, hono: ServerProcess): Row {
   const [bareRss, honoRss] = [bare.rssBytes(), hono.rssBytes()];
@@ -160,7 +180,17 @@ function usable(result: LoadResult): LoadResult {
 }
 
 const loadFigures = (r: LoadResult): string =>
-  `${fmtRate(r.requestsPerSecond)} · p50 ${fmtMs(r.p50Ms)} · p99 ${fmtMs(r.p99Ms)} · server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/req`;
+  `${fmtRate(r.requestsPerSecond)} · p50 ${fmtMs(r.p50Ms)} · p99 ${fmtMs(r.p99Ms)} · server CPU ${r.cpuUsPerRequest.toFixed(1)} µs/req`;
+
+/** Each figure the median of its rounds. */
+const medianFigures = (runs: LoadResult[]): string =>
+  loadFigures({
+    ...runs[0]!,
+    requestsPerSecond: median(runs.map(rate)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    cpuUsPerRequest: median(runs.map(cpuPerRequest)),
+  });
 
 /**
  * What the extension sends on a save, as a Lua expression of the request's number

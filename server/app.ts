@@ -5,7 +5,7 @@ import { ApiError } from './http/api-error.ts';
 import { cors } from './http/cors.ts';
 import type { AppEnv } from './http/env.ts';
 import { handleError } from './http/error-handler.ts';
-import { countAuthFailures, gatekeeper } from './http/gatekeeper.ts';
+import { countingAuthFailures, gatekeeper } from './http/gatekeeper.ts';
 import { requestContext } from './http/request-context.ts';
 import { failure } from './http/respond.ts';
 import { RememberingRouter } from './http/remembering-router.ts';
@@ -39,7 +39,7 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ router: new RememberingRouter() });
   if (deps.config.testClock) app.use('*', syncClock(deps));
   app.use('*', requestContext(deps.config.proxyHops));
-  app.onError(handleError);
+  app.onError(countingAuthFailures(deps.guards, handleError));
   app.notFound((c) => failure(c, 'NOT_FOUND', `There is no endpoint ${c.req.method} ${c.req.path}`));
 
   if (deps.config.testClock) app.route('/__test__', testClockRoutes(deps));
@@ -52,11 +52,11 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
   v1.use('*', cors);
   const importLimit = limitBody(5 * MB);
   const apiLimit = limitBody(MB);
-  v1.use('*', async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'OPTIONS') return next(); // no body to measure
+  // Not async: a GET or OPTIONS, with no body to measure, is handed on without a promise of this layer's own.
+  v1.use('*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'OPTIONS') return next();
     return (c.req.path.startsWith('/v1/import/') ? importLimit : apiLimit)(c, next);
   });
-  v1.use('*', countAuthFailures(deps.guards));
   v1.use('*', gatekeeper({ ...deps, dataVersion: () => deps.store.version() }));
   const router = new Router(v1, {
     guards: deps.guards,

@@ -11,8 +11,7 @@ export const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Max-Age': '600',
 };
 
-export const cors: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const cors: MiddlewareHandler<AppEnv> = (c, next) => {
   addHeaders(c, CORS_HEADERS);
-  if (c.req.method === 'OPTIONS') return reply(c, null, 204);
-  await next();
+  return c.req.method === 'OPTIONS' ? Promise.resolve(reply(c, null, 204)) : next();
 };

@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from 'hono';
+import type { ErrorHandler, MiddlewareHandler } from 'hono';
 import { isAuthenticationFailure } from '../../lib/api/error-codes.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
+import { type Awaitable, thenOrNow } from '../awaitable.ts';
 import type { Clock } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';
 import { ApiError } from './api-error.ts';
@@ -16,7 +17,7 @@ export function gatekeeper(deps: {
   guards: Guards;
   authenticator: Authenticator;
   clock: Clock;
-  dataVersion: () => Promise<string>;
+  dataVersion: () => Awaitable<string>;
 }): MiddlewareHandler<AppEnv> {
   const { guards, authenticator, clock, dataVersion } = deps;
   return async (c, next) => {
@@ -55,14 +56,14 @@ export function gatekeeper(deps: {
 
 /**
  * Counts every authentication failure of the spec toward the IP block, whichever
- * check answered it: the gatekeeper's own (token, plan) or a route's (scope).
- * Registered before the gatekeeper, so that it sees what both threw.
+ * check answered it (the gatekeeper's own, token and plan, or a route's scope check):
+ * the error handler sees every one of them, so a request pays for the count only
+ * when it fails, and a GET passes one middleware fewer.
  */
-export function countAuthFailures(guards: Guards): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    // Hono hands a thrown error to the error handler and keeps it in c.error, so it never reaches here as a throw.
-    if (c.error instanceof ApiError && isAuthenticationFailure(c.error.code)) await guards.recordAuthFailure(c.get('clientIp'));
+export function countingAuthFailures(guards: Guards, handle: ErrorHandler<AppEnv>): ErrorHandler<AppEnv> {
+  return async (err, c) => {
+    if (err instanceof ApiError && isAuthenticationFailure(err.code)) await guards.recordAuthFailure(c.get('clientIp'));
+    return handle(err, c);
   };
 }
 
@@ -74,10 +75,10 @@ export function gatewayLimit(guards: Guards): MiddlewareHandler<AppEnv> {
   };
 }
 
-async function passGateway(guards: Guards, ip: string): Promise<void> {
-  const gateway = await guards.gateway(ip);
-  if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
-}
+const passGateway = (guards: Guards, ip: string): Awaitable<void> =>
+  thenOrNow(guards.gateway(ip), (gateway) => {
+    if (!gateway.allowed) throw gatewayLimited(gateway.retryAfterSeconds);
+  });
 
 /** Gateway answers carry Retry-After and never X-RateLimit headers. */
 function gatewayLimited(retryAfterSeconds: number): ApiError {

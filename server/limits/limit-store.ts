@@ -1,3 +1,5 @@
+import type { Awaitable } from '../awaitable.ts';
+
 /**
  * The state behind every rate limit, behind one small interface so that a
  * shared store (Redis, for several server instances) can replace the in-memory one.
@@ -23,13 +25,13 @@ export interface ConsumeResult {
 
 export interface LimitStore {
   /** Counts one request against every fixed window, only when all of them have room. */
-  consume(rules: WindowRule[], now: number): Promise<ConsumeResult>;
+  consume(rules: WindowRule[], now: number): Awaitable<ConsumeResult>;
   /** Takes one token from a bucket; answers how long until a token is there when empty. */
-  takeToken(key: string, capacity: number, refillPerMs: number, now: number): Promise<{ allowed: boolean; retryAfterMs: number }>;
+  takeToken(key: string, capacity: number, refillPerMs: number, now: number): Awaitable<{ allowed: boolean; retryAfterMs: number }>;
   /** Records a failure and answers how many fell within the window, this one included. */
-  recordFailure(key: string, windowMs: number, now: number): Promise<number>;
+  recordFailure(key: string, windowMs: number, now: number): Awaitable<number>;
   block(key: string, until: number): Promise<void>;
-  blockedUntil(key: string, now: number): Promise<number | null>;
+  blockedUntil(key: string, now: number): Awaitable<number | null>;
   /** Lifts a block before its time (the admin command). Answers whether there was one. */
   unblock(key: string): Promise<boolean>;
   /** The blocks in force at `now`. */

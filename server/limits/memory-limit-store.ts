@@ -1,3 +1,4 @@
+import type { Awaitable } from '../awaitable.ts';
 import type { BlocksStore } from '../store/blocks.ts';
 import type { ConsumeResult, LimitStore, WindowRule, WindowState } from './limit-store.ts';
 
@@ -23,8 +24,8 @@ export class MemoryLimitStore implements LimitStore {
 
   constructor(private blocks: BlocksStore) {}
 
-  // Loops rather than map/every with closures: this runs twice for every request.
-  async consume(rules: WindowRule[], now: number): Promise<ConsumeResult> {
+  // Loops rather than map/every with closures: this runs twice for every request. Synchronous, as all that needs no database.
+  consume(rules: WindowRule[], now: number): ConsumeResult {
     const current: Window[] = [];
     let allowed = true;
     for (const rule of rules) {
@@ -42,7 +43,7 @@ export class MemoryLimitStore implements LimitStore {
     return { allowed, windows };
   }
 
-  async takeToken(key: string, capacity: number, refillPerMs: number, now: number) {
+  takeToken(key: string, capacity: number, refillPerMs: number, now: number) {
     const bucket = this.buckets.get(key) ?? { tokens: capacity, at: now };
     bucket.tokens = Math.min(capacity, bucket.tokens + (now - bucket.at) * refillPerMs);
     bucket.at = now;
@@ -55,7 +56,7 @@ export class MemoryLimitStore implements LimitStore {
     return { allowed: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / refillPerMs) };
   }
 
-  async recordFailure(key: string, windowMs: number, now: number): Promise<number> {
+  recordFailure(key: string, windowMs: number, now: number): number {
     const recent = (this.failures.get(key) ?? []).filter((t) => t > now - windowMs);
     recent.push(now);
     this.failures.set(key, recent);
@@ -66,7 +67,7 @@ export class MemoryLimitStore implements LimitStore {
     return this.blocks.block(key, until);
   }
 
-  blockedUntil(key: string, now: number): Promise<number | null> {
+  blockedUntil(key: string, now: number): Awaitable<number | null> {
     return this.blocks.blockedUntil(key, now);
   }
 

@@ -1,3 +1,4 @@
+import type { Awaitable } from '../awaitable.ts';
 import type { AccountsStore } from './accounts.ts';
 import type { BlocksStore } from './blocks.ts';
 import type { BookmarksStore } from './bookmarks.ts';
@@ -28,6 +29,6 @@ export interface Store {
    * An opaque token that changes whenever any data changes, whoever changed it
    * (this process, the admin command, another instance): what cached answers are checked against.
    */
-  version(): Promise<string>;
+  version(): Awaitable<string>;
   close(): Promise<void>;
 }

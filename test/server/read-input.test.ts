@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS_PER_INPUT } from '../../server/http/router.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 
 let t: TestServer;
@@ -43,5 +44,21 @@ describe("a read's input, remembered per URL", () => {
     expect(await titles('/bookmarks?limit=1')).toEqual(['T3']);
     const theirs = await other.api('GET', '/bookmarks?limit=1');
     expect((theirs.body as { data: { data: { title: string }[] } }).data.data.map((b) => b.title)).toEqual(['Other']);
+  });
+
+  it('answers each user from their own data, past the users whose cache keys one URL keeps', async () => {
+    const users = [];
+    for (let i = 0; i < KEYS_PER_INPUT + 4; i++) {
+      const user = await t.user();
+      const created = await user.api('POST', '/bookmarks', { body: { url: `https://input.example.org/u${i}`, title: `U${i}`, description: '' } });
+      expect(created.status).toBe(201);
+      users.push(user);
+    }
+    for (const round of [1, 2]) {
+      for (const [i, user] of users.entries()) {
+        const res = await user.api('GET', '/bookmarks?limit=5');
+        expect((res.body as { data: { data: { title: string }[] } }).data.data.map((b) => b.title), `user ${i}, round ${round}`).toEqual([`U${i}`]);
+      }
+    }
   });
 });

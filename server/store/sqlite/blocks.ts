@@ -35,7 +35,7 @@ export class SqliteBlocks implements BlocksStore {
     this.q.block.run(key, until);
   }
 
-  async blockedUntil(key: string, now: number): Promise<number | null> {
+  blockedUntil(key: string, now: number): number | null {
     const until = this.storedUntil(key);
     return until !== null && until > now ? until : null;
   }

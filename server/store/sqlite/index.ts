@@ -30,7 +30,7 @@ export function openSqliteStore(dataDir: string): Store {
     blocks: new SqliteBlocks(db, version),
     files: new DiskFileBytes(join(dataDir, 'files'), isFileId),
     exports: new DiskFileBytes(join(dataDir, 'exports'), isArtifactName),
-    version: async () => version(),
+    version,
     close: async () => {
       await tags.close();
       db.close();
