@@ -159,12 +159,15 @@ function BrowseView({ place, tab }: { place: Extract<Place, { kind: 'list' }>; t
   const note = list.data?.pages.at(-1)?.limitNote;
   const { fetchNextPage } = list;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  if (list.error) return <ErrorAlert error={toClientError(list.error)} />;
-  if (list.isPending) return <p role="status" className="p-4 text-sm text-zinc-500">Loading…</p>;
+  // A page refused (for the request budget, while it waits for room) leaves the rows loaded so far in place.
+  const problem = list.error ?? list.failureReason;
+  const alert = problem ? <ErrorAlert error={toClientError(problem)} /> : null;
+  if (!list.data) return alert ?? <p role="status" className="p-4 text-sm text-zinc-500">Loading…</p>;
   return (
     <>
       {note && <p className="border-b border-zinc-200 px-2 py-1.5 text-xs text-zinc-500 dark:border-zinc-800">{note}</p>}
       <ActionableList label={place.title} bookmarks={bookmarks} hasMore={list.hasNextPage} loadingMore={list.isFetchingNextPage} loadMore={loadMore} tab={tab} />
+      {alert}
     </>
   );
 }
@@ -182,7 +185,8 @@ function SmartFolderView({ place, tab }: { place: Extract<Place, { kind: 'smart'
 
 function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
   const results = useSearch(q);
-  if (results.error) return <ErrorAlert error={toClientError(results.error)} />;
+  const problem = results.error ?? results.failureReason;
+  if (problem) return <ErrorAlert error={toClientError(problem)} />;
   if (!results.data) return <p role="status" className="p-4 text-sm text-zinc-500">Searching…</p>;
   return <ActionableList label={`Search results for ${q}`} bookmarks={results.data} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />;
 }
