@@ -37,6 +37,14 @@ const keyOf = (url: string): string => {
   }
 };
 
+/** Each bookmark's URL key, worked out once: the rows that a scroll brings in ask for it on every render. */
+const bookmarkKeys = new WeakMap<Bookmark, string>();
+const bookmarkKey = (b: Bookmark): string => {
+  let key = bookmarkKeys.get(b);
+  if (key === undefined) bookmarkKeys.set(b, (key = keyOf(b.url)));
+  return key;
+};
+
 /** The current tab's page: saved (its row is highlighted in the lists) or a button to save it. */
 function CurrentPage({ tab }: { tab: CurrentTab | null }) {
   const qc = useQueryClient();
@@ -131,7 +139,7 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
           loadMore={loadMore}
           selection={selection}
           onSelectionChange={setSelection}
-          isCurrent={(b) => current !== null && keyOf(b.url) === current}
+          isCurrent={(b) => current !== null && bookmarkKey(b) === current}
           onOpen={(b, inNewTab) => void openUrl(b.url, tab, inNewTab)}
           onAction={actions.act}
         />
