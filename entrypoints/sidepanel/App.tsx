@@ -17,6 +17,7 @@ import { toClientError } from '../../lib/client/errors.ts';
 import { panelPlaceItem } from '../../lib/storage/library-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import { type CurrentTab, openUrl, useCurrentTab } from './current-tab.ts';
+import { noteOpening } from './opening-reads.ts';
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -223,6 +224,7 @@ function useRememberedPlace(opening: Place | null | undefined): [Place | null | 
   const choose = (next: Place | null) => {
     setPlace(next);
     void panelPlaceItem.set(next);
+    noteOpening(window, next);
   };
   return [place, choose];
 }
