@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useCallback, useEffect, useRef } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { focusRing } from '../field-styles.ts';
 import { BookmarkRow, type RowAction } from './BookmarkRow.tsx';
@@ -43,7 +43,9 @@ export function BookmarkList(props: BookmarkListProps) {
   const orderOf = () => bookmarks.map((b) => b.id);
   // The rows' handlers stay the same from render to render, so that a row re-renders only when its own bookmark or state changes.
   const latest = useRef(props);
-  latest.current = props;
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
   const onSelect = useCallback((b: Bookmark, mode: SelectMode) => {
     const { selection: now, bookmarks: shown, onSelectionChange: change } = latest.current;
     change(select(now, shown.map((x) => x.id), b.id, mode));
