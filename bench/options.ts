@@ -140,7 +140,7 @@ async function withSignedInBrowser(
     browser = await launchExtension({ extraPages: { 'bench-hello': helloDir } });
     await browser.context.addInitScript({ content: READY_PROBE });
     (await signInThroughOptions(browser, `${proxy.origin}/v1`, ws.token)).close();
-    await quiet(proxy);
+    await quiet(proxy, browser);
     await work(browser, proxy);
   } finally {
     await browser?.close();

@@ -34,7 +34,7 @@ export async function sidePanelSection(ws: Workspace, _settings: BenchSettings):
     browser = await launchExtension({ extraPages: { 'bench-hello': helloDir } });
     await browser.context.addInitScript({ content: READY_PROBE });
     await signInThroughOptions(browser, `${proxy.origin}/v1`, ws.token);
-    await quiet(proxy);
+    await quiet(proxy, browser);
     const folder = await createFolder(server.url, ws.token, rareTag(ws));
     const b = browser;
     const panelUrl = b.url('sidepanel.html');
@@ -110,13 +110,14 @@ async function createFolder(serverUrl: string, token: string, tag: string): Prom
 
 /**
  * Scrolls to the end until every row is loaded (the list asks for the next page of 100 as the end nears;
- * the extension keeps to 120 requests a minute, so 100 pages take about a minute).
+ * the extension keeps to the gateway's 60 requests a minute, so 100 pages take about two minutes, the
+ * panel waiting for room in the budget between them).
  */
 async function loadEveryRow(page: Page): Promise<void> {
   const region = page.getByRole('region', { name: 'All bookmarks' });
   await region.waitFor();
   const last = page.getByText('Loading more…');
-  for (const deadline = Date.now() + 180_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {
     await region.evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await page.waitForTimeout(200);
     const height = await region.evaluate((el) => el.scrollHeight);

@@ -1,13 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { focusRing } from '../field-styles.ts';
 import { BookmarkRow, type RowAction } from './BookmarkRow.tsx';
+import type { SelectMode } from './selection.ts';
 import { type Selection, select, selectAll } from './selection.ts';
 
 const ROW_HEIGHT = 76;
 /** How close to the end (in rows) the next page is asked for. */
 const PREFETCH_ROWS = 20;
+/** Rows kept in the page beyond each edge of the view: each is DOM to build when a fast scroll brings in new rows. */
+const OVERSCAN = 4;
 /** The size assumed before the panel is measured: the first rows paint in the first frame. */
 const INITIAL_RECT = { width: 360, height: 640 };
 
@@ -33,10 +36,22 @@ export interface BookmarkListProps {
 export function BookmarkList(props: BookmarkListProps) {
   const { bookmarks, hasMore, loadingMore, loadMore, selection, onSelectionChange } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: bookmarks.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8, initialRect: INITIAL_RECT });
+  const virtualizer = useVirtualizer({ count: bookmarks.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN, initialRect: INITIAL_RECT });
   const items = virtualizer.getVirtualItems();
   const last = items.at(-1)?.index ?? -1;
-  const order = bookmarks.map((b) => b.id);
+  // Only when a selection needs it: a render while scrolling 10,000 rows does not walk them all.
+  const orderOf = () => bookmarks.map((b) => b.id);
+  // The rows' handlers stay the same from render to render, so that a row re-renders only when its own bookmark or state changes.
+  const latest = useRef(props);
+  useLayoutEffect(() => {
+    latest.current = props;
+  });
+  const onSelect = useCallback((b: Bookmark, mode: SelectMode) => {
+    const { selection: now, bookmarks: shown, onSelectionChange: change } = latest.current;
+    change(select(now, shown.map((x) => x.id), b.id, mode));
+  }, []);
+  const onOpen = useCallback((b: Bookmark, inNewTab: boolean) => latest.current.onOpen(b, inNewTab), []);
+  const onAction = useCallback((action: RowAction, b: Bookmark) => latest.current.onAction(action, b), []);
 
   useEffect(() => {
     if (hasMore && !loadingMore && last >= bookmarks.length - PREFETCH_ROWS) loadMore();
@@ -45,7 +60,7 @@ export function BookmarkList(props: BookmarkListProps) {
   const onKeyDown = (event: KeyboardEvent) => {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
       event.preventDefault();
-      onSelectionChange(selectAll(order));
+      onSelectionChange(selectAll(orderOf()));
     } else if (event.key === 'Escape' && selection.ids.size > 0) {
       onSelectionChange({ ids: new Set(), anchor: null });
     }
@@ -71,14 +86,7 @@ export function BookmarkList(props: BookmarkListProps) {
               className="absolute left-0 top-0 w-full"
               style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
             >
-              <BookmarkRow
-                bookmark={b}
-                selected={selection.ids.has(b.id)}
-                current={props.isCurrent(b)}
-                onSelect={(mode) => onSelectionChange(select(selection, order, b.id, mode))}
-                onOpen={(inNewTab) => props.onOpen(b, inNewTab)}
-                onAction={(action) => props.onAction(action, b)}
-              />
+              <BookmarkRow bookmark={b} selected={selection.ids.has(b.id)} current={props.isCurrent(b)} onSelect={onSelect} onOpen={onOpen} onAction={onAction} />
             </li>
           );
         })}

@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react';
+import { type MouseEvent, memo } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { focusRing } from '../field-styles.ts';
 import { relativeDate } from './relative-date.ts';
@@ -11,9 +11,9 @@ export interface BookmarkRowProps {
   selected: boolean;
   /** The page of the current tab. */
   current: boolean;
-  onSelect(mode: SelectMode): void;
-  onOpen(inNewTab: boolean): void;
-  onAction(action: RowAction): void;
+  onSelect(bookmark: Bookmark, mode: SelectMode): void;
+  onOpen(bookmark: Bookmark, inNewTab: boolean): void;
+  onAction(action: RowAction, bookmark: Bookmark): void;
 }
 
 const actionButton = `rounded px-1.5 py-0.5 text-xs text-zinc-600 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-700 ${focusRing}`;
@@ -23,16 +23,16 @@ const actionButton = `rounded px-1.5 py-0.5 text-xs text-zinc-600 hover:bg-zinc-
  * on the title opens it in this tab (Ctrl/Cmd or middle click: a new tab); a
  * click elsewhere on the row selects it (Shift: a range, Ctrl/Cmd: add).
  */
-export function BookmarkRow({ bookmark: b, selected, current, onSelect, onOpen, onAction }: BookmarkRowProps) {
+export const BookmarkRow = memo(function BookmarkRow({ bookmark: b, selected, current, onSelect, onOpen, onAction }: BookmarkRowProps) {
   const title = b.title || b.url;
   const open = (event: MouseEvent) => {
     event.preventDefault();
     event.stopPropagation();
-    onOpen(event.button === 1 || event.ctrlKey || event.metaKey);
+    onOpen(b, event.button === 1 || event.ctrlKey || event.metaKey);
   };
   return (
     <div
-      onClick={(event) => onSelect(modeOf(event))}
+      onClick={(event) => onSelect(b, modeOf(event))}
       aria-current={current ? 'page' : undefined}
       className={`flex h-full items-start gap-2 border-b border-zinc-100 px-2 py-1.5 dark:border-zinc-800 ${
         selected ? 'bg-blue-50 dark:bg-blue-950' : current ? 'bg-amber-50 dark:bg-amber-950' : ''
@@ -43,7 +43,7 @@ export function BookmarkRow({ bookmark: b, selected, current, onSelect, onOpen, 
         aria-label={`Select ${title}`}
         checked={selected}
         onClick={(event) => event.stopPropagation()}
-        onChange={(event) => onSelect((event.nativeEvent as unknown as globalThis.MouseEvent).shiftKey ? 'range' : 'toggle')}
+        onChange={(event) => onSelect(b, (event.nativeEvent as unknown as globalThis.MouseEvent).shiftKey ? 'range' : 'toggle')}
         className="mt-1"
       />
       {b.favicon ? <img src={b.favicon} alt="" width={16} height={16} className="mt-1 shrink-0" loading="lazy" /> : <span className="w-4 shrink-0" />}
@@ -57,19 +57,19 @@ export function BookmarkRow({ bookmark: b, selected, current, onSelect, onOpen, 
           {b.tags.length > 0 && <span> · {b.tags.map((t) => `#${t}`).join(' ')}</span>}
         </p>
         <div className="mt-0.5 flex gap-0.5" onClick={(event) => event.stopPropagation()}>
-          <button type="button" className={actionButton} aria-pressed={b.isFavorite} aria-label={`Favourite ${title}`} onClick={() => onAction('favorite')}>
+          <button type="button" className={actionButton} aria-pressed={b.isFavorite} aria-label={`Favourite ${title}`} onClick={() => onAction('favorite', b)}>
             {b.isFavorite ? '★' : '☆'}
           </button>
-          <button type="button" className={actionButton} aria-label={`Move ${title}`} onClick={() => onAction('move')}>
+          <button type="button" className={actionButton} aria-label={`Move ${title}`} onClick={() => onAction('move', b)}>
             Move
           </button>
-          <button type="button" className={actionButton} aria-label={`Tag ${title}`} onClick={() => onAction('tag')}>
+          <button type="button" className={actionButton} aria-label={`Tag ${title}`} onClick={() => onAction('tag', b)}>
             Tag
           </button>
-          <button type="button" className={actionButton} aria-label={`Edit ${title}`} onClick={() => onAction('edit')}>
+          <button type="button" className={actionButton} aria-label={`Edit ${title}`} onClick={() => onAction('edit', b)}>
             Edit
           </button>
-          <button type="button" className={actionButton} aria-label={`Trash ${title}`} onClick={() => onAction('trash')}>
+          <button type="button" className={actionButton} aria-label={`Trash ${title}`} onClick={() => onAction('trash', b)}>
             Trash
           </button>
         </div>
@@ -77,4 +77,4 @@ export function BookmarkRow({ bookmark: b, selected, current, onSelect, onOpen, 
       {b.coverImage && <img src={b.coverImage} alt="Cover" width={48} height={48} className="h-12 w-12 shrink-0 rounded object-cover" loading="lazy" />}
     </div>
   );
-}
+});

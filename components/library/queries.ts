@@ -6,6 +6,7 @@ import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts'
 import { type CollectionTreeEntry, firstPageItem, smartFoldersCacheItem } from '../../lib/storage/library-items.ts';
 import { readKept } from '../../lib/storage/early-reads.ts';
 import type { TypedItem } from '../../lib/storage/typed-item.ts';
+import { budgetRetry } from './budget-retry.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
 
@@ -57,6 +58,7 @@ export function useBrowse(source: BrowseSource) {
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor,
+    ...budgetRetry,
   });
   const fromKept = list.data?.pages[0]?.kept === true;
   const sourceKey = JSON.stringify(source);
@@ -77,7 +79,7 @@ export function useBrowse(source: BrowseSource) {
 }
 
 export const useSearch = (q: string) =>
-  useQuery({ queryKey: keys.search(q), queryFn: () => sendLibrary('searchBookmarks', { q }), enabled: q.length > 0, placeholderData: (previous) => previous });
+  useQuery({ queryKey: keys.search(q), queryFn: () => sendLibrary('searchBookmarks', { q }), enabled: q.length > 0, placeholderData: (previous) => previous, ...budgetRetry });
 
 export const useSavedPage = (url: string | null) =>
   useQuery({

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { SmartFolderView } from '../../lib/messaging/library-replies.ts';
+import { budgetRetry } from './budget-retry.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
 
@@ -17,7 +18,7 @@ export const wantsEvaluation = (view: SmartFolderView): boolean => !view.complet
  */
 export function useSmartFolder(id: string) {
   const qc = useQueryClient();
-  const query = useQuery({ queryKey: keys.smartFolder(id), queryFn: () => sendLibrary('smartFolderResults', { id }), staleTime: Infinity });
+  const query = useQuery({ queryKey: keys.smartFolder(id), queryFn: () => sendLibrary('smartFolderResults', { id }), staleTime: Infinity, ...budgetRetry });
   const evaluate = useMutation({
     mutationFn: (restart: boolean) => sendLibrary('evaluateSmartFolder', { id, restart }),
     onSuccess: (view) => qc.setQueryData(keys.smartFolder(id), view),
@@ -38,7 +39,8 @@ export function useSmartFolder(id: string) {
 
   return {
     view,
-    error: query.error ?? evaluate.error,
+    // While the view waits for the request budget, the refusal says why and for how long.
+    error: query.error ?? query.failureReason ?? evaluate.error,
     evaluating: busy,
     refresh: () => evaluate.mutate(true),
   };

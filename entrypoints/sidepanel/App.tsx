@@ -17,6 +17,7 @@ import { toClientError } from '../../lib/client/errors.ts';
 import { panelPlaceItem } from '../../lib/storage/library-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import { type CurrentTab, openUrl, useCurrentTab } from './current-tab.ts';
+import { noteOpening } from './opening-reads.ts';
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -35,6 +36,14 @@ const keyOf = (url: string): string => {
   } catch {
     return url;
   }
+};
+
+/** Each bookmark's URL key, worked out once: the rows that a scroll brings in ask for it on every render. */
+const bookmarkKeys = new WeakMap<Bookmark, string>();
+const bookmarkKey = (b: Bookmark): string => {
+  let key = bookmarkKeys.get(b);
+  if (key === undefined) bookmarkKeys.set(b, (key = keyOf(b.url)));
+  return key;
 };
 
 /** The current tab's page: saved (its row is highlighted in the lists) or a button to save it. */
@@ -131,7 +140,7 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
           loadMore={loadMore}
           selection={selection}
           onSelectionChange={setSelection}
-          isCurrent={(b) => current !== null && keyOf(b.url) === current}
+          isCurrent={(b) => current !== null && bookmarkKey(b) === current}
           onOpen={(b, inNewTab) => void openUrl(b.url, tab, inNewTab)}
           onAction={actions.act}
         />
@@ -159,12 +168,15 @@ function BrowseView({ place, tab }: { place: Extract<Place, { kind: 'list' }>; t
   const note = list.data?.pages.at(-1)?.limitNote;
   const { fetchNextPage } = list;
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  if (list.error) return <ErrorAlert error={toClientError(list.error)} />;
-  if (list.isPending) return <p role="status" className="p-4 text-sm text-zinc-500">Loading…</p>;
+  // A page refused (for the request budget, while it waits for room) leaves the rows loaded so far in place.
+  const problem = list.error ?? list.failureReason;
+  const alert = problem ? <ErrorAlert error={toClientError(problem)} /> : null;
+  if (!list.data) return alert ?? <p role="status" className="p-4 text-sm text-zinc-500">Loading…</p>;
   return (
     <>
       {note && <p className="border-b border-zinc-200 px-2 py-1.5 text-xs text-zinc-500 dark:border-zinc-800">{note}</p>}
       <ActionableList label={place.title} bookmarks={bookmarks} hasMore={list.hasNextPage} loadingMore={list.isFetchingNextPage} loadMore={loadMore} tab={tab} />
+      {alert}
     </>
   );
 }
@@ -182,7 +194,8 @@ function SmartFolderView({ place, tab }: { place: Extract<Place, { kind: 'smart'
 
 function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
   const results = useSearch(q);
-  if (results.error) return <ErrorAlert error={toClientError(results.error)} />;
+  const problem = results.error ?? results.failureReason;
+  if (problem) return <ErrorAlert error={toClientError(problem)} />;
   if (!results.data) return <p role="status" className="p-4 text-sm text-zinc-500">Searching…</p>;
   return <ActionableList label={`Search results for ${q}`} bookmarks={results.data} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />;
 }
@@ -211,6 +224,7 @@ function useRememberedPlace(opening: Place | null | undefined): [Place | null | 
   const choose = (next: Place | null) => {
     setPlace(next);
     void panelPlaceItem.set(next);
+    noteOpening(window, next);
   };
   return [place, choose];
 }

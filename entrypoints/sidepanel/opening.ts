@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { keys } from '../../components/library/query-keys.ts';
 import { readKept } from '../../lib/storage/early-reads.ts';
 import { type PanelPlace, firstPageItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
+import { noteOpening } from './opening-reads.ts';
 
 /**
  * What the panel opens on: the place it was left at and, for a list, the first
@@ -10,6 +11,7 @@ import { type PanelPlace, firstPageItem, panelPlaceItem } from '../../lib/storag
  */
 export async function readOpening(queryClient: QueryClient, win: Window = window): Promise<PanelPlace | null> {
   const place = await readKept(panelPlaceItem, win);
+  noteOpening(win, place);
   if (place?.kind === 'list') {
     const kept = await readKept(firstPageItem(JSON.stringify(place.source)), win);
     if (kept) {

@@ -15,10 +15,19 @@ type HolderWindow = Window & { [HOLDER]?: Map<string, Promise<unknown>> };
 
 /** Run by an early script: reads `key` of local storage now, and answers what it holds. */
 export function readEarly(win: Window, key: `local:${string}`): Promise<unknown> {
-  const name = key.slice('local:'.length);
-  const read = browser.storage.local.get(name).then((found) => found[name]);
-  ((win as HolderWindow)[HOLDER] ??= new Map()).set(key, read);
-  return read;
+  return readEarlyTogether(win, [key])[0]!;
+}
+
+/** readEarly for several keys in one storage request: answers each key's read, taken by the page on its own. */
+export function readEarlyTogether(win: Window, keys: `local:${string}`[]): Promise<unknown>[] {
+  const names = keys.map((key) => key.slice('local:'.length));
+  const found = browser.storage.local.get(names.length === 1 ? names[0]! : names);
+  const holder = ((win as HolderWindow)[HOLDER] ??= new Map());
+  return keys.map((key, i) => {
+    const read = found.then((values) => values[names[i]!]);
+    holder.set(key, read);
+    return read;
+  });
 }
 
 /** The item's value: from the early script's read of its key when there was one (taken once, so that a later read is fresh), from storage otherwise. */

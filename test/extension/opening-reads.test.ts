@@ -25,6 +25,13 @@ async function keep(place: PanelPlace & { kind: 'list' }, ids: string[]): Promis
 /** A window of the test's own, at an address. */
 const pageAt = (hash = ''): Window => ({ location: { hash } }) as Window;
 
+/** The window with a localStorage of the test's own (another window's, to stand for the same page loaded again). */
+function withLocalStorage(win: Window, storage?: Storage): Window & { localStorage: Storage } {
+  const items = new Map<string, string>();
+  const own = storage ?? ({ getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) } as Storage);
+  return Object.assign(win, { localStorage: own });
+}
+
 /** sidepanel-early.js's reads on a window of the test's own, once they have answered. */
 async function panelReadEarly(): Promise<Window> {
   const win = pageAt();
@@ -73,6 +80,40 @@ describe('the side panel’s opening', () => {
     expect(await readOpening(client, win)).toEqual(ALL);
     expect(cachedIds(client, ALL)).toEqual(['bm_1', 'bm_2']);
     expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads the place and the first page it opened on last in one storage request, noted in the page’s own storage', async () => {
+    await panelPlaceItem.set(ALL);
+    await keep(ALL, ['bm_1']);
+    const first = withLocalStorage(pageAt());
+    await readOpening(new QueryClient(), first);
+
+    const win = withLocalStorage(pageAt(), first.localStorage);
+    vi.mocked(fakeBrowser.storage.local.get).mockClear();
+    await startPanelReads(win);
+    const client = new QueryClient();
+    expect(await readOpening(client, win)).toEqual(ALL);
+    expect(cachedIds(client, ALL)).toEqual(['bm_1']);
+    expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads the first page of the place stored, not of the one noted, when the place changed elsewhere, and notes the new one', async () => {
+    await panelPlaceItem.set(ALL);
+    await keep(ALL, ['bm_all']);
+    await keep(FAVORITES, ['bm_fav']);
+    const storage = withLocalStorage(pageAt()).localStorage;
+    await readOpening(new QueryClient(), withLocalStorage(pageAt(), storage));
+    await panelPlaceItem.set(FAVORITES);
+
+    const win = withLocalStorage(pageAt(), storage);
+    vi.mocked(fakeBrowser.storage.local.get).mockClear();
+    await startPanelReads(win);
+    await vi.waitFor(() => expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(2));
+    const client = new QueryClient();
+    expect(await readOpening(client, win)).toEqual(FAVORITES);
+    expect(cachedIds(client, FAVORITES)).toEqual(['bm_fav']);
+    expect(cachedIds(client, ALL)).toBeUndefined();
+    expect(storage.getItem('shelf.panelOpening')).toBe(`local:firstPage:${JSON.stringify(FAVORITES.source)}`);
   });
 
   it('reads storage itself when no early script ran', async () => {

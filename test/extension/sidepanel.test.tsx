@@ -15,12 +15,16 @@ import { createFolder, insertBookmarks, setRules } from '../server/smart-folders
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
 import { libraryPageServer } from './support/library-page.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
+import { panelPlaceItem } from '../../lib/storage/library-items.ts';
+import { ClientError } from '../../lib/client/errors.ts';
 
 const MINUTE = 60_000;
-/** The scheduler's heavy-endpoint window (a minute and its margin), and a second more: the next evaluation may go. */
+/** The scheduler's windows (a minute and its margin), and a second more: the next evaluation, or any request refused for the minute, may go. */
 const HEAVY_WINDOW = MINUTE + SPEC_LIMITS.marginMs + 1000;
 
-const server = libraryPageServer({ width: 360, height: 640 });
+const PANEL_HEIGHT = 640;
+const ROW_HEIGHT = 76;
+const server = libraryPageServer({ width: 360, height: PANEL_HEIGHT });
 let bg: TestBackground;
 let u: TestUser;
 let user: UserEvent;
@@ -52,6 +56,9 @@ function openPanel(): void {
     </QueryClientProvider>,
   );
 }
+
+/** Time that runs as usual and can also jump a minute ahead: the panel's wait for the budget then ends. */
+const fakeClock = () => vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
 
 const requested = (pattern: RegExp) => bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}${new URL(r.url).search}`));
 
@@ -180,8 +187,6 @@ describe('side panel: smart folders', () => {
       ...Array.from({ length: matches }, (_, i) => ({ createdAt: now - 1e6 - i, tags: ['deep'] })),
     ]);
   }
-  /** Time that runs as usual and can also jump a minute ahead: the panel's wait for the budget then ends. */
-  const fakeClock = () => vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
   const evaluations = () => requested(/GET \/v1\/smart-folders\/[^/]+\/bookmarks/);
 
   it('follows the cursor past an empty page, keeps the results, and opens them again without a request', async () => {
@@ -235,5 +240,69 @@ describe('side panel: smart folders', () => {
     await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
     expect(await screen.findByText(/Results are cut short/, undefined, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText(/^500 matches, fetched/)).toBeTruthy();
+  });
+});
+
+/** Spends the minute's requests (as a quick scroll through a long list would): the next one is refused unsent, RATE_LIMITED. */
+async function spendTheMinute(): Promise<void> {
+  for (let sent = 0; sent < 200; sent++) {
+    const refused = await bg.services.browse.search('spent').then(
+      () => null,
+      (err: unknown) => err,
+    );
+    if (refused instanceof ClientError && refused.code === 'RATE_LIMITED') return;
+    if (refused) throw refused;
+  }
+  throw new Error('the scheduler sent 200 requests in a minute');
+}
+
+/** The budget frees up: the scheduler's window passes, and the server's (its own clock) with it. */
+async function minutePasses(): Promise<void> {
+  await server.t.advance(2 * MINUTE);
+  await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
+}
+
+describe('side panel: the request budget spent', () => {
+  // Tall enough for every row: the panel asks for the next page as soon as the first is shown.
+  const tall = (height: number) => Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
+  beforeEach(() => {
+    tall(160 * ROW_HEIGHT);
+    fakeClock();
+  });
+  afterEach(() => tall(PANEL_HEIGHT));
+
+  it('keeps the rows shown when the next page is refused for the budget, and loads it once there is room', async () => {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 150 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    // Opened before: the first page is kept, and shows without a request.
+    await bg.services.browse.page({ kind: 'all' });
+    await panelPlaceItem.set({ kind: 'list', source: { kind: 'all' }, title: 'All bookmarks' });
+    await spendTheMinute();
+
+    openPanel();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    expect(await within(list).findByRole('link', { name: `Title ${ids[0]}` })).toBeTruthy();
+    // The second page is refused unsent: the rows stay, and the panel says why it waits.
+    expect((await screen.findByRole('alert')).textContent).toContain('Too many requests for now.');
+    expect(within(list).getByRole('link', { name: `Title ${ids[99]}` })).toBeTruthy();
+
+    await minutePasses();
+    expect(await within(list).findByRole('link', { name: `Title ${ids[149]}` }, { timeout: 5000 })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a smart folder once the budget allows when opening it was refused', async () => {
+    const now = server.t.server.deps.clock.now();
+    insertBookmarks(server.t, server.db, u.userId, [{ createdAt: now, tags: ['later'] }]);
+    // Made elsewhere: the panel must ask for the folder list before it can show the folder.
+    const folder = await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'later' }] }, 'Later');
+    await panelPlaceItem.set({ kind: 'smart', id: folder.id, name: folder.name });
+    await spendTheMinute();
+
+    openPanel();
+    expect((await screen.findByRole('alert')).textContent).toContain('Too many requests for now.');
+    await minutePasses();
+    expect(await screen.findByText(/^1 match, fetched/, undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });
