@@ -7,7 +7,7 @@ import { type ApiClient, apiClient } from './api.ts';
 import { JSON_FORMATS, largestFile, libraryFile } from './json-files.ts';
 import { generateLibrary } from './library.ts';
 import { netscapeFile } from './netscape-file.ts';
-import { type ShelfServer, peakRssOf, startShelfServer } from './processes.ts';
+import { type ShelfServer, peakRssOf, startShelfServer, startShelfServerOn } from './processes.ts';
 import { median, timed } from './stats.ts';
 import { type Row, fmtBytes, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
@@ -57,7 +57,7 @@ async function exportMemoryRow(ws: Workspace): Promise<Row> {
   return measured({ section: 'Export', measurement: `server's peak RSS during one export, ${fmtCount(LIBRARY_SIZE)} bookmarks`, target: '' }, async () => {
     const runs: string[] = [];
     for (const format of FORMATS) {
-      const run = await exportMemory(dir, ws.token, format);
+      const run = await exportMemory(['--data', dir], ws.token, format);
       runs.push(`${format} ${fmtBytes(run.peakRss)} (${fmtBytes(run.startRss)} when ready)`);
     }
     return { result: runs.join(' · '), beside: '', verdict: '' };
@@ -138,11 +138,12 @@ export interface ExportMemory {
 }
 
 /**
- * One export by a server started afresh on the data directory (so that its peak memory is the
- * export's, not an earlier request's): start → download, and the server's memory.
+ * One export by a server started afresh on the store the arguments name (`--data <dir>` or
+ * `--database <url>`), so that its peak memory is the export's, not an earlier request's:
+ * start → download, and the server's memory.
  */
-export async function exportMemory(dir: string, token: string, format: ExportFormat, timeoutMs = JOB_TIMEOUT_MS): Promise<ExportMemory> {
-  const shelf = await startShelfServer(dir);
+export async function exportMemory(storeArgs: readonly string[], token: string, format: ExportFormat, timeoutMs = JOB_TIMEOUT_MS): Promise<ExportMemory> {
+  const shelf = await startShelfServerOn(storeArgs);
   try {
     const startRss = shelf.rssBytes() ?? NaN;
     const { ms, value: bytes } = await timed(() => exportOnce(apiClient(shelf.url, token), format, timeoutMs));

@@ -9,7 +9,7 @@ import { Load } from './http-load.ts';
 import { importIntoEmpty } from './jobs.ts';
 import { netscapeFile } from './netscape-file.ts';
 import { startShelfServerOn } from './processes.ts';
-import { SIZES, ratioRows, seed, timeRequests } from './scale.ts';
+import { SIZES, exportRows, ratioRows, seed, timeRequests } from './scale.ts';
 import { median } from './stats.ts';
 import { type Row, failureRow, fmtCount, measured } from './table.ts';
 import type { BenchSettings, Workspace } from './workspace.ts';
@@ -75,11 +75,13 @@ async function scaleRows(ws: Workspace, settings: BenchSettings, createDatabase:
   const runs = Math.max(5, Math.round(settings.evaluations / 5));
   const figures = new Map<string, number[]>();
   const copies: string[] = [];
+  const stores: { storeArgs: string[]; token: string }[] = [];
   for (const size of SIZES) {
     let server: ServerProcess | undefined;
     try {
       const library = await copiedLibrary(ws, size, 'pg-scale', createDatabase);
       copies.push(`${fmtCount(size)}: ${(library.copyMs / 1000).toFixed(1)} s`);
+      stores.push({ storeArgs: ['--database', library.url], token: library.token });
       server = await startOn(library.url);
       await timeRequests([{ api: apiClient(server.url, library.token), seeded: library }], runs, figures);
     } catch (err) {
@@ -90,6 +92,7 @@ async function scaleRows(ws: Workspace, settings: BenchSettings, createDatabase:
   }
   const rows = ratioRows(SECTION, figures, runs);
   rows.push({ section: SECTION, measurement: 'copy-to-postgres of the seeded SQLite library', result: copies.join(' · '), beside: '', target: '', verdict: '' });
+  rows.push(...(await exportRows(SECTION, stores)));
   return rows;
 }
 

@@ -49,7 +49,6 @@ export interface Seeded {
 export async function scaleSection(ws: Workspace, settings: BenchSettings): Promise<Row[]> {
   const runs = Math.max(MIN_RUNS, Math.round(settings.evaluations / 5));
   const figures = new Map<string, number[]>();
-  const exports = new Map<ExportFormat, (ExportMemory | Failed)[]>();
   const libraries: Seeded[] = [];
   for (const size of SIZES) libraries.push(await seed(ws, size));
   const seeding = libraries.map((seeded, i) => `${fmtCount(SIZES[i]!)}: ${seconds(seeded.insertMs)} + ${seconds(seeded.migrateMs)}`);
@@ -67,30 +66,35 @@ export async function scaleSection(ws: Workspace, settings: BenchSettings): Prom
   } finally {
     for (const shelf of servers) await shelf.stop();
   }
-  for (const seeded of libraries) {
-    for (const format of EXPORT_FORMATS) {
-      const runs = exports.get(format) ?? [];
-      exports.set(format, runs);
-      // A failed export leaves the figures of the smaller sizes, and says why beside them.
-      if (!runs.some((r) => 'error' in r)) runs.push(await exportMemory(seeded.dir, seeded.token, format, EXPORT_TIMEOUT_MS).catch((err: unknown) => failed(err)));
-    }
-  }
-  const rows = ratioRows(SECTION, figures, runs);
-  for (const [format, runs] of exports) rows.push(exportRow(format, runs));
+  const rows = [...ratioRows(SECTION, figures, runs), ...(await exportRows(SECTION, libraries.map((l) => ({ storeArgs: ['--data', l.dir], token: l.token }))))];
   rows.push({ section: SECTION, measurement: 'seeding by SQL (one transaction) + migration 011', result: seeding.join(' · '), beside: '', target: '', verdict: '' });
   return rows;
 }
 
 /**
  * An export of the whole library grows with it in time, but must stream: the server's peak
- * memory during it (a server started for it alone) may not grow with the library.
+ * memory during it (a server started for it alone) may not grow with the library. Each format at
+ * each size, smallest first; a failed export leaves the figures of the smaller sizes, and says why.
  */
-function exportRow(format: ExportFormat, all: readonly (ExportMemory | Failed)[]): Row {
+export async function exportRows(section: string, stores: readonly { storeArgs: readonly string[]; token: string }[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const format of EXPORT_FORMATS) {
+    const runs: (ExportMemory | Failed)[] = [];
+    for (const { storeArgs, token } of stores) {
+      if (runs.some((r) => 'error' in r)) break;
+      runs.push(await exportMemory(storeArgs, token, format, EXPORT_TIMEOUT_MS).catch((err: unknown) => failed(err)));
+    }
+    rows.push(exportRow(section, format, runs));
+  }
+  return rows;
+}
+
+function exportRow(section: string, format: ExportFormat, all: readonly (ExportMemory | Failed)[]): Row {
   const runs = all.filter((r): r is ExportMemory => !('error' in r));
   const failure = all.find((r): r is Failed => 'error' in r);
   const ratio = runs.length === SIZES.length ? runs.at(-1)!.peakRss / runs[0]!.peakRss : NaN;
   return {
-    section: SECTION,
+    section,
     measurement: `export ${format} of the whole library (start → download) · the server's peak RSS`,
     result: `${runs.map((r) => fmtMs(r.ms)).join(' → ')} · ${runs.map((r) => fmtBytes(r.bytes)).join(' → ')} · peak RSS ${runs.map((r) => fmtBytes(r.peakRss)).join(' → ')}`,
     beside: `RSS when ready ${runs.map((r) => fmtBytes(r.startRss)).join(' → ')}; peak 1M ÷ 10k: ${ratio.toFixed(1)} ×${failure ? `; then ${failure.error}` : ''}`,
