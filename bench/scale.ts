@@ -97,7 +97,7 @@ function exportRow(section: string, format: ExportFormat, all: readonly (ExportM
     section,
     measurement: `export ${format} of the whole library (start → download) · the server's peak RSS`,
     result: `${runs.map((r) => fmtMs(r.ms)).join(' → ')} · ${runs.map((r) => fmtBytes(r.bytes)).join(' → ')} · peak RSS ${runs.map((r) => fmtBytes(r.peakRss)).join(' → ')}`,
-    beside: `RSS when ready ${runs.map((r) => fmtBytes(r.startRss)).join(' → ')}; peak 1M ÷ 10k: ${ratio.toFixed(1)} ×${failure ? `; then ${failure.error}` : ''}`,
+    beside: `RSS when ready ${runs.map((r) => fmtBytes(r.startRss)).join(' → ')}; peak ${fmtCount(SIZES.at(-1)!)} ÷ ${fmtCount(SIZES[0]!)}: ${ratio.toFixed(1)} ×${failure ? `; then ${failure.error}` : ''}`,
     target: `peak ≤ ${MAX_RATIO} ×`,
     verdict: failure ? 'ERROR' : verdict(ratio <= MAX_RATIO),
   };
