@@ -15,8 +15,6 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     clientIp: string;
-    /** Behind trusted proxies (--trust-proxy): the scheme clients used is the one X-Forwarded-Proto names. */
-    behindProxy: boolean;
     /** Response headers collected for this request (see addHeaders in respond.ts). */
     headers: Record<string, string>;
     /** The store's version when the request came in: read once, used by the auth and response caches. */

@@ -14,7 +14,6 @@ export function requestContext(proxyHops: number): MiddlewareHandler<AppEnv> {
     // The header is read only where it counts: a lookup through Hono's request costs a little on every request.
     const forwardedFor = proxyHops === 0 ? undefined : c.req.header('X-Forwarded-For');
     c.set('clientIp', clientAddress(peerAddress(c), forwardedFor, proxyHops));
-    c.set('behindProxy', proxyHops > 0);
     return next();
   };
 }

@@ -11,7 +11,7 @@ export function jobRoutes(r: Router, deps: ServerDeps): void {
   r.add(endpoints.startExport, ({ auth, params }) => startExport(deps, auth.userId, params.format));
   r.add(endpoints.getJob, ({ auth, params }) => getJob(deps, auth.userId, params.id));
   r.add(endpoints.downloadExport, ({ auth, params, c }) => downloadExport(deps, auth.userId, params.id, c));
-  r.add(endpoints.reserveImport, ({ auth, c }) => reserveImport(deps, auth.userId, requestOrigin(c)));
+  r.add(endpoints.reserveImport, ({ auth, c }) => reserveImport(deps, auth.userId, requestOrigin(c, deps.config.proxyHops)));
   r.add(endpoints.startImport, ({ auth, body }) => startImport(deps, auth.userId, body));
 
   deps.maintenance.add('jobs', (now) => sweepJobs(deps, now));

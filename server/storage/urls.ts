@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 
 /** Where the storage service is mounted, beside /v1 on the same origin. */
 export const STORAGE_PATH = '/storage';
@@ -9,9 +8,9 @@ export const STORAGE_PATH = '/storage';
  * hand out work behind any host name or port. Behind a trusted proxy that ends TLS, the request we
  * see is plain HTTP: the scheme is the one the proxy names in X-Forwarded-Proto.
  */
-export function requestOrigin(c: Context<AppEnv>): string {
+export function requestOrigin(c: Context, proxyHops: number): string {
   const url = new URL(c.req.url);
-  const scheme = c.get('behindProxy') ? forwardedScheme(c.req.header('X-Forwarded-Proto')) : undefined;
+  const scheme = proxyHops > 0 ? forwardedScheme(c.req.header('X-Forwarded-Proto')) : undefined;
   return scheme === undefined ? url.origin : `${scheme}://${url.host}`;
 }
 
