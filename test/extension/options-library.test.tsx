@@ -1,7 +1,7 @@
 // @vitest-environment node
 // The DOM comes from ./support/dom.ts, imported first (see why there).
 import './support/dom.ts';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
 import type { ComponentType } from 'react';
@@ -25,6 +25,7 @@ import { createFolder, insertBookmarks } from '../server/smart-folders-fixtures.
 import { type TestBackground, createTestBackground } from './support/background.ts';
 import { libraryPageServer } from './support/library-page.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
+import { libraryQueryClient } from '../../components/library/query-client.ts';
 
 const MINUTE = 60_000;
 /** The scheduler's heavy-endpoint window (a minute and its margin), and a second more: the next evaluation may go. */
@@ -62,7 +63,7 @@ afterEach(async () => {
 });
 
 function show(Section: ComponentType): void {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 60_000 } } });
+  const client = libraryQueryClient();
   render(
     <QueryClientProvider client={client}>
       <Section />
