@@ -35,7 +35,7 @@ describe('queued saves across accounts, in Chromium', () => {
   });
 
   const urlsOf = async (token: string) => dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100', undefined, token)).data.map((b) => b.url).sort();
-  const queued = async () => ((await (await browser.worker()).evaluate(() => chrome.storage.local.get('saveQueue'))).saveQueue ?? []) as unknown[];
+  const queued = async () => ((await browser.inWorker(() => chrome.storage.local.get('saveQueue'))).saveQueue ?? []) as unknown[];
   const held = () => page.getByRole('region', { name: 'Saves waiting for another account' });
 
   it('holds the first account’s saves while another is signed in, and sends them, once each, when it is back', { timeout: 60_000 }, async () => {

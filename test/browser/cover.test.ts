@@ -168,7 +168,7 @@ describe('set as cover in Chromium', () => {
     });
     expect(await bookmarkAt(site.url('/broken'))).toBeUndefined();
     // The offscreen document was closed after its one conversion.
-    expect(await (await browser.worker()).evaluate(() => chrome.offscreen.hasDocument())).toBe(false);
+    expect(await browser.inWorker(() => chrome.offscreen.hasDocument())).toBe(false);
   });
 
   it('says so when it may not read the image’s site (a permission not granted, and no click to ask during)', async () => {

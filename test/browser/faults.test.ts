@@ -57,8 +57,8 @@ describe('saves through faults, in Chromium', () => {
 
   const worker = () => browser.worker();
   /** The ids of the notifications on screen: Chromium closes each after a few seconds, so a count alone may never grow. */
-  const notifications = async () => Object.keys(await (await worker()).evaluate(() => chrome.notifications.getAll()));
-  const queued = async () => ((await (await worker()).evaluate(() => chrome.storage.local.get('saveQueue'))).saveQueue ?? []) as { body: { url: string } }[];
+  const notifications = async () => Object.keys(await browser.inWorker(() => chrome.notifications.getAll()));
+  const queued = async () => ((await browser.inWorker(() => chrome.storage.local.get('saveQueue'))).saveQueue ?? []) as { body: { url: string } }[];
 
   /** Saves a link as the context menu does, and waits until its notification says how it went. */
   async function saveLink(url: string): Promise<void> {
@@ -150,10 +150,13 @@ describe('saves through faults, in Chromium', () => {
     const before = await total();
     const urls = Array.from({ length: 200 }, (_, i) => site.url(`/burst-${i}`));
     // A full pass over the library beside the burst: the hourly sync's alarm, with the last full pass made a day
-    // old first (while nothing else writes the index), then the 200 saves at once.
-    await (await worker()).evaluate(async (links) => {
+    // old first (while nothing else writes the index), then the 200 saves at once. The dispatch waits for
+    // nothing in the worker, so that it runs exactly once.
+    await browser.inWorker(async () => {
       const { savedIndex } = await chrome.storage.local.get('savedIndex');
       await chrome.storage.local.set({ savedIndex: { ...(savedIndex as object), fullSyncedAt: 0 } });
+    });
+    await (await worker()).evaluate((links) => {
       (chrome.alarms.onAlarm as unknown as Dispatchable).dispatch({ name: 'shelf-sync-saved-index', scheduledTime: Date.now() });
       for (const linkUrl of links) {
         (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch({ menuItemId: 'shelf-save-link', linkUrl, pageUrl: linkUrl, editable: false });

@@ -33,7 +33,7 @@ describe('quick save in Chromium', () => {
   const bookmarksAt = async (url: string) =>
     dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100')).data.filter((b) => b.url === url);
 
-  const notificationCount = async () => Object.keys(await (await browser.worker()).evaluate(() => chrome.notifications.getAll())).length;
+  const notificationCount = async () => Object.keys(await browser.inWorker(() => chrome.notifications.getAll())).length;
 
   it('declares the save-page command with its Alt+Shift+S shortcut', async () => {
     const worker = await browser.worker();

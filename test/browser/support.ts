@@ -203,6 +203,12 @@ export interface ExtensionBrowser {
   extensionId: string;
   /** The extension's service worker (found again if Chromium has restarted it). */
   worker(): Promise<Worker>;
+  /**
+   * Runs `fn` in the extension's service worker; when that worker goes away under it (Chromium may stop or
+   * replace a worker at any moment, and a promise left pending there is then collected), once more in the
+   * worker that runs next. Only for what may run twice: reads, and writes of the same value.
+   */
+  inWorker<R>(fn: () => R | Promise<R>): Promise<R>;
   /** chrome-extension://<id>/<path> */
   url(path: string): string;
   /** Opens a web page in a new tab and answers the page and its tab id. */
@@ -219,6 +225,9 @@ export interface ExtensionBrowser {
   stopWorker(): Promise<{ restarted: Promise<void> }>;
   close(): Promise<void>;
 }
+
+/** What Playwright says when the worker an evaluation ran in stopped, or was replaced, before it answered. */
+const WORKER_GONE = /Resulting promise was garbage collected|Target (page, context or browser )?(has been )?closed|Execution context was destroyed/;
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -275,6 +284,14 @@ export async function launchExtension(options: { extraPages?: Record<string, str
     },
     extensionId,
     worker,
+    async inWorker(fn) {
+      try {
+        return await (await worker()).evaluate(fn);
+      } catch (err) {
+        if (!WORKER_GONE.test(String(err))) throw err;
+        return (await worker()).evaluate(fn);
+      }
+    },
     url: (path) => `chrome-extension://${extensionId}/${path}`,
     async openTab(url) {
       const page = await context.newPage();
