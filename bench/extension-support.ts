@@ -89,12 +89,33 @@ export const readyProbe = (readySelector: string): string => `(() => {
 
 type Probed = { __readyAt?: number };
 
-/** Medians of fresh loads of a page and the hello-world page (readyProbe's moment), alternating so that machine noise falls on both, after warm-ups of each. */
-export async function timeLoads(browser: ExtensionBrowser, pageUrl: string, helloUrl: string, { loads, warmups }: { loads: number; warmups: number }): Promise<{ page: number; hello: number }> {
-  const once = async (url: string) => {
+/** A User Timing mark of the page: the median of its time over the loads that had it, and in how many it came. */
+export interface MarkTimes {
+  median: number;
+  seen: number;
+}
+
+/**
+ * Medians of fresh loads of a page and the hello-world page (readyProbe's moment), alternating so that machine
+ * noise falls on both, after warm-ups of each; and of the page's own `marks` (those that came within 200 ms of
+ * the ready moment), in the same loads.
+ */
+export async function timeLoads(
+  browser: ExtensionBrowser,
+  pageUrl: string,
+  helloUrl: string,
+  { loads, warmups, marks = [] }: { loads: number; warmups: number; marks?: readonly string[] },
+): Promise<{ page: number; hello: number; marks: Record<string, MarkTimes> }> {
+  const seen = new Map<string, number[]>(marks.map((name) => [name, []]));
+  const once = async (url: string, counted = false) => {
     const page = await browser.context.newPage();
     await page.goto(url);
     const at = await (await page.waitForFunction(() => (window as unknown as Probed).__readyAt, undefined, { timeout: 30_000 })).jsonValue();
+    if (counted && url === pageUrl && marks.length > 0) {
+      await page.waitForTimeout(200);
+      const times = await page.evaluate((names) => names.map((n) => performance.getEntriesByName(n)[0]?.startTime), [...marks]);
+      times.forEach((time, i) => time !== undefined && seen.get(marks[i]!)!.push(time));
+    }
     await page.close();
     return at!;
   };
@@ -105,9 +126,10 @@ export async function timeLoads(browser: ExtensionBrowser, pageUrl: string, hell
   const times = { page: [] as number[], hello: [] as number[] };
   for (let i = 0; i < loads; i++) {
     const order = i % 2 === 0 ? (['page', 'hello'] as const) : (['hello', 'page'] as const);
-    for (const which of order) times[which].push(await once(which === 'page' ? pageUrl : helloUrl));
+    for (const which of order) times[which].push(await once(which === 'page' ? pageUrl : helloUrl, true));
   }
-  return { page: median(times.page), hello: median(times.hello) };
+  const markTimes = Object.fromEntries([...seen].map(([name, list]) => [name, { median: list.length > 0 ? median(list) : Number.NaN, seen: list.length }]));
+  return { page: median(times.page), hello: median(times.hello), marks: markTimes };
 }
 
 /** Whether the worker's first sync of the saved-pages index has ended. Plain JavaScript text: a function compiled by tsx would carry its __name helper into the worker. */

@@ -20,6 +20,9 @@ const KEPT_FIRST_PAGES = 12;
 
 const page = (bookmarks: Bookmark[], cursor: string | null, limitNote: string | null = null): BrowsePage => ({ bookmarks, cursor, limitNote });
 
+const samePage = (a: BrowsePage, b: BrowsePage): boolean =>
+  a.cursor === b.cursor && a.limitNote === b.limitNote && JSON.stringify(a.bookmarks) === JSON.stringify(b.bookmarks);
+
 /** The library's lists for the side panel, page by page with each listing's own cursor and limit, and the actions on many bookmarks. */
 export class Browse {
   constructor(
@@ -34,7 +37,10 @@ export class Browse {
     if (cursor !== undefined) return this.fetchPage(source, cursor);
     const key = JSON.stringify(source);
     const first = await this.fetchPage(source);
-    await firstPageItem(key).set({ ...first, keptAt: Date.now() });
+    // Kept again only when it changed: its keptAt is the version the panel's kept paint is of (sidepanel/snapshot.ts).
+    const item = firstPageItem(key);
+    const kept = await item.get();
+    if (!kept || !samePage(kept, first)) await item.set({ ...first, keptAt: Date.now() });
     const keys = [key, ...(await firstPageKeysItem.get()).filter((k) => k !== key)];
     await Promise.all(keys.slice(KEPT_FIRST_PAGES).map((k) => firstPageItem(k).set(null)));
     await firstPageKeysItem.set(keys.slice(0, KEPT_FIRST_PAGES));

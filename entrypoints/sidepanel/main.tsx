@@ -1,14 +1,25 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { type ReactNode, StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { App } from './App.tsx';
-import { readOpening } from './opening.ts';
+import { type Opening, readOpening } from './opening.ts';
+import { keepSnapshot, takeOverSnapshot } from './snapshot.ts';
 import './style.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Shelf side panel: the page has no #root element');
 const queryClient = libraryQueryClient();
+
+/** Once the first commit has replaced the kept paint (snapshot.ts): clicks held there replayed, or this paint kept for the next opening. */
+function FirstCommit({ opening, children }: { opening: Opening | null; children: ReactNode }) {
+  useEffect(() => {
+    const shown = takeOverSnapshot(window, root!);
+    if (!shown && opening?.keptPage) keepSnapshot(window, root!, opening.keptPage.key, opening.keptPage.version);
+  }, [opening]);
+  return children;
+}
+
 // The first render shows the place the panel opens on, its rows in it: sidepanel-early.js has mostly read them by now.
 void readOpening(queryClient)
   .catch(() => null)
@@ -16,7 +27,9 @@ void readOpening(queryClient)
     createRoot(root).render(
       <StrictMode>
         <QueryClientProvider client={queryClient}>
-          <App opening={opening} />
+          <FirstCommit opening={opening}>
+            <App opening={opening?.place ?? null} />
+          </FirstCommit>
         </QueryClientProvider>
       </StrictMode>,
     ),

@@ -1,5 +1,6 @@
 import { readEarly, readEarlyTogether } from '../../lib/storage/early-reads.ts';
 import { PANEL_PLACE_KEY, firstPageKey } from '../../lib/storage/opening-keys.ts';
+import { showSnapshot, versionOf } from './snapshot.ts';
 
 const isListPlace = (place: unknown): place is { source: unknown } =>
   typeof place === 'object' && place !== null && 'kind' in place && place.kind === 'list' && 'source' in place;
@@ -22,13 +23,18 @@ function noted(win: Window): `local:${string}` | null {
   }
 }
 
-/** Run by sidepanel-early.js: reads the place the panel opens on and, for a list, its kept first page (opening.ts takes both). */
+/**
+ * Run by sidepanel-early.js: reads the place the panel opens on and, for a list, its kept first page
+ * (opening.ts takes both), and shows that list's kept paint when it is of that page (snapshot.ts).
+ */
 export async function startOpeningReads(win: Window): Promise<void> {
   const note = noted(win);
   const [place, notedPage] = readEarlyTogether(win, note === null ? [PANEL_PLACE_KEY] : [PANEL_PLACE_KEY, note]);
   notedPage?.catch(() => undefined); // a failed read the page may not take: heard where it is taken
   const key = firstPageOf(await place);
-  if (key !== null && key !== note) void readEarly(win, key);
+  if (key === null) return;
+  const page = key === note ? notedPage! : readEarly(win, key);
+  await showSnapshot(win, key, versionOf(await page.catch(() => null)));
 }
 
 /** Run by the page once it knows its place: the note for the next opening's early reads. */

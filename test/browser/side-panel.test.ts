@@ -2,7 +2,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
+import type { Browser } from 'wxt/browser';
 import { type ExtensionBrowser, type ShelfProcess, dataOf, launchExtension, signInThroughOptions, startShelf } from './support.ts';
+
+declare const chrome: typeof Browser;
 
 const ROWS = 300;
 
@@ -110,4 +113,51 @@ describe('the side panel, in Chromium', () => {
     for (let i = 1; i <= 3; i++) await panel.getByRole('link', { name: `Deep ${i}`, exact: true }).waitFor();
     await panel.getByText(/Refresh possible in \d+ s/).waitFor();
   }, 120_000);
+
+  it('opens a list again on the paint it drew last, which React takes over with the same rows, until the list changes', async () => {
+    await (await browser.worker()).evaluate((place) => chrome.storage.local.set({ sidePanelPlace: place }), { kind: 'list', source: { kind: 'all' }, title: 'All bookmarks' });
+    /** Opens the panel until React has it: whether the kept paint showed first, the rows it showed, and the rows React drew. */
+    const open = async () => {
+      await openPanel();
+      await panel.waitForFunction(() => performance.getEntriesByName('shelf:panel-taken-over').length > 0);
+      const [shown] = await panel.evaluate(() => performance.getEntriesByName('shelf:panel-snapshot-shown').map((m) => m.startTime));
+      const [takenOver] = await panel.evaluate(() => performance.getEntriesByName('shelf:panel-taken-over').map((m) => m.startTime));
+      const drawn = await panel.getByRole('region', { name: 'All bookmarks' }).getByRole('link').allTextContents();
+      const kept = await panel.evaluate(() => {
+        const paint = JSON.parse(localStorage.getItem('shelf.panelSnapshot') ?? 'null') as { html: string } | null;
+        return paint ? [...new DOMParser().parseFromString(paint.html, 'text/html').querySelectorAll('[role="region"] a')].map((a) => a.textContent) : [];
+      });
+      return { shownFirst: shown !== undefined && shown < takenOver!, kept, drawn };
+    };
+
+    // The first opening asks the server (no page kept of this list yet); the second draws the kept page and keeps that paint.
+    expect((await open()).shownFirst).toBe(false);
+    await panel.close();
+    const second = await open();
+    expect(second.shownFirst).toBe(false);
+    // Its rows are those of React's first commit, drawn for an assumed height: the rows in view and perhaps one more.
+    expect(second.kept.slice(0, second.drawn.length)).toEqual(second.drawn);
+    expect(second.drawn[0]).toBe('Deep 3');
+    await panel.close();
+    // The third shows it at once; React draws the same rows over it, and the panel works as ever.
+    const third = await open();
+    expect(third.shownFirst).toBe(true);
+    expect(third.drawn).toEqual(second.drawn);
+    await panel.getByRole('checkbox', { name: 'Select Deep 3', exact: true }).click();
+    await panel.getByText('1 selected').waitFor();
+    await panel.close();
+
+    // A save elsewhere: the next opening refreshes the kept page, and the one after draws the new page, not the old paint.
+    await save({ url: 'https://example.com/fresh', title: 'Fresh' });
+    await open();
+    await panel.getByRole('link', { name: 'Fresh', exact: true }).waitFor({ timeout: 10_000 });
+    await panel.close();
+    const afterChange = await open();
+    expect(afterChange.shownFirst).toBe(false);
+    expect(afterChange.drawn[0]).toBe('Fresh');
+    await panel.close();
+    const again = await open();
+    expect(again.shownFirst).toBe(true);
+    expect(again.drawn[0]).toBe('Fresh');
+  }, 60_000);
 });

@@ -77,7 +77,7 @@ describe('the side panel’s opening', () => {
     const win = await panelReadEarly();
     const client = new QueryClient();
 
-    expect(await readOpening(client, win)).toEqual(ALL);
+    expect((await readOpening(client, win)).place).toEqual(ALL);
     expect(cachedIds(client, ALL)).toEqual(['bm_1', 'bm_2']);
     expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(2);
   });
@@ -92,7 +92,7 @@ describe('the side panel’s opening', () => {
     vi.mocked(fakeBrowser.storage.local.get).mockClear();
     await startPanelReads(win);
     const client = new QueryClient();
-    expect(await readOpening(client, win)).toEqual(ALL);
+    expect((await readOpening(client, win)).place).toEqual(ALL);
     expect(cachedIds(client, ALL)).toEqual(['bm_1']);
     expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(1);
   });
@@ -110,7 +110,7 @@ describe('the side panel’s opening', () => {
     await startPanelReads(win);
     await vi.waitFor(() => expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(2));
     const client = new QueryClient();
-    expect(await readOpening(client, win)).toEqual(FAVORITES);
+    expect((await readOpening(client, win)).place).toEqual(FAVORITES);
     expect(cachedIds(client, FAVORITES)).toEqual(['bm_fav']);
     expect(cachedIds(client, ALL)).toBeUndefined();
     expect(storage.getItem('shelf.panelOpening')).toBe(`local:firstPage:${JSON.stringify(FAVORITES.source)}`);
@@ -120,7 +120,7 @@ describe('the side panel’s opening', () => {
     await panelPlaceItem.set(ALL);
     await keep(ALL, ['bm_3']);
     const client = new QueryClient();
-    expect(await readOpening(client, pageAt())).toEqual(ALL);
+    expect((await readOpening(client, pageAt())).place).toEqual(ALL);
     expect(cachedIds(client, ALL)).toEqual(['bm_3']);
   });
 
@@ -133,7 +133,7 @@ describe('the side panel’s opening', () => {
     void readEarly(win, `local:firstPage:${JSON.stringify(ALL.source)}`);
     const client = new QueryClient();
 
-    expect(await readOpening(client, win)).toEqual(FAVORITES);
+    expect((await readOpening(client, win)).place).toEqual(FAVORITES);
     expect(cachedIds(client, FAVORITES)).toEqual(['bm_fav']);
     expect(cachedIds(client, ALL)).toBeUndefined();
   });
@@ -143,7 +143,7 @@ describe('the side panel’s opening', () => {
     const win = await panelReadEarly();
     const client = new QueryClient();
 
-    expect(await readOpening(client, win)).toBeNull();
+    expect((await readOpening(client, win)).place).toBeNull();
     expect(client.getQueryCache().getAll()).toHaveLength(0);
   });
 
@@ -153,7 +153,7 @@ describe('the side panel’s opening', () => {
     const win = await panelReadEarly();
     const client = new QueryClient();
 
-    expect(await readOpening(client, win)).toEqual(ALL);
+    expect((await readOpening(client, win)).place).toEqual(ALL);
     expect(cachedIds(client, ALL)).toBeUndefined();
   });
 });

@@ -15,7 +15,7 @@ import { createFolder, insertBookmarks, setRules } from '../server/smart-folders
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
 import { libraryPageServer } from './support/library-page.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
-import { panelPlaceItem } from '../../lib/storage/library-items.ts';
+import { firstPageItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 
 const MINUTE = 60_000;
@@ -109,6 +109,24 @@ describe('side panel: browsing', () => {
     await user.click(within(screen.getByRole('navigation', { name: 'Library' })).getByRole('button', { name: 'All bookmarks' }));
     const link = await screen.findByRole('link', { name: /Recipes/ });
     expect(link.closest('[aria-current="page"]')).not.toBeNull();
+  });
+
+  it('keeps a list’s first page again only when it changed, so that its version says what the panel drew', async () => {
+    bookmarks(5);
+    stubPageFetch(server.t);
+    const item = firstPageItem(JSON.stringify({ kind: 'all' }));
+    await bg.services.browse.page({ kind: 'all' });
+    const first = await item.get();
+    await server.t.advance(1000);
+    await bg.services.browse.page({ kind: 'all' });
+    expect(await item.get()).toEqual(first);
+
+    await u.api('POST', '/bookmarks', { body: { url: 'https://example.com/new', title: 'New' } });
+    await server.t.advance(1000);
+    await bg.services.browse.page({ kind: 'all' });
+    const changed = await item.get();
+    expect(changed?.bookmarks[0]?.title).toBe('New');
+    expect(changed?.keptAt).not.toBe(first?.keptAt);
   });
 });
 
