@@ -1,3 +1,5 @@
+import { captureOnDocument } from '../../lib/dom/capture.ts';
+
 /**
  * popup.html holds the form pre-rendered (see modules/prerender-popup.ts), so it
  * is on screen, with Save, before React has loaded. Until React takes the form
@@ -65,16 +67,10 @@ export function holdEarlyEvents(win: Window): void {
   };
   // Once something waits for the app, the fields take no more typing until it is done: text typed after an early Enter in the tags field would join the tag that Enter makes.
   const onBeforeInput = (e: Event) => held.length > 0 && e.preventDefault();
-  const listeners = [
-    ['click', onClick],
-    ['keydown', onKeyDown],
-    ['beforeinput', onBeforeInput],
-  ] as const;
-  const doc = win.document;
-  for (const [type, listener] of listeners) doc.addEventListener(type, listener as EventListener, true);
+  const stop = captureOnDocument(win.document, { click: onClick, keydown: onKeyDown, beforeinput: onBeforeInput });
   (win as HolderWindow)[HOLDER] = {
     release() {
-      for (const [type, listener] of listeners) doc.removeEventListener(type, listener as EventListener, true);
+      stop();
       return held.splice(0);
     },
   };

@@ -1,3 +1,5 @@
+import { captureOnDocument } from '../../lib/dom/capture.ts';
+
 /**
  * The side panel's first rows, shown before its JavaScript has loaded.
  *
@@ -12,7 +14,7 @@
  * Meanwhile the paint only looks alive: a click or middle click in it is held,
  * and replayed once React has the panel, on the element React drew in its place
  * (when the element is the same, markup for markup); keys and typing wait for
- * React. This module runs in the early script too: it imports nothing.
+ * React. This module runs in the early script too: it imports next to nothing.
  */
 
 const KEPT = 'shelf.panelSnapshot';
@@ -120,16 +122,10 @@ export async function showSnapshot(win: Window, list: string, version: number | 
     held.push({ type: e.type as HeldClick['type'], target: e.target, path: pathTo(root, e.target), init: { button, ctrlKey, metaKey, shiftKey, altKey, bubbles: true, cancelable: true } });
   };
   const onKey = (e: Event) => e.target instanceof Node && root.contains(e.target) && e.preventDefault();
-  const listeners = [
-    ['click', onClick],
-    ['auxclick', onClick],
-    ['keydown', onKey],
-    ['beforeinput', onKey],
-  ] as const;
-  for (const [type, listener] of listeners) doc.addEventListener(type, listener as EventListener, true);
+  const stop = captureOnDocument(doc, { click: onClick, auxclick: onClick, keydown: onKey, beforeinput: onKey });
   (win as HolderWindow)[HOLDER] = {
     release() {
-      for (const [type, listener] of listeners) doc.removeEventListener(type, listener as EventListener, true);
+      stop();
       return held.splice(0);
     },
   };
