@@ -98,16 +98,17 @@ export interface MarkTimes {
 /**
  * Medians of fresh loads of a page and the hello-world page (readyProbe's moment), alternating so that machine
  * noise falls on both, after warm-ups of each; and of the page's own `marks` (those that came within 200 ms of
- * the ready moment), in the same loads.
+ * the ready moment), in the same loads. `beforePage` runs before each load of the page.
  */
 export async function timeLoads(
   browser: ExtensionBrowser,
   pageUrl: string,
   helloUrl: string,
-  { loads, warmups, marks = [] }: { loads: number; warmups: number; marks?: readonly string[] },
+  { loads, warmups, marks = [], beforePage }: { loads: number; warmups: number; marks?: readonly string[]; beforePage?: () => Promise<void> },
 ): Promise<{ page: number; hello: number; marks: Record<string, MarkTimes> }> {
   const seen = new Map<string, number[]>(marks.map((name) => [name, []]));
   const once = async (url: string, counted = false) => {
+    if (url === pageUrl) await beforePage?.();
     const page = await browser.context.newPage();
     await page.goto(url);
     const at = await (await page.waitForFunction(() => (window as unknown as Probed).__readyAt, undefined, { timeout: 30_000 })).jsonValue();

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import { type ExtensionBrowser, ensureExtensionBuilt, launchExtension, signInThroughOptions } from '../test/browser/support.ts';
 import type { PanelPlace } from '../lib/storage/library-items.ts';
-import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK } from '../entrypoints/sidepanel/snapshot.ts';
+import { SNAPSHOT_KEY, SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK } from '../entrypoints/sidepanel/snapshot.ts';
 import { buildHelloPage, describeRequests, quiet, readyProbe, startCountingProxy, timeLoads } from './extension-support.ts';
 import { startShelfServer } from './processes.ts';
 import { median } from './stats.ts';
@@ -60,6 +60,16 @@ export async function sidePanelSection(ws: Workspace, _settings: BenchSettings):
         if (!opening) throw new Error('the opening loads did not run');
         const takenOver = opening.marks[TAKEN_OVER_MARK]!.median;
         return { result: `${fmtMs(takenOver)} (${(takenOver / opening.hello).toFixed(2)} ×)`, beside: 'a click on the kept paint before it is held, and replayed', verdict: '' };
+      }),
+      await measured({ section: SECTION, measurement: `navigation → first row drawn by React from the kept page, no kept paint (the first opening after the list changed), median of ${LOADS}`, target: '' }, async () => {
+        // The kept paint forgotten before each load, from another page of the extension (they share localStorage).
+        const other = await b.context.newPage();
+        await other.goto(b.url('bench-hello/index.html'));
+        const forget = () => other.evaluate((key) => localStorage.removeItem(key), SNAPSHOT_KEY);
+        const bare = await timeLoads(b, panelUrl, b.url('bench-hello/index.html'), { loads: LOADS, warmups: 1, marks: [SNAPSHOT_SHOWN_MARK], beforePage: forget });
+        await other.close();
+        const shown = bare.marks[SNAPSHOT_SHOWN_MARK]!.seen;
+        return { result: `${fmtMs(bare.page)} (${(bare.page / bare.hello).toFixed(2)} ×)`, beside: `${fmtMs(bare.hello)} hello-world React + Tailwind page; a kept paint showed in ${shown} of ${LOADS} loads`, verdict: '' };
       }),
       await measured({ section: SECTION, measurement: 'evaluation requests to reopen a smart folder already seen', target: '0' }, async () => {
         await openAt({ kind: 'smart', id: folder.id, name: folder.name });

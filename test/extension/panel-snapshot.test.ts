@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK, keepSnapshot, showSnapshot, takeOverSnapshot, versionOf } from '../../entrypoints/sidepanel/snapshot.ts';
+import { SNAPSHOT_KEY, SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK, keepSnapshot, showSnapshot, takeOverSnapshot, versionOf } from '../../entrypoints/sidepanel/snapshot.ts';
 
 const LIST = 'local:firstPage:{"kind":"all"}';
 const ROW = (title: string) =>
@@ -34,7 +34,7 @@ beforeEach(() => {
   localStorage.clear();
   performance.clearMarks();
   // Each test's page starts as no panel has been taken over yet.
-  delete (window as unknown as Record<symbol, unknown>)[Symbol.for('shelf.panelSnapshot')];
+  delete (window as unknown as Record<symbol, unknown>)[Symbol.for(SNAPSHOT_KEY)];
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -43,7 +43,7 @@ function keptFrom(html: string, version = 7): void {
   const root = freshPage();
   root.innerHTML = html;
   keepSnapshot(window, root, LIST, version);
-  delete (window as unknown as Record<symbol, unknown>)[Symbol.for('shelf.panelSnapshot')];
+  delete (window as unknown as Record<symbol, unknown>)[Symbol.for(SNAPSHOT_KEY)];
 }
 
 describe("the side panel's kept paint", () => {
@@ -93,7 +93,7 @@ describe("the side panel's kept paint", () => {
     await showSnapshot(window, LIST, 7);
     expect(root.childElementCount).toBe(0);
 
-    delete (window as unknown as Record<symbol, unknown>)[Symbol.for('shelf.panelSnapshot')];
+    delete (window as unknown as Record<symbol, unknown>)[Symbol.for(SNAPSHOT_KEY)];
     root = freshPage();
     root.innerHTML = ROW('Drawn by React');
     await showSnapshot(window, LIST, 7);
@@ -103,7 +103,7 @@ describe("the side panel's kept paint", () => {
 
   it('takes a kept value it cannot read as nothing kept', async () => {
     for (const bad of ['{', '42', JSON.stringify({ list: LIST, version: '7', build: '/chunks/sidepanel-abc.js', html: 'x' })]) {
-      localStorage.setItem('shelf.panelSnapshot', bad);
+      localStorage.setItem(SNAPSHOT_KEY, bad);
       const root = freshPage();
       await showSnapshot(window, LIST, 7);
       expect(root.childElementCount).toBe(0);
@@ -114,7 +114,7 @@ describe("the side panel's kept paint", () => {
     const root = freshPage();
     root.innerHTML = `<p>${'x'.repeat(300 * 1024)}</p>`;
     keepSnapshot(window, root, LIST, 7);
-    expect(localStorage.getItem('shelf.panelSnapshot')).toBeNull();
+    expect(localStorage.getItem(SNAPSHOT_KEY)).toBeNull();
   });
 
   it('holds clicks made on the paint and replays them, with their keys, on what React draws in its place', async () => {
