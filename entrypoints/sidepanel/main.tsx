@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, StrictMode, useEffect } from 'react';
+import { type ReactNode, StrictMode, useEffect, useLayoutEffect, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { App } from './App.tsx';
@@ -11,11 +11,17 @@ const root = document.getElementById('root');
 if (!root) throw new Error('Shelf side panel: the page has no #root element');
 const queryClient = libraryQueryClient();
 
-/** Once the first commit has replaced the kept paint (snapshot.ts): clicks held there replayed, or this paint kept for the next opening. */
+/**
+ * At the first commit, which has replaced the kept paint (snapshot.ts): the clicks held there replayed, or,
+ * once it is on screen, this paint kept for the next opening.
+ */
 function FirstCommit({ opening, children }: { opening: Opening | null; children: ReactNode }) {
+  const shown = useRef(false);
+  useLayoutEffect(() => {
+    shown.current = takeOverSnapshot(window, root!);
+  }, []);
   useEffect(() => {
-    const shown = takeOverSnapshot(window, root!);
-    if (!shown && opening?.keptPage) keepSnapshot(window, root!, opening.keptPage.key, opening.keptPage.version);
+    if (!shown.current && opening?.keptPage) keepSnapshot(window, root!, opening.keptPage.key, opening.keptPage.version);
   }, [opening]);
   return children;
 }

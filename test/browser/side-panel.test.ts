@@ -159,5 +159,26 @@ describe('the side panel, in Chromium', () => {
     const again = await open();
     expect(again.shownFirst).toBe(true);
     expect(again.drawn[0]).toBe('Fresh');
+    await panel.close();
+
+    // A click on the kept paint before React has the panel is carried out once React has it. The click is made
+    // in the page the moment the paint is in (a click sent from here could come after React, in a few ms), and
+    // each click says whether React had the panel by then.
+    panel = await browser.context.newPage();
+    panel.on('pageerror', (error) => problems.push(error.message));
+    await panel.addInitScript(`
+      window.__clicks = [];
+      document.addEventListener('click', () => window.__clicks.push(performance.getEntriesByName('shelf:panel-taken-over').length > 0), true);
+      new MutationObserver((_, observer) => {
+        if (performance.getEntriesByName('shelf:panel-snapshot-shown').length === 0) return;
+        observer.disconnect();
+        document.querySelector('[aria-label="Select Fresh"]').click();
+      }).observe(document, { subtree: true, childList: true });
+    `);
+    await panel.goto(browser.url('sidepanel.html'));
+    await panel.getByText('1 selected').waitFor({ timeout: 10_000 });
+    expect(await panel.getByRole('checkbox', { name: 'Select Fresh', exact: true }).isChecked()).toBe(true);
+    // Before React (false), then replayed on React's checkbox (true).
+    expect(await panel.evaluate(() => (window as unknown as { __clicks: boolean[] }).__clicks)).toEqual([false, true]);
   }, 60_000);
 });
