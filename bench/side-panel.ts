@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import { type ExtensionBrowser, ensureExtensionBuilt, launchExtension, signInThroughOptions } from '../test/browser/support.ts';
 import type { PanelPlace } from '../lib/storage/library-items.ts';
-import { SNAPSHOT_KEY, SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK } from '../entrypoints/sidepanel/snapshot.ts';
+import { PANEL_PAINT_KEY } from '../lib/storage/opening-keys.ts';
+import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK } from '../entrypoints/sidepanel/snapshot.ts';
 import { buildHelloPage, describeRequests, quiet, readyProbe, startCountingProxy, timeLoads } from './extension-support.ts';
 import { startShelfServer } from './processes.ts';
 import { median } from './stats.ts';
@@ -65,7 +66,7 @@ export async function sidePanelSection(ws: Workspace, _settings: BenchSettings):
         // The kept paint forgotten before each load, from another page of the extension (they share localStorage).
         const other = await b.context.newPage();
         await other.goto(b.url('bench-hello/index.html'));
-        const forget = () => other.evaluate((key) => localStorage.removeItem(key), SNAPSHOT_KEY);
+        const forget = () => other.evaluate((key) => localStorage.removeItem(key), PANEL_PAINT_KEY);
         const bare = await timeLoads(b, panelUrl, b.url('bench-hello/index.html'), { loads: LOADS, warmups: 1, marks: [SNAPSHOT_SHOWN_MARK], beforePage: forget });
         await other.close();
         const shown = bare.marks[SNAPSHOT_SHOWN_MARK]!.seen;

@@ -1,4 +1,5 @@
 import { captureOnDocument } from '../../lib/dom/capture.ts';
+import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
 
 /**
  * The side panel's first rows, shown before its JavaScript has loaded.
@@ -17,8 +18,6 @@ import { captureOnDocument } from '../../lib/dom/capture.ts';
  * React. This module runs in the early script too: it imports next to nothing.
  */
 
-/** Where the page keeps its paint, in its localStorage. */
-export const SNAPSHOT_KEY = 'shelf.panelSnapshot';
 /** Larger than any first paint of the panel (some 30 kB): more is not a paint to keep. */
 const MAX_HTML = 256 * 1024;
 
@@ -50,7 +49,7 @@ type HolderWindow = Window & { [HOLDER]?: { release(): HeldClick[] } | 'taken ov
 
 function readKept(win: Window): Kept | null {
   try {
-    const kept: unknown = JSON.parse(win.localStorage.getItem(SNAPSHOT_KEY) ?? 'null');
+    const kept: unknown = JSON.parse(win.localStorage.getItem(PANEL_PAINT_KEY) ?? 'null');
     if (typeof kept !== 'object' || kept === null) return null;
     const { list, version, build, html } = kept as Record<string, unknown>;
     return typeof list === 'string' && typeof version === 'number' && typeof build === 'string' && typeof html === 'string' ? { list, version, build, html } : null;
@@ -72,7 +71,7 @@ export function versionOf(raw: unknown): number | null {
 
 function forget(win: Window): void {
   try {
-    win.localStorage.removeItem(SNAPSHOT_KEY);
+    win.localStorage.removeItem(PANEL_PAINT_KEY);
   } catch {
     // nothing kept
   }
@@ -159,7 +158,7 @@ export function keepSnapshot(win: Window, root: Element, list: string, version: 
   const html = root.innerHTML;
   if (html.length > MAX_HTML) return;
   try {
-    win.localStorage.setItem(SNAPSHOT_KEY, JSON.stringify({ list, version, build: buildOf(win.document), html } satisfies Kept));
+    win.localStorage.setItem(PANEL_PAINT_KEY, JSON.stringify({ list, version, build: buildOf(win.document), html } satisfies Kept));
   } catch {
     // not kept: the next opening waits for React
   }

@@ -10,6 +10,7 @@ import type { ClientErrorCode } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import { DEFAULT_SERVER_URL } from '../../lib/messaging/protocol.ts';
 import { tokenItem } from '../../lib/storage/items.ts';
+import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
 import { indexSyncItem, saveQueueItem } from '../../lib/storage/background-items.ts';
 import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/options/App.tsx';
@@ -193,13 +194,15 @@ describe('signing in', () => {
     expect(bg.requests.filter((r) => r.url.endsWith('/auth/verify')).map((r) => r.method)).toEqual(['POST', 'GET']);
   });
 
-  it('signs out: the token is forgotten, the server kept, the token field empty', async () => {
+  it('signs out: the token is forgotten, the server kept, the token field empty, the side panel’s last paint gone', async () => {
     const u = await t.user();
     render(<App />);
     await submitSignIn(t.baseUrl, u.token);
     await screen.findByRole('heading', { name: 'Signed in' });
+    localStorage.setItem(PANEL_PAINT_KEY, '{"html":"<p>the account’s first rows</p>"}');
 
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(localStorage.getItem(PANEL_PAINT_KEY)).toBeNull());
 
     const server = (await serverField()) as HTMLInputElement;
     expect(server.value).toBe(t.baseUrl);

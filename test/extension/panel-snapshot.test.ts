@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SNAPSHOT_KEY, SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK, keepSnapshot, showSnapshot, takeOverSnapshot, versionOf } from '../../entrypoints/sidepanel/snapshot.ts';
+import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
+import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK, keepSnapshot, showSnapshot, takeOverSnapshot, versionOf } from '../../entrypoints/sidepanel/snapshot.ts';
 
 const LIST = 'local:firstPage:{"kind":"all"}';
 const ROW = (title: string) =>
@@ -25,6 +26,9 @@ function reactDraws(root: HTMLElement, html: string): string[] {
   return heard;
 }
 
+/** A page loaded afresh: what snapshot.ts leaves on the window (held clicks, or that React has the page) gone. */
+const forgetTakeOver = () => delete (window as unknown as Record<symbol, unknown>)[Symbol.for('shelf.panelSnapshot')];
+
 const marks = (name: string) => performance.getEntriesByName(name).length;
 
 // The pages' script tags name the build; happy-dom loads no script, and need not say so.
@@ -34,7 +38,7 @@ beforeEach(() => {
   localStorage.clear();
   performance.clearMarks();
   // Each test's page starts as no panel has been taken over yet.
-  delete (window as unknown as Record<symbol, unknown>)[Symbol.for(SNAPSHOT_KEY)];
+  forgetTakeOver();
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -43,7 +47,7 @@ function keptFrom(html: string, version = 7): void {
   const root = freshPage();
   root.innerHTML = html;
   keepSnapshot(window, root, LIST, version);
-  delete (window as unknown as Record<symbol, unknown>)[Symbol.for(SNAPSHOT_KEY)];
+  forgetTakeOver();
 }
 
 describe("the side panel's kept paint", () => {
@@ -93,7 +97,7 @@ describe("the side panel's kept paint", () => {
     await showSnapshot(window, LIST, 7);
     expect(root.childElementCount).toBe(0);
 
-    delete (window as unknown as Record<symbol, unknown>)[Symbol.for(SNAPSHOT_KEY)];
+    forgetTakeOver();
     root = freshPage();
     root.innerHTML = ROW('Drawn by React');
     await showSnapshot(window, LIST, 7);
@@ -103,7 +107,7 @@ describe("the side panel's kept paint", () => {
 
   it('takes a kept value it cannot read as nothing kept', async () => {
     for (const bad of ['{', '42', JSON.stringify({ list: LIST, version: '7', build: '/chunks/sidepanel-abc.js', html: 'x' })]) {
-      localStorage.setItem(SNAPSHOT_KEY, bad);
+      localStorage.setItem(PANEL_PAINT_KEY, bad);
       const root = freshPage();
       await showSnapshot(window, LIST, 7);
       expect(root.childElementCount).toBe(0);
@@ -114,7 +118,7 @@ describe("the side panel's kept paint", () => {
     const root = freshPage();
     root.innerHTML = `<p>${'x'.repeat(300 * 1024)}</p>`;
     keepSnapshot(window, root, LIST, 7);
-    expect(localStorage.getItem(SNAPSHOT_KEY)).toBeNull();
+    expect(localStorage.getItem(PANEL_PAINT_KEY)).toBeNull();
   });
 
   it('holds clicks made on the paint and replays them, with their keys, on what React draws in its place', async () => {
