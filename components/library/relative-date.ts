@@ -10,7 +10,8 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['minute', MINUTE],
 ];
 
-const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+// Made when first needed: the side panel's early script loads this module too, and may tell no age.
+let format: Intl.RelativeTimeFormat | undefined;
 
 /** "3 days ago", "just now": the largest unit that fits. */
 export function relativeDate(at: string | number, now = Date.now()): string {
@@ -19,7 +20,7 @@ export function relativeDate(at: string | number, now = Date.now()): string {
   // A time ahead of this computer's clock (another clock's) reads as now, never "in 2 minutes".
   const diff = Math.min(0, ms - now);
   for (const [unit, size] of UNITS) {
-    if (Math.abs(diff) >= size) return format.format(Math.round(diff / size), unit);
+    if (Math.abs(diff) >= size) return (format ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })).format(Math.round(diff / size), unit);
   }
   return 'just now';
 }

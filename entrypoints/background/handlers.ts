@@ -1,4 +1,5 @@
 import type { Handlers } from '../../lib/messaging/protocol.ts';
+import { sameAccount } from '../../lib/storage/background-items.ts';
 import type { Account } from './account.ts';
 import type { Bookmarks } from './bookmarks.ts';
 import type { Browse } from './browse.ts';
@@ -31,10 +32,16 @@ export interface Services {
 
 /** Every message the UI may send, answered by one service call. */
 export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer, queue }: Services): Handlers {
+  /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
+  const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
     getAccount: () => account.state(),
     signIn: async ({ serverUrl, token, allowInsecure }) => {
+      const before = await account.owner();
       const state = await account.signIn(serverUrl, token, { allowInsecure: allowInsecure === true });
+      const now = await account.owner();
+      // Another account signed in over this one: nothing kept of the first one's library may show for it.
+      if (before && !(now && sameAccount(before, now))) await forgetLibrary();
       // The index fills in behind the answer; the popup works meanwhile, the icon catches up when it is done.
       void index
         .sync({ full: true })
@@ -45,7 +52,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     signOut: async () => {
       const state = await account.signOut();
       // The save queue stays: its saves wait, held for their account, until it signs in again.
-      await Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
+      await forgetLibrary();
       await icon.refreshAll();
       return state;
     },

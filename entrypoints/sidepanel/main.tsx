@@ -18,7 +18,8 @@ const queryClient = libraryQueryClient();
 function FirstCommit({ opening, children }: { opening: Opening | null; children: ReactNode }) {
   const shown = useRef(false);
   useLayoutEffect(() => {
-    shown.current = takeOverSnapshot(window, root!);
+    // ||=: StrictMode (development) runs the effect twice, and the second finds the paint taken over already.
+    shown.current ||= takeOverSnapshot(window, root!);
   }, []);
   useEffect(() => {
     if (!shown.current && opening?.keptPage) keepSnapshot(window, root!, opening.keptPage.key, opening.keptPage.version);

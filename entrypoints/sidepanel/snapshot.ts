@@ -1,3 +1,4 @@
+import { relativeDate } from '../../components/library/relative-date.ts';
 import { captureOnDocument } from '../../lib/dom/capture.ts';
 import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
 
@@ -9,13 +10,15 @@ import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
  * (its keptAt: the background rewrites a kept page only when it changes). On the
  * next opening, sidepanel-early.js puts that paint back into #root as soon as
  * its reads say the panel opens on the same list at the same version, with the
- * same build: exactly what React's first render will draw. React's first
- * commit then replaces it.
+ * same build, its rows' ages told again for now: what React's first render will
+ * draw. React's first commit then replaces it.
  *
  * Meanwhile the paint only looks alive: a click or middle click in it is held,
  * and replayed once React has the panel, on the element React drew in its place
- * (when the element is the same, markup for markup); keys and typing wait for
- * React. This module runs in the early script too: it imports next to nothing.
+ * (when the element is the same, markup for markup); keys and typing in it are
+ * refused. This module runs in the early script too: it imports next to nothing.
+ * Not in development (`wxt dev`), where the page script keeps its name as its
+ * code changes.
  */
 
 /** Larger than any first paint of the panel (some 30 kB): more is not a paint to keep. */
@@ -100,7 +103,7 @@ function stylesheetsLoaded(doc: Document): Promise<void> {
  * version, unless React has the panel already.
  */
 export async function showSnapshot(win: Window, list: string, version: number | null): Promise<void> {
-  const kept = readKept(win);
+  const kept = import.meta.env.MODE === 'development' ? null : readKept(win);
   if (!kept) return;
   // Another list's paint stays for that list; a paint of an older page (or of an account signed out since) goes.
   if (kept.list === list && kept.version !== version) forget(win);
@@ -113,7 +116,9 @@ export async function showSnapshot(win: Window, list: string, version: number | 
   if (!root || root.childElementCount > 0 || (win as HolderWindow)[HOLDER] === 'taken over') return;
   // Parsed in a document of its own and moved in, rather than set as innerHTML, which Firefox's add-on
   // linter flags wherever the markup comes from (here: React's own, from this page's storage).
-  root.replaceChildren(...new DOMParser().parseFromString(kept.html, 'text/html').body.childNodes);
+  const paint = new DOMParser().parseFromString(kept.html, 'text/html').body;
+  for (const time of paint.querySelectorAll<HTMLTimeElement>('time[datetime]')) time.textContent = relativeDate(time.dateTime);
+  root.replaceChildren(...paint.childNodes);
 
   const held: HeldClick[] = [];
   const onClick = (e: MouseEvent) => {
@@ -155,6 +160,7 @@ export function takeOverSnapshot(win: Window, root: Element): boolean {
 
 /** Run by the page after its first commit on a list's kept first page: that paint, for the next opening. */
 export function keepSnapshot(win: Window, root: Element, list: string, version: number): void {
+  if (import.meta.env.MODE === 'development') return;
   const html = root.innerHTML;
   if (html.length > MAX_HTML) return;
   try {

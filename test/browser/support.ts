@@ -226,6 +226,8 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** What Playwright says when the worker an evaluation ran in stopped, or was replaced, before it answered. */
 const WORKER_GONE = /Resulting promise was garbage collected|Target (page, context or browser )?(has been )?closed|Execution context was destroyed/;
 
@@ -273,6 +275,18 @@ export async function launchExtension(options: { extraPages?: Record<string, str
   const worker = async (): Promise<Worker> =>
     context.serviceWorkers().find(isOurs) ?? (await context.waitForEvent('serviceworker', { predicate: isOurs, timeout: 10_000 }));
   const extensionId = new URL((await worker()).url()).host;
+  /** The worker running (after `gone` went away): the one Chromium started instead, or one an extension page's messages start. */
+  const nextWorker = async (gone?: Worker): Promise<Worker> => {
+    if (gone && context.serviceWorkers().includes(gone)) await Promise.race([new Promise((resolve) => gone.once('close', resolve)), delay(5_000)]);
+    const running = context.serviceWorkers().find(isOurs);
+    if (running) return running;
+    const started = context.waitForEvent('serviceworker', { predicate: isOurs, timeout: 10_000 });
+    const page = await context.newPage();
+    await page.goto(`chrome-extension://${extensionId}/options.html`);
+    const woken = await started;
+    await page.close();
+    return woken;
+  };
 
   return {
     get context() {
@@ -285,11 +299,12 @@ export async function launchExtension(options: { extraPages?: Record<string, str
     extensionId,
     worker,
     async inWorker(fn) {
+      const first = context.serviceWorkers().find(isOurs) ?? (await nextWorker());
       try {
-        return await (await worker()).evaluate(fn);
+        return await first.evaluate(fn);
       } catch (err) {
         if (!WORKER_GONE.test(String(err))) throw err;
-        return (await worker()).evaluate(fn);
+        return (await nextWorker(first)).evaluate(fn);
       }
     },
     url: (path) => `chrome-extension://${extensionId}/${path}`,

@@ -80,6 +80,22 @@ describe("the side panel's kept paint", () => {
     expect(root.innerHTML).toBe(ROW('Alpha'));
   });
 
+  it('shows nothing when no page is kept now (signed out, or a failed read), and forgets the paint', async () => {
+    keptFrom(ROW('Alpha'));
+    const root = freshPage();
+    await showSnapshot(window, LIST, null);
+    expect(root.childElementCount).toBe(0);
+    expect(localStorage.getItem(PANEL_PAINT_KEY)).toBeNull();
+  });
+
+  it('tells each row’s age again for now, as React will', async () => {
+    const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3600_000).toISOString();
+    keptFrom(`<p><time datetime="${threeDaysAgo}">just now</time></p>`);
+    const root = freshPage();
+    await showSnapshot(window, LIST, 7);
+    expect(root.querySelector('time')!.textContent).toBe('3 days ago');
+  });
+
   it('shows nothing another build drew (an update changes the markup), and forgets it', async () => {
     keptFrom(ROW('Alpha'));
     let root = freshPage('/chunks/sidepanel-new.js');
@@ -90,7 +106,7 @@ describe("the side panel's kept paint", () => {
     expect(root.childElementCount).toBe(0);
   });
 
-  it('leaves the panel to React when React drew first, or when no page was kept (a failed read)', async () => {
+  it('leaves the panel to React when React drew first', async () => {
     keptFrom(ROW('Alpha'));
     let root = freshPage();
     takeOverSnapshot(window, root);

@@ -130,6 +130,22 @@ describe('side panel: browsing', () => {
   });
 });
 
+describe('side panel: another account', () => {
+  it('shows nothing kept for one account once another signs in over it', async () => {
+    bookmarks(3);
+    const all = firstPageItem(JSON.stringify({ kind: 'all' }));
+    await bg.services.browse.page({ kind: 'all' });
+    expect((await all.get())?.bookmarks).toHaveLength(3);
+    await bg.handlers.signIn({ serverUrl: server.t.baseUrl, token: u.token });
+    expect((await all.get())?.bookmarks).toHaveLength(3); // the same account again: all stays
+
+    const other = await server.t.user();
+    await bg.handlers.signIn({ serverUrl: server.t.baseUrl, token: other.token });
+    await bg.idle();
+    expect(await all.get()).toBeNull();
+  });
+});
+
 describe('side panel: acting on bookmarks', () => {
   it('selects with click, Shift-click and Ctrl-A, and moves the selection in bulk requests of 50 with one progress line', async () => {
     const target = await collection('Archive');
