@@ -97,40 +97,44 @@ export interface MarkTimes {
 
 /**
  * Medians of fresh loads of a page and the hello-world page (readyProbe's moment), alternating so that machine
- * noise falls on both, after warm-ups of each; and of the page's own `marks` (those that came within 200 ms of
- * the ready moment), in the same loads. `beforePage` runs before each load of the page.
+ * noise falls on both, after warm-ups of each; and of each page's performance entries named in `marks` (User
+ * Timing marks, 'first-contentful-paint'; those that came within 200 ms of the ready moment), in the same
+ * loads, also load by load for the page. `beforePage` runs before each load of the page.
  */
 export async function timeLoads(
   browser: ExtensionBrowser,
   pageUrl: string,
   helloUrl: string,
   { loads, warmups, marks = [], beforePage }: { loads: number; warmups: number; marks?: readonly string[]; beforePage?: () => Promise<void> },
-): Promise<{ page: number; hello: number; marks: Record<string, MarkTimes> }> {
-  const seen = new Map<string, number[]>(marks.map((name) => [name, []]));
-  const once = async (url: string, counted = false) => {
-    if (url === pageUrl) await beforePage?.();
+): Promise<{ page: number; hello: number; marks: Record<'page' | 'hello', Record<string, MarkTimes>>; pageLoads: Record<string, number | undefined>[] }> {
+  const seen = { page: new Map<string, number[]>(marks.map((name) => [name, []])), hello: new Map<string, number[]>(marks.map((name) => [name, []])) };
+  const pageLoads: Record<string, number | undefined>[] = [];
+  const once = async (which: 'page' | 'hello', counted = false) => {
+    if (which === 'page') await beforePage?.();
     const page = await browser.context.newPage();
-    await page.goto(url);
+    await page.goto(which === 'page' ? pageUrl : helloUrl);
     const at = await (await page.waitForFunction(() => (window as unknown as Probed).__readyAt, undefined, { timeout: 30_000 })).jsonValue();
-    if (counted && url === pageUrl && marks.length > 0) {
+    if (counted && marks.length > 0) {
       await page.waitForTimeout(200);
       const times = await page.evaluate((names) => names.map((n) => performance.getEntriesByName(n)[0]?.startTime), [...marks]);
-      times.forEach((time, i) => time !== undefined && seen.get(marks[i]!)!.push(time));
+      times.forEach((time, i) => time !== undefined && seen[which].get(marks[i]!)!.push(time));
+      if (which === 'page') pageLoads.push(Object.fromEntries(marks.map((name, i) => [name, times[i]])));
     }
     await page.close();
     return at!;
   };
   for (let i = 0; i < warmups; i++) {
-    await once(pageUrl);
-    await once(helloUrl);
+    await once('page');
+    await once('hello');
   }
   const times = { page: [] as number[], hello: [] as number[] };
   for (let i = 0; i < loads; i++) {
     const order = i % 2 === 0 ? (['page', 'hello'] as const) : (['hello', 'page'] as const);
-    for (const which of order) times[which].push(await once(which === 'page' ? pageUrl : helloUrl, true));
+    for (const which of order) times[which].push(await once(which, true));
   }
-  const markTimes = Object.fromEntries([...seen].map(([name, list]) => [name, { median: list.length > 0 ? median(list) : Number.NaN, seen: list.length }]));
-  return { page: median(times.page), hello: median(times.hello), marks: markTimes };
+  const medians = (found: Map<string, number[]>) =>
+    Object.fromEntries([...found].map(([name, list]) => [name, { median: list.length > 0 ? median(list) : Number.NaN, seen: list.length }]));
+  return { page: median(times.page), hello: median(times.hello), marks: { page: medians(seen.page), hello: medians(seen.hello) }, pageLoads };
 }
 
 /** Whether the worker's first sync of the saved-pages index has ended. Plain JavaScript text: a function compiled by tsx would carry its __name helper into the worker. */

@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { App } from './App.tsx';
 import { type Opening, readOpening } from './opening.ts';
-import { keepSnapshot, takeOverSnapshot } from './snapshot.ts';
+import { keepSnapshot, keptPaintShown, takeOverSnapshot } from './snapshot.ts';
 import './style.css';
 
 const root = document.getElementById('root');
@@ -27,17 +27,19 @@ function FirstCommit({ opening, children }: { opening: Opening | null; children:
   return children;
 }
 
-// The first render shows the place the panel opens on, its rows in it: sidepanel-early.js has mostly read them by now.
-void readOpening(queryClient)
-  .catch(() => null)
-  .then((opening) =>
-    createRoot(root).render(
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <FirstCommit opening={opening}>
-            <App opening={opening?.place ?? null} />
-          </FirstCommit>
-        </QueryClientProvider>
-      </StrictMode>,
-    ),
+/** The first render shows the place the panel opens on, its rows in it: sidepanel-early.js has mostly read them by now. */
+async function open(container: HTMLElement): Promise<void> {
+  const opening = await readOpening(queryClient).catch(() => null);
+  await keptPaintShown(window);
+  createRoot(container).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <FirstCommit opening={opening}>
+          <App opening={opening?.place ?? null} />
+        </FirstCommit>
+      </QueryClientProvider>
+    </StrictMode>,
   );
+}
+
+void open(root);

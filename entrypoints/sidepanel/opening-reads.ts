@@ -1,6 +1,6 @@
 import { readEarly, readEarlyTogether } from '../../lib/storage/early-reads.ts';
 import { PANEL_PLACE_KEY, firstPageKey } from '../../lib/storage/opening-keys.ts';
-import { showSnapshot, versionOf } from './snapshot.ts';
+import { deciding, showSnapshot, versionOf } from './snapshot.ts';
 
 const isListPlace = (place: unknown): place is { source: unknown } =>
   typeof place === 'object' && place !== null && 'kind' in place && place.kind === 'list' && 'source' in place;
@@ -27,7 +27,11 @@ function noted(win: Window): `local:${string}` | null {
  * Run by sidepanel-early.js: reads the place the panel opens on and, for a list, its kept first page
  * (opening.ts takes both), and shows that list's kept paint when it is of that page (snapshot.ts).
  */
-export async function startOpeningReads(win: Window): Promise<void> {
+export function startOpeningReads(win: Window): Promise<void> {
+  return deciding(win, readAndShow(win));
+}
+
+async function readAndShow(win: Window): Promise<void> {
   const note = noted(win);
   const [place, notedPage] = readEarlyTogether(win, note === null ? [PANEL_PLACE_KEY] : [PANEL_PLACE_KEY, note]);
   notedPage?.catch(() => undefined); // a failed read the page may not take: heard where it is taken

@@ -48,7 +48,14 @@ interface HeldClick {
 
 // One page, two bundles: the classic early script and the page's module.
 const HOLDER = Symbol.for('shelf.panelSnapshot');
-type HolderWindow = Window & { [HOLDER]?: { release(): HeldClick[] } | 'taken over' };
+const DECIDING = Symbol.for('shelf.panelSnapshotDeciding');
+type HolderWindow = Window & { [HOLDER]?: { release(): HeldClick[] } | 'taken over'; [DECIDING]?: Promise<void> };
+
+/** Run by sidepanel-early.js with its reads and showSnapshot, for the page to wait for (keptPaintShown). */
+export function deciding(win: Window, decision: Promise<void>): Promise<void> {
+  (win as HolderWindow)[DECIDING] = decision.catch(() => undefined);
+  return decision;
+}
 
 function readKept(win: Window): Kept | null {
   try {
@@ -109,7 +116,8 @@ export async function showSnapshot(win: Window, list: string, version: number | 
   if (kept.list === list && kept.version !== version) forget(win);
   if (kept.list !== list || kept.version !== version) return;
   const doc = win.document;
-  if (doc.readyState === 'loading') await new Promise((resolve) => doc.addEventListener('DOMContentLoaded', resolve, { once: true }));
+  // Not DOMContentLoaded, which waits for the page's module to run: #root is parsed long before (the page is a few lines).
+  if (!doc.getElementById('root')) await new Promise((resolve) => doc.addEventListener('DOMContentLoaded', resolve, { once: true }));
   if (kept.build !== buildOf(doc)) return forget(win);
   await stylesheetsLoaded(doc);
   const root = doc.getElementById('root');
@@ -137,6 +145,20 @@ export async function showSnapshot(win: Window, list: string, version: number | 
     },
   };
   win.performance.mark(SNAPSHOT_SHOWN_MARK);
+}
+
+/**
+ * Run by the page before React's first render, once its reads are in: settles
+ * when the early script has decided, and its kept paint, if one was put in, has
+ * been on screen. Without this wait React, a few ms behind,
+ * often replaced it before the browser had painted a frame of it.
+ */
+export async function keptPaintShown(win: Window): Promise<void> {
+  await (win as HolderWindow)[DECIDING]; // absent when the early script has not run yet: it shows nothing once React has drawn
+  const holder = (win as HolderWindow)[HOLDER];
+  if (holder === undefined || holder === 'taken over') return;
+  // A frame's callbacks run before its paint; a task queued from one runs after it.
+  await new Promise((resolve) => win.requestAnimationFrame(() => win.setTimeout(resolve, 0)));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
-import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK, keepSnapshot, showSnapshot, takeOverSnapshot, versionOf } from '../../entrypoints/sidepanel/snapshot.ts';
+import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK, deciding, keepSnapshot, keptPaintShown, showSnapshot, takeOverSnapshot, versionOf } from '../../entrypoints/sidepanel/snapshot.ts';
 
 const LIST = 'local:firstPage:{"kind":"all"}';
 const ROW = (title: string) =>
@@ -27,7 +27,10 @@ function reactDraws(root: HTMLElement, html: string): string[] {
 }
 
 /** A page loaded afresh: what snapshot.ts leaves on the window (held clicks, or that React has the page) gone. */
-const forgetTakeOver = () => delete (window as unknown as Record<symbol, unknown>)[Symbol.for('shelf.panelSnapshot')];
+const forgetTakeOver = () => {
+  delete (window as unknown as Record<symbol, unknown>)[Symbol.for('shelf.panelSnapshot')];
+  delete (window as unknown as Record<symbol, unknown>)[Symbol.for('shelf.panelSnapshotDeciding')];
+};
 
 const marks = (name: string) => performance.getEntriesByName(name).length;
 
@@ -180,6 +183,28 @@ describe("the side panel's kept paint", () => {
     root.querySelector('input')!.dispatchEvent(later);
     expect(heard).toEqual(['click Alpha ctrl=false button=0']);
     expect(later.defaultPrevented).toBe(false);
+  });
+
+  it('lets React draw once the early script has decided and the kept paint has had a frame on screen', async () => {
+    keptFrom(ROW('Alpha'));
+    const root = freshPage();
+    const frames = vi.spyOn(window, 'requestAnimationFrame');
+    let decided = false;
+    const showing = deciding(window, showSnapshot(window, LIST, 7).then(() => void (decided = true)));
+    await keptPaintShown(window);
+    expect(decided).toBe(true);
+    expect(root.innerHTML).toBe(ROW('Alpha'));
+    expect(frames).toHaveBeenCalledTimes(1);
+    await showing;
+  });
+
+  it('lets React draw at once when there is no kept paint, or no early script', async () => {
+    const frames = vi.spyOn(window, 'requestAnimationFrame');
+    await keptPaintShown(window);
+    freshPage();
+    await deciding(window, showSnapshot(window, LIST, 7));
+    await keptPaintShown(window);
+    expect(frames).not.toHaveBeenCalled();
   });
 
   it('reads the version of a kept page as storage holds it', () => {
