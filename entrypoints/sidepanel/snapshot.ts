@@ -16,7 +16,7 @@ import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
  * Meanwhile the paint only looks alive: a click or middle click in it is held,
  * and replayed once React has the panel, on the element React drew in its place
  * (when the element is the same, markup for markup); keys and typing in it are
- * refused. This module runs in the early script too: it imports next to nothing.
+ * refused. This module runs in the early script too: it imports little.
  * Not in development (`wxt dev`), where the page script keeps its name as its
  * code changes.
  */
@@ -150,8 +150,8 @@ export async function showSnapshot(win: Window, list: string, version: number | 
 /**
  * Run by the page before React's first render, once its reads are in: settles
  * when the early script has decided, and its kept paint, if one was put in, has
- * been on screen. Without this wait React, a few ms behind,
- * often replaced it before the browser had painted a frame of it.
+ * been on screen. Without this wait React, a few ms behind, often replaced the
+ * paint before the browser had painted a frame of it.
  */
 export async function keptPaintShown(win: Window): Promise<void> {
   await (win as HolderWindow)[DECIDING]; // absent when the early script has not run yet: it shows nothing once React has drawn
