@@ -275,15 +275,17 @@ export async function launchExtension(options: { extraPages?: Record<string, str
   const worker = async (): Promise<Worker> =>
     context.serviceWorkers().find(isOurs) ?? (await context.waitForEvent('serviceworker', { predicate: isOurs, timeout: 10_000 }));
   const extensionId = new URL((await worker()).url()).host;
-  /** The worker running (after `gone` went away): the one Chromium started instead, or one an extension page's messages start. */
+  /**
+   * The worker running after `gone` went away (Chromium's replacement, or the same one started again): an
+   * extension page's messages start a stopped worker, which an evaluation would otherwise wait for.
+   */
   const nextWorker = async (gone?: Worker): Promise<Worker> => {
     if (gone && context.serviceWorkers().includes(gone)) await Promise.race([new Promise((resolve) => gone.once('close', resolve)), delay(5_000)]);
-    const running = context.serviceWorkers().find(isOurs);
-    if (running) return running;
     const started = context.waitForEvent('serviceworker', { predicate: isOurs, timeout: 10_000 });
+    started.catch(() => undefined); // unused when a worker is listed already
     const page = await context.newPage();
     await page.goto(`chrome-extension://${extensionId}/options.html`);
-    const woken = await started;
+    const woken = context.serviceWorkers().find(isOurs) ?? (await started);
     await page.close();
     return woken;
   };
