@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import { type ExtensionBrowser, ensureExtensionBuilt, launchExtension, signInThroughOptions } from '../test/browser/support.ts';
 import type { PanelPlace } from '../lib/storage/library-items.ts';
-import { PANEL_PAINT_KEY } from '../lib/storage/opening-keys.ts';
+import { PANEL_PAINT_KEY } from '../lib/storage/panel-paint.ts';
 import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK } from '../entrypoints/sidepanel/snapshot.ts';
 import { buildHelloPage, describeRequests, quiet, readyProbe, startCountingProxy, timeLoads } from './extension-support.ts';
 import { startShelfServer } from './processes.ts';

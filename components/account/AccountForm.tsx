@@ -1,22 +1,13 @@
 import { useEffect, useState } from 'react';
 import { type ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { AccountState } from '../../lib/messaging/protocol.ts';
-import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
+import { forgetPanelPaint } from '../../lib/storage/panel-paint.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { send } from '../messenger.ts';
 import { AccountSummary } from './AccountSummary.tsx';
 import { HeldSaves } from './HeldSaves.tsx';
 import { IndexSyncStatus } from './IndexSyncStatus.tsx';
 import { SignInForm } from './SignInForm.tsx';
-
-/** An account that leaves takes the side panel's last paint of its library with it (the background clears its kept pages). */
-function forgetPanelPaint(): void {
-  try {
-    localStorage.removeItem(PANEL_PAINT_KEY);
-  } catch {
-    // storage the page may not use: nothing was kept there
-  }
-}
 
 /**
  * The Account section: the sign-in form, or who is signed in. A failed sign-in
@@ -43,6 +34,7 @@ export function AccountForm() {
   }, []);
 
   const signedIn = (state: AccountState) => {
+    // An account that leaves takes the side panel's last paint of its library with it (the background clears its kept pages).
     forgetPanelPaint();
     setAccount(state);
     setReplacing(false);

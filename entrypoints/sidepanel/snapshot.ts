@@ -1,6 +1,6 @@
 import { relativeDate } from '../../components/library/relative-date.ts';
 import { captureOnDocument } from '../../lib/dom/capture.ts';
-import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
+import { PANEL_PAINT_KEY, forgetPanelPaint } from '../../lib/storage/panel-paint.ts';
 
 /**
  * The side panel's first rows, shown before its JavaScript has loaded.
@@ -79,14 +79,6 @@ export function versionOf(raw: unknown): number | null {
   }
 }
 
-function forget(win: Window): void {
-  try {
-    win.localStorage.removeItem(PANEL_PAINT_KEY);
-  } catch {
-    // nothing kept
-  }
-}
-
 /** The build of the page's JavaScript: a paint kept by another build may not be what this one draws. */
 const buildOf = (doc: Document): string => doc.querySelector('script[type="module"]')?.getAttribute('src') ?? '';
 
@@ -101,7 +93,13 @@ const atPath = (root: Element, path: number[]): Element | undefined => path.redu
 /** A stylesheet the page links to and has not loaded yet: the paint would not show before it anyway. */
 function stylesheetsLoaded(doc: Document): Promise<void> {
   const pending = [...doc.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((link) => !link.sheet);
-  return Promise.all(pending.map((link) => new Promise((resolve) => link.addEventListener('load', resolve, { once: true })))).then(() => undefined);
+  // A sheet that fails to load settles too: the page waits for this, and must never wait for good.
+  const settled = (link: HTMLLinkElement) =>
+    new Promise((resolve) => {
+      link.addEventListener('load', resolve, { once: true });
+      link.addEventListener('error', resolve, { once: true });
+    });
+  return Promise.all(pending.map(settled)).then(() => undefined);
 }
 
 /**
@@ -113,12 +111,12 @@ export async function showSnapshot(win: Window, list: string, version: number | 
   const kept = import.meta.env.MODE === 'development' ? null : readKept(win);
   if (!kept) return;
   // Another list's paint stays for that list; a paint of an older page (or of an account signed out since) goes.
-  if (kept.list === list && kept.version !== version) forget(win);
+  if (kept.list === list && kept.version !== version) forgetPanelPaint(win);
   if (kept.list !== list || kept.version !== version) return;
   const doc = win.document;
   // Not DOMContentLoaded, which waits for the page's module to run: #root is parsed long before (the page is a few lines).
   if (!doc.getElementById('root')) await new Promise((resolve) => doc.addEventListener('DOMContentLoaded', resolve, { once: true }));
-  if (kept.build !== buildOf(doc)) return forget(win);
+  if (kept.build !== buildOf(doc)) return forgetPanelPaint(win);
   await stylesheetsLoaded(doc);
   const root = doc.getElementById('root');
   if (!root || root.childElementCount > 0 || (win as HolderWindow)[HOLDER] === 'taken over') return;

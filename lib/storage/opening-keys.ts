@@ -9,6 +9,3 @@ export const SMART_FOLDERS_CACHE_KEY = 'local:smartFoldersCache';
 
 /** A list's kept first page, by its source as JSON. */
 export const firstPageKey = (source: string) => `local:firstPage:${source}` as const;
-
-/** The side panel's last paint, in the extension pages' shared localStorage (entrypoints/sidepanel/snapshot.ts). */
-export const PANEL_PAINT_KEY = 'shelf.panelSnapshot';

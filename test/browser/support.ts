@@ -279,8 +279,8 @@ export async function launchExtension(options: { extraPages?: Record<string, str
    * The worker running after `gone` went away (Chromium's replacement, or the same one started again): an
    * extension page's messages start a stopped worker, which an evaluation would otherwise wait for.
    */
-  const nextWorker = async (gone?: Worker): Promise<Worker> => {
-    if (gone && context.serviceWorkers().includes(gone)) await Promise.race([new Promise((resolve) => gone.once('close', resolve)), delay(5_000)]);
+  const nextWorker = async (gone: Worker): Promise<Worker> => {
+    if (context.serviceWorkers().includes(gone)) await Promise.race([new Promise((resolve) => gone.once('close', resolve)), delay(5_000)]);
     const started = context.waitForEvent('serviceworker', { predicate: isOurs, timeout: 10_000 });
     started.catch(() => undefined); // unused when a worker is listed already
     const page = await context.newPage();
@@ -301,7 +301,7 @@ export async function launchExtension(options: { extraPages?: Record<string, str
     extensionId,
     worker,
     async inWorker(fn) {
-      const first = context.serviceWorkers().find(isOurs) ?? (await nextWorker());
+      const first = await worker();
       try {
         return await first.evaluate(fn);
       } catch (err) {

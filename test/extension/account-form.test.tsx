@@ -10,7 +10,7 @@ import type { ClientErrorCode } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import { DEFAULT_SERVER_URL } from '../../lib/messaging/protocol.ts';
 import { tokenItem } from '../../lib/storage/items.ts';
-import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
+import { PANEL_PAINT_KEY } from '../../lib/storage/panel-paint.ts';
 import { indexSyncItem, saveQueueItem } from '../../lib/storage/background-items.ts';
 import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/options/App.tsx';

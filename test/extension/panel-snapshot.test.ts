@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PANEL_PAINT_KEY } from '../../lib/storage/opening-keys.ts';
+import { PANEL_PAINT_KEY } from '../../lib/storage/panel-paint.ts';
 import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK, deciding, keepSnapshot, keptPaintShown, showSnapshot, takeOverSnapshot, versionOf } from '../../entrypoints/sidepanel/snapshot.ts';
 
 const LIST = 'local:firstPage:{"kind":"all"}';
@@ -97,6 +97,25 @@ describe("the side panel's kept paint", () => {
     const root = freshPage();
     await showSnapshot(window, LIST, 7);
     expect(root.querySelector('time')!.textContent).toBe('3 days ago');
+  });
+
+  it('waits for the page’s stylesheet, and shows the paint when that stylesheet fails to load as when it loads', async () => {
+    keptFrom(ROW('Alpha'));
+    for (const outcome of ['load', 'error']) {
+      const root = freshPage();
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      Object.defineProperty(link, 'sheet', { value: null });
+      document.head.append(link);
+      let settled = false;
+      const showing = showSnapshot(window, LIST, 7).then(() => void (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(settled).toBe(false);
+      link.dispatchEvent(new Event(outcome));
+      await showing;
+      expect(root.innerHTML).toBe(ROW('Alpha'));
+      forgetTakeOver();
+    }
   });
 
   it('shows nothing another build drew (an update changes the markup), and forgets it', async () => {
