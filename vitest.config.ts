@@ -74,6 +74,20 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // Real Firefox ESR with the built Firefox extension, over WebDriver BiDi (test/firefox/support.ts). One
+        // Firefox per file (each takes seconds to start), so few files; they share their scenarios with the
+        // Chromium tests (test/scenarios).
+        test: {
+          name: 'firefox',
+          include: ['test/firefox/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/firefox/global-setup.ts'],
+          fileParallelism: true,
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

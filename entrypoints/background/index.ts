@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import * as z from 'zod/mini';
+import { hostPatterns } from '../../lib/client/host-patterns.ts';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { handleMessages } from '../../lib/messaging/receive.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
@@ -27,7 +28,10 @@ export function startBackground(): void {
   });
   const account: Account = new Account({
     scheduler,
-    hasHostPermission: (origin) => browser.permissions.contains({ origins: [`${origin}/*`] }),
+    hasHostPermission: async (origin) => {
+      const { exact, anyPort } = hostPatterns(origin);
+      return (await browser.permissions.contains({ origins: [exact] })) || browser.permissions.contains({ origins: [anyPort] });
+    },
     // Saves that waited for a usable token go as soon as there is one.
     onSignedIn: () => void services.queue.drain(true),
   });

@@ -33,18 +33,23 @@ function newestMtime(path: string): number {
   return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtime(join(path, name))), stat.mtimeMs);
 }
 
-/** Whether .output/chrome-mv3 is missing or older than any source it is built from. */
-export function buildIsStale(): boolean {
-  const manifest = join(BUILD_DIR, 'manifest.json');
+/** Where `wxt build` puts each browser's extension. */
+export type Target = 'chrome' | 'firefox';
+export const buildDirOf = (target: Target): string => (target === 'chrome' ? BUILD_DIR : join(REPO_ROOT, '.output', 'firefox-mv3'));
+
+/** Whether the target's build (.output/chrome-mv3 or firefox-mv3) is missing or older than any source it is built from. */
+export function buildIsStale(target: Target = 'chrome'): boolean {
+  const manifest = join(buildDirOf(target), 'manifest.json');
   if (!existsSync(manifest)) return true;
   const built = statSync(manifest).mtimeMs;
   return SOURCES.some((source) => newestMtime(join(REPO_ROOT, source)) > built);
 }
 
-/** `wxt build` (Chrome MV3) when the build is missing or stale. */
-export function ensureExtensionBuilt(): void {
-  if (!buildIsStale()) return;
-  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'wxt'), ['build'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+/** `wxt build` (Chrome MV3, or `-b firefox --mv3`) when that build is missing or stale. */
+export function ensureExtensionBuilt(target: Target = 'chrome'): void {
+  if (!buildIsStale(target)) return;
+  const args = target === 'chrome' ? ['build'] : ['build', '-b', 'firefox', '--mv3'];
+  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'wxt'), args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 // ---------------------------------------------------------------- the server
@@ -73,13 +78,13 @@ process.on('exit', () => {
   for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });
 });
 
-function tempDir(prefix: string): string {
+export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   leftovers.add(dir);
   return dir;
 }
 
-function removeDir(dir: string): void {
+export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   leftovers.delete(dir);
 }
@@ -235,17 +240,17 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 
 const REQUIRED = ['manifest.json', 'popup.html', 'options.html', 'sidepanel.html', 'background.js'];
 
-/** Copies the build, again if a `wxt build` elsewhere was rewriting it meanwhile (its manifest changed or files were missing). */
-async function copyCompleteBuild(to: string): Promise<void> {
-  const stamp = () => (existsSync(join(BUILD_DIR, 'manifest.json')) ? statSync(join(BUILD_DIR, 'manifest.json')).mtimeMs : 0);
+/** Copies a build, again if a `wxt build` elsewhere was rewriting it meanwhile (its manifest changed or files were missing). */
+export async function copyCompleteBuild(to: string, from: string = BUILD_DIR): Promise<void> {
+  const stamp = () => (existsSync(join(from, 'manifest.json')) ? statSync(join(from, 'manifest.json')).mtimeMs : 0);
   for (let attempt = 0; attempt < 30; attempt++) {
     const before = stamp();
     rmSync(to, { recursive: true, force: true });
-    if (before > 0) cpSync(BUILD_DIR, to, { recursive: true });
+    if (before > 0) cpSync(from, to, { recursive: true });
     if (before > 0 && stamp() === before && REQUIRED.every((file) => existsSync(join(to, file)))) return;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  throw new Error(`${BUILD_DIR} stayed incomplete for 30 s (it needs ${REQUIRED.join(', ')}): run \`npx wxt build\``);
+  throw new Error(`${from} stayed incomplete for 30 s (it needs ${REQUIRED.join(', ')}): run \`npm run build\``);
 }
 
 /**

@@ -1,0 +1,10 @@
+import { launchFirefoxUser } from './test/firefox/support.ts';
+const user = await launchFirefoxUser();
+let p = await user.open('options.html');
+console.log('opened', await p.count('button', 'Sign out'));
+await p.waitFor('button', 'Sign in').then(() => console.log('ok1'), (e) => console.log('fail1', String(e).slice(0, 100)));
+await p.close();
+p = await user.open('options.html');
+console.log('opened2', await p.count('button', 'Sign in'));
+await p.waitFor('button', 'Sign in').then(() => console.log('ok2'), (e) => console.log('fail2', String(e).slice(0, 100)));
+await user.close();
