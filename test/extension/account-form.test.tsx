@@ -43,6 +43,8 @@ beforeEach(async () => {
   bg = createTestBackground({ clock });
   setRuntime(bg.runtime);
   user = userEvent.setup();
+  // The browser's answer for access the manifest grants and the user has not taken back: yes, with no prompt.
+  vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
   // Every request of the background comes from 127.0.0.1: each test starts past the previous one's
   // failed-sign-in window (5 minutes) and gateway minute.
   await t.advance(6 * MINUTE);
@@ -455,12 +457,12 @@ describe('servers other than the local one', () => {
     }
   });
 
-  it('does not ask for the local server', async () => {
+  it('asks for the local server too, by the manifest’s any-port pattern (Firefox grants it optionally and it can be revoked)', async () => {
     const u = await t.user();
-    const request = vi.spyOn(fakeBrowser.permissions, 'request');
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
     render(<App />);
     await submitSignIn(t.baseUrl.replace('127.0.0.1', 'localhost'), u.token);
     await screen.findByRole('heading', { name: 'Signed in' });
-    expect(request).not.toHaveBeenCalled();
+    expect(request).toHaveBeenCalledWith({ origins: ['http://localhost/*'] });
   });
 });
