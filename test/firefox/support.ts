@@ -80,7 +80,7 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
       browser: 'firefox',
       executablePath: FIREFOX,
       headless: true,
-      // Firefox 141+ lets WebDriver navigate to moz-extension:// pages only with system access.
+      // WebDriver may navigate to moz-extension:// pages only with system access (so in Firefox 153 ESR).
       args: ['--remote-allow-system-access'],
       extraPrefsFirefox: {
         'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
