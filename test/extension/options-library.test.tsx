@@ -338,6 +338,56 @@ describe('options: import and export', () => {
     expect(names).toEqual(expect.arrayContaining(FIXTURE.collections.map((path) => path.at(-1))));
   });
 
+  it('an import refused for the heavy-endpoint budget counts down and starts by itself when its turn comes', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    show(TransferSection);
+    const file = new File([new Uint8Array(Buffer.from(FIXTURE.content))], FIXTURE.name, { type: 'text/html' });
+    await user.upload(await screen.findByLabelText('File to import'), file);
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(await screen.findByText(/^Imported \d+ bookmarks; 0 were/, undefined, { timeout: 10_000 })).toBeTruthy();
+
+    // The same file twice more within the minute: the budget (two a minute) refuses the third, which waits instead of failing.
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(await screen.findByText(/^Imported 0 bookmarks; \d+ were already/, undefined, { timeout: 10_000 })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(await screen.findByText(/Your import waits for its turn/)).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Import file' })).toHaveProperty('disabled', true);
+    const secondsLeft = () => Number(/^Starts in (\d+) seconds?\.$/.exec(screen.getByText(/^Starts in/).textContent ?? '')?.[1]);
+    const first = secondsLeft();
+    expect(first).toBeGreaterThan(10);
+    expect(first).toBeLessThanOrEqual(HEAVY_WINDOW / 1000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await waitFor(() => expect(secondsLeft()).toBeLessThanOrEqual(first - 9));
+    const reserves = requested(/POST \/v1\/import\/reserve/).length;
+
+    await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
+    expect(await screen.findByText(/^Imported 0 bookmarks; \d+ were already in your library/, undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByText(/^Starts in/)).toBeNull();
+    expect(requested(/POST \/v1\/import\/start/)).toHaveLength(3);
+    expect(requested(/POST \/v1\/import\/reserve/).length).toBe(reserves + 1);
+  });
+
+  it('a waiting import can be cancelled: nothing more is sent', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    show(TransferSection);
+    const file = new File([new Uint8Array(Buffer.from(FIXTURE.content))], FIXTURE.name, { type: 'text/html' });
+    await user.upload(await screen.findByLabelText('File to import'), file);
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(await screen.findByText(/^Imported \d+ bookmarks; 0 were/, undefined, { timeout: 10_000 })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(await screen.findByText(/^Imported 0 bookmarks; \d+ were already/, undefined, { timeout: 10_000 })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel import' }));
+    expect(screen.queryByText(/Your import waits for its turn/)).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Import file' })).toHaveProperty('disabled', false);
+    const sent = bg.requests.length;
+    await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
+    await bg.idle();
+    expect(bg.requests.length).toBe(sent);
+  });
+
   it('refuses a file over 5 MB or an empty one before sending anything', async () => {
     show(TransferSection);
     const input = await screen.findByLabelText('File to import');
