@@ -55,6 +55,16 @@ export class Browse {
   }
 
   private async fetchPage(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
+    return this.learnt(await this.listPage(source, cursor));
+  }
+
+  /** A page as the server listed it, with the bookmarks the saved-page index did not know taught to it. */
+  private async learnt<T extends BrowsePage | Bookmark[]>(listed: T): Promise<T> {
+    if (await this.index.learn(Array.isArray(listed) ? listed : listed.bookmarks)) this.onSavedChange();
+    return listed;
+  }
+
+  private async listPage(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
     const client = await this.account.client();
     const from = cursor ? { cursor } : {};
     switch (source.kind) {
@@ -78,8 +88,8 @@ export class Browse {
     }
   }
 
-  search(q: string): Promise<Bookmark[]> {
-    return this.account.client().then((client) => client.call('searchBookmarks', { query: { q, limit: SEARCH_LIMIT } }));
+  async search(q: string): Promise<Bookmark[]> {
+    return this.learnt(await (await this.account.client()).call('searchBookmarks', { query: { q, limit: SEARCH_LIMIT } }));
   }
 
   /** One bulk request (the pages split a selection into requests of at most 50); the local index follows. */

@@ -100,7 +100,16 @@ interface ListProps {
 function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab }: ListProps) {
   const [selection, setSelection] = useState<Selection>(NO_SELECTION);
   const actions = useListActions();
+  const qc = useQueryClient();
   const current = tab ? keyOf(tab.url) : null;
+  // The row highlighted is the one the saved-page index answers for the tab, as the header's "Saved" is.
+  const saved = useSavedPage(tab?.url ?? null);
+  const savedId = saved.data?.bookmark?.id ?? null;
+  // A row of the tab's page that the index did not know: listing it taught the background, so ask again.
+  const listedUnknown = tab !== null && saved.isSuccess && savedId === null && bookmarks.some((b) => bookmarkKey(b) === current);
+  useEffect(() => {
+    if (listedUnknown && tab) void qc.invalidateQueries({ queryKey: keys.savedPage(tab.url) });
+  }, [listedUnknown, tab, qc]);
   const selected = bookmarks.filter((b) => selection.ids.has(b.id));
   const many = (action: 'move' | 'tag' | 'favorite' | 'trash') => {
     const run = actions.actOnMany(action, selected);
@@ -140,7 +149,7 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
           loadMore={loadMore}
           selection={selection}
           onSelectionChange={setSelection}
-          isCurrent={(b) => current !== null && bookmarkKey(b) === current}
+          isCurrent={(b) => b.id === savedId}
           onOpen={(b, inNewTab) => void openUrl(b.url, tab, inNewTab)}
           onAction={actions.act}
         />

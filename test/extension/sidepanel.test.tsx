@@ -111,6 +111,21 @@ describe('side panel: browsing', () => {
     expect(link.closest('[aria-current="page"]')).not.toBeNull();
   });
 
+  it('a page saved elsewhere (an import, another device) and listed is highlighted and shown saved, never offered to save again', async () => {
+    // Saved on the server after the sign-in's sync: the index does not know it yet.
+    const [imported] = bookmarks(1);
+    const tab = await fakeBrowser.tabs.create({ url: `https://example.com/${imported}`, active: true });
+    vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ ...tab, title: 'Imported' }]);
+    openPanel();
+    await user.click(await within(await screen.findByRole('navigation', { name: 'Library' })).findByRole('button', { name: 'All bookmarks' }));
+    const link = await screen.findByRole('link', { name: new RegExp(`Title ${imported}`) });
+    await waitFor(() => expect(screen.getByText('Saved')).toBeTruthy());
+    expect(screen.queryByRole('button', { name: 'Save this page' })).toBeNull();
+    expect(link.closest('[aria-current="page"]')).not.toBeNull();
+    expect(document.querySelectorAll('[aria-current="page"]')).toHaveLength(1);
+    expect(await bg.services.index.lookup(tab.url!)).toBe(imported);
+  });
+
   it('keeps a list’s first page again only when it changed, so that its version says what the panel drew', async () => {
     bookmarks(5);
     stubPageFetch(server.t);
