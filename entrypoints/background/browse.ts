@@ -14,7 +14,7 @@ const TAG_PAGE = 200;
 /** Unsorted has no filter of its own: pages of the whole list are read until this many are found, or this many pages. */
 const UNSORTED_WANTED = 50;
 const UNSORTED_MAX_PAGES = 5;
-const SEARCH_LIMIT = '50';
+const SEARCH_LIMIT = 50;
 /** How many lists' first pages are kept for an instant open. */
 const KEPT_FIRST_PAGES = 12;
 
@@ -88,8 +88,8 @@ export class Browse {
     }
   }
 
-  async search(q: string): Promise<Bookmark[]> {
-    return this.learnt(await (await this.account.client()).call('searchBookmarks', { query: { q, limit: SEARCH_LIMIT } }));
+  async search(q: string, limit = SEARCH_LIMIT): Promise<Bookmark[]> {
+    return this.learnt(await (await this.account.client()).call('searchBookmarks', { query: { q, limit: String(limit) } }));
   }
 
   /** One bulk request (the pages split a selection into requests of at most 50); the local index follows. */
