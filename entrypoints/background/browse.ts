@@ -80,7 +80,7 @@ export class Browse {
       }
       case 'tag': {
         const list = await client.call('tagBookmarksById', { params: { id: source.id }, query: { limit: String(TAG_PAGE) } });
-        const note = list.bookmarks.length >= TAG_PAGE ? `The API lists at most ${TAG_PAGE} bookmarks of a tag; a smart folder on this tag shows them all.` : null;
+        const note = list.bookmarks.length >= TAG_PAGE ? `Only the first ${TAG_PAGE} bookmarks with this tag are shown here. To see them all, make a smart folder for this tag.` : null;
         return page(list.bookmarks, null, note);
       }
       case 'unsorted':

@@ -375,6 +375,7 @@ describe('options: Tags', () => {
     open(TagsSection);
     await user.click(await screen.findByRole('treeitem', { name: /^old/ }));
     await user.click(screen.getByRole('button', { name: 'Merge into…' }));
+    expect(screen.getByText(/A tag’s colour is chosen when the tag is created and cannot be changed afterwards\./)).toBeTruthy();
     const dialog = screen.getByRole('dialog', { name: 'Merge “old” into…' });
     const list = within(dialog).getByLabelText('Merge into') as HTMLSelectElement;
     const merge = within(dialog).getByRole('button', { name: 'Merge' }) as HTMLButtonElement;

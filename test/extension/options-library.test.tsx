@@ -206,7 +206,7 @@ describe('options: smart folders', () => {
     // The side panel already spent the other request of this minute.
     await bg.services.smartFolders.evaluate(dataOf(await u.api('GET', '/smart-folders'), z.array(SmartFolder))[0]!.id, true);
     await user.click(screen.getByRole('button', { name: 'Preview matches' }));
-    expect(await screen.findByText(/the next preview is possible in \d+ s/)).toBeTruthy();
+    expect(await screen.findByText(/you can preview again in \d+ s/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Preview matches' })).toHaveProperty('disabled', true);
     expect(evaluations()).toHaveLength(2);
 
@@ -267,7 +267,10 @@ describe('options: trash', () => {
     await user.keyboard('{Enter}');
     expect((await u.api('GET', `/bookmarks/${second}`)).status).toBe(200);
     await user.click(screen.getByRole('button', { name: 'Empty trash' }));
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Empty the trash?' })).getByRole('button', { name: 'Empty trash' }));
+    const emptying = screen.getByRole('alertdialog', { name: 'Empty the trash?' });
+    // What goes with the bookmarks is what Shelf keeps: no highlights, which it does not have.
+    expect(emptying.textContent).toContain('Every bookmark in the trash is deleted for good, with its tags, note and cover. This cannot be undone.');
+    await user.click(within(emptying).getByRole('button', { name: 'Empty trash' }));
     expect(await screen.findByText('Emptied the trash: 2 bookmarks deleted for good.')).toBeTruthy();
     expect(await screen.findByText('The trash is empty.')).toBeTruthy();
   });

@@ -264,7 +264,7 @@ describe('side panel: smart folders', () => {
     const folder = await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
     openPanel();
     await user.click(await screen.findByRole('button', { name: 'Deep' }));
-    expect(await screen.findByText(/Evaluating: 0 matches so far, page 3 in \d+ s/)).toBeTruthy();
+    expect(await screen.findByText(/Searching: 0 matches so far, part 3 in \d+ s/)).toBeTruthy();
     expect(evaluations()).toHaveLength(2);
 
     await setRules(u, folder.id, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'fresh' }] });
@@ -285,7 +285,7 @@ describe('side panel: smart folders', () => {
     openPanel();
     await user.click(await screen.findByRole('button', { name: 'Many' }));
     // 200 documents a page: the third page, a minute later, says the results stop at 500.
-    expect(await screen.findByText(/Evaluating: 400 matches so far, page 3 in \d+ s/)).toBeTruthy();
+    expect(await screen.findByText(/Searching: 400 matches so far, part 3 in \d+ s/)).toBeTruthy();
     await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
     expect(await screen.findByText(/Results are cut short/, undefined, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText(/^500 matches, fetched/)).toBeTruthy();

@@ -36,7 +36,7 @@ export function TagDetails({ tag, tags, canWrite, changes, onGone }: Props) {
       </h3>
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         {bookmarkCount(tag.count)}
-        {descendants.length > 0 && `; ${plural(descendants.length, 'child tag', 'child tags')}`}. {tag.color ? `Colour ${tag.color}, set` : 'A colour is set'} when a tag is created: the API cannot change it later.
+        {descendants.length > 0 && `; ${plural(descendants.length, 'child tag', 'child tags')}`}. {tag.color ? `Colour ${tag.color}.` : 'No colour.'} A tag’s colour is chosen when the tag is created and cannot be changed afterwards.
       </p>
       {error && <SectionError error={toClientError(error)} />}
       {canWrite && (
