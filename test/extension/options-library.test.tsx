@@ -341,18 +341,21 @@ describe('options: import and export', () => {
     expect(names).toEqual(expect.arrayContaining(FIXTURE.collections.map((path) => path.at(-1))));
   });
 
-  it('an import refused for the heavy-endpoint budget counts down and starts by itself when its turn comes', async () => {
+  /** The same file three times within the minute: the budget (two a minute) refuses the third, which waits instead of failing. */
+  async function importThrice(): Promise<void> {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     show(TransferSection);
     const file = new File([new Uint8Array(Buffer.from(FIXTURE.content))], FIXTURE.name, { type: 'text/html' });
     await user.upload(await screen.findByLabelText('File to import'), file);
     await user.click(screen.getByRole('button', { name: 'Import file' }));
     expect(await screen.findByText(/^Imported \d+ bookmarks; 0 were/, undefined, { timeout: 10_000 })).toBeTruthy();
-
-    // The same file twice more within the minute: the budget (two a minute) refuses the third, which waits instead of failing.
     await user.click(screen.getByRole('button', { name: 'Import file' }));
     expect(await screen.findByText(/^Imported 0 bookmarks; \d+ were already/, undefined, { timeout: 10_000 })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Import file' }));
+  }
+
+  it('an import refused for the heavy-endpoint budget counts down and starts by itself when its turn comes', async () => {
+    await importThrice();
     expect(await screen.findByText(/Your import waits for its turn/)).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByRole('button', { name: 'Import file' })).toHaveProperty('disabled', true);
@@ -372,15 +375,7 @@ describe('options: import and export', () => {
   });
 
   it('a waiting import can be cancelled: nothing more is sent', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-    show(TransferSection);
-    const file = new File([new Uint8Array(Buffer.from(FIXTURE.content))], FIXTURE.name, { type: 'text/html' });
-    await user.upload(await screen.findByLabelText('File to import'), file);
-    await user.click(screen.getByRole('button', { name: 'Import file' }));
-    expect(await screen.findByText(/^Imported \d+ bookmarks; 0 were/, undefined, { timeout: 10_000 })).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Import file' }));
-    expect(await screen.findByText(/^Imported 0 bookmarks; \d+ were already/, undefined, { timeout: 10_000 })).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    await importThrice();
     await user.click(await screen.findByRole('button', { name: 'Cancel import' }));
     expect(screen.queryByText(/Your import waits for its turn/)).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
