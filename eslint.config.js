@@ -17,4 +17,22 @@ export default tseslint.config(
     files: ['server/main.ts', 'server/admin.ts', 'server/copy-to-postgres.ts', 'bench/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // lib/ is shared by the server, the background and the pages: it leans on no page's UI, so that no
+    // import circle runs through a component again.
+    files: ['lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/components', '**/components/**', '**/entrypoints', '**/entrypoints/**'],
+              message: 'lib/ imports nothing from components/ or entrypoints/: move what both need into lib/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -17,8 +17,8 @@ export function SmartFolderStatus({ view, evaluating, onRefresh }: Props) {
   const count = `${view.bookmarks.length} ${view.bookmarks.length === 1 ? 'match' : 'matches'}`;
 
   let state: string;
-  if (!view.complete) state = `Evaluating: ${count} so far, page ${view.pages + 1}${waiting ? ` in ${seconds} s (two evaluations a minute)` : '…'}`;
-  else if (view.fetchedAt === null) state = 'Not evaluated yet';
+  if (!view.complete) state = `Searching: ${count} so far, part ${view.pages + 1}${waiting ? ` in ${seconds} s (smart folders can search twice a minute)` : '…'}`;
+  else if (view.fetchedAt === null) state = 'Not searched yet';
   else state = `${count}, fetched ${relativeDate(view.fetchedAt, now)}`;
 
   return (
@@ -34,7 +34,7 @@ export function SmartFolderStatus({ view, evaluating, onRefresh }: Props) {
       {view.complete && waiting && <p className="text-zinc-500">Refresh possible in {seconds} s.</p>}
       {view.truncated && (
         <p className="text-amber-700 dark:text-amber-400">
-          Results are cut short: the server returns at most 500 matches and scans at most 5,000 bookmarks per evaluation. Narrow the folder’s rules to see the rest.
+          Results are cut short: a smart folder shows at most 500 matches and looks through at most 5,000 bookmarks each time. Narrow the folder’s rules to see the rest.
         </p>
       )}
     </div>

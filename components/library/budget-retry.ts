@@ -3,11 +3,11 @@ import { ClientError } from '../../lib/client/errors.ts';
 /** Past this wait (the account's day spent, say) the error stays on screen: the user acts, or comes back later. */
 const LONGEST_WAIT_SECONDS = 120;
 /** Asked a little after the slot frees up, not at the very millisecond. */
-const MARGIN_MS = 250;
+export const MARGIN_MS = 250;
 const MAX_RETRIES = 5;
 
 /** Refused unsent by the background to keep within the request budget, with when there is room again. */
-const waitsForBudget = (error: unknown): error is ClientError & { retryAfterSeconds: number } =>
+export const waitsForBudget = (error: unknown): error is ClientError & { retryAfterSeconds: number } =>
   error instanceof ClientError && error.code === 'RATE_LIMITED' && error.retryAfterSeconds !== undefined && error.retryAfterSeconds <= LONGEST_WAIT_SECONDS;
 
 /**

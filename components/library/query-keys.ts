@@ -15,7 +15,7 @@ export const keys = {
   collectionShare: (id: string) => ['collections', 'share', id] as const,
   bookmarkLists: ['bookmarks'] as const,
   browse: (source: BrowseSource) => ['bookmarks', 'browse', source] as const,
-  search: (q: string) => ['bookmarks', 'search', q] as const,
+  search: (q: string, limit: number) => ['bookmarks', 'search', q, limit] as const,
   smartFolder: (id: string) => ['bookmarks', 'smart-folder', id] as const,
   savedPage: (url: string) => ['saved-page', url] as const,
   trash: ['trash'] as const,

@@ -14,7 +14,7 @@ const TAG_PAGE = 200;
 /** Unsorted has no filter of its own: pages of the whole list are read until this many are found, or this many pages. */
 const UNSORTED_WANTED = 50;
 const UNSORTED_MAX_PAGES = 5;
-const SEARCH_LIMIT = '50';
+const SEARCH_LIMIT = 50;
 /** How many lists' first pages are kept for an instant open. */
 const KEPT_FIRST_PAGES = 12;
 
@@ -55,6 +55,16 @@ export class Browse {
   }
 
   private async fetchPage(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
+    return this.learnt(await this.listPage(source, cursor));
+  }
+
+  /** A page as the server listed it, with the bookmarks the saved-page index did not know taught to it. */
+  private async learnt<T extends BrowsePage | Bookmark[]>(listed: T): Promise<T> {
+    if (await this.index.learn(Array.isArray(listed) ? listed : listed.bookmarks)) this.onSavedChange();
+    return listed;
+  }
+
+  private async listPage(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
     const client = await this.account.client();
     const from = cursor ? { cursor } : {};
     switch (source.kind) {
@@ -70,7 +80,7 @@ export class Browse {
       }
       case 'tag': {
         const list = await client.call('tagBookmarksById', { params: { id: source.id }, query: { limit: String(TAG_PAGE) } });
-        const note = list.bookmarks.length >= TAG_PAGE ? `The API lists at most ${TAG_PAGE} bookmarks of a tag; a smart folder on this tag shows them all.` : null;
+        const note = list.bookmarks.length >= TAG_PAGE ? `Only the first ${TAG_PAGE} bookmarks with this tag are shown here. To see them all, make a smart folder for this tag.` : null;
         return page(list.bookmarks, null, note);
       }
       case 'unsorted':
@@ -78,8 +88,8 @@ export class Browse {
     }
   }
 
-  search(q: string): Promise<Bookmark[]> {
-    return this.account.client().then((client) => client.call('searchBookmarks', { query: { q, limit: SEARCH_LIMIT } }));
+  async search(q: string, limit = SEARCH_LIMIT): Promise<Bookmark[]> {
+    return this.learnt(await (await this.account.client()).call('searchBookmarks', { query: { q, limit: String(limit) } }));
   }
 
   /** One bulk request (the pages split a selection into requests of at most 50); the local index follows. */

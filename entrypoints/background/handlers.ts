@@ -70,7 +70,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     },
 
     browseBookmarks: ({ source, cursor }) => browse.page(source, cursor),
-    searchBookmarks: ({ q }) => browse.search(q),
+    searchBookmarks: ({ q, limit }) => browse.search(q, limit),
     listSmartFolders: ({ refresh }) => library.smartFolders(refresh),
     smartFolderResults: ({ id }) => smartFolders.view(id),
     evaluateSmartFolder: ({ id, restart }) => smartFolders.evaluate(id, restart),

@@ -38,6 +38,21 @@ export class SavedIndex {
     });
   }
 
+  /**
+   * Bookmarks the server has just listed: those the index lacks (saved elsewhere, or imported, since its last
+   * sync) are known from now on, so that what the lists show and what the index answers agree. A page already
+   * known keeps its bookmark.
+   */
+  async learn(bookmarks: readonly Pick<Bookmark, 'id' | 'url'>[]): Promise<boolean> {
+    const { entries } = await savedIndexItem.get();
+    const unknown = bookmarks.filter((b) => entries[normaliseUrl(b.url)] === undefined);
+    if (unknown.length === 0) return false;
+    await this.change((now) => {
+      for (const b of unknown) now[normaliseUrl(b.url)] ??= b.id;
+    });
+    return true;
+  }
+
   forget(bookmark: Pick<Bookmark, 'id' | 'url'>): Promise<void> {
     return this.change((entries) => {
       const key = normaliseUrl(bookmark.url);

@@ -4,7 +4,7 @@ import { ErrorAlert } from '../../components/ErrorAlert.tsx';
 import { focusRing, inputClass, primaryButtonClass, quietButtonClass, secondaryButtonClass } from '../../components/field-styles.ts';
 import { ActionDialog } from '../../components/library/ActionDialog.tsx';
 import { BookmarkList } from '../../components/library/BookmarkList.tsx';
-import { useBrowse, useCollections, useSavedPage, useSearch, useSmartFolders, useTags } from '../../components/library/queries.ts';
+import { SEARCH_FIRST, SEARCH_MOST, useBrowse, useCollections, useSavedPage, useSearch, useSmartFolders, useTags } from '../../components/library/queries.ts';
 import { keys } from '../../components/library/query-keys.ts';
 import { sendLibrary } from '../../components/library/send.ts';
 import { NO_SELECTION, type Selection } from '../../components/library/selection.ts';
@@ -100,7 +100,16 @@ interface ListProps {
 function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab }: ListProps) {
   const [selection, setSelection] = useState<Selection>(NO_SELECTION);
   const actions = useListActions();
+  const qc = useQueryClient();
   const current = tab ? keyOf(tab.url) : null;
+  // The row highlighted is the one the saved-page index answers for the tab, as the header's "Saved" is.
+  const saved = useSavedPage(tab?.url ?? null);
+  const savedId = saved.data?.bookmark?.id ?? null;
+  // A row of the tab's page that the index did not know: listing it taught the background, so ask again.
+  const listedUnknown = tab !== null && saved.isSuccess && savedId === null && bookmarks.some((b) => bookmarkKey(b) === current);
+  useEffect(() => {
+    if (listedUnknown && tab) void qc.invalidateQueries({ queryKey: keys.savedPage(tab.url) });
+  }, [listedUnknown, tab, qc]);
   const selected = bookmarks.filter((b) => selection.ids.has(b.id));
   const many = (action: 'move' | 'tag' | 'favorite' | 'trash') => {
     const run = actions.actOnMany(action, selected);
@@ -140,7 +149,7 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
           loadMore={loadMore}
           selection={selection}
           onSelectionChange={setSelection}
-          isCurrent={(b) => current !== null && bookmarkKey(b) === current}
+          isCurrent={(b) => b.id === savedId}
           onOpen={(b, inNewTab) => void openUrl(b.url, tab, inNewTab)}
           onAction={actions.act}
         />
@@ -192,12 +201,37 @@ function SmartFolderView({ place, tab }: { place: Extract<Place, { kind: 'smart'
   );
 }
 
+/** A search's matches, more of them as the user scrolls to the end, up to the most the API's search answers. */
 function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
-  const results = useSearch(q);
+  // Each new text starts again from the first matches.
+  const [more, setMore] = useState({ q, limit: SEARCH_FIRST });
+  const limit = more.q === q ? more.limit : SEARCH_FIRST;
+  const results = useSearch(q, limit);
+  const loadMore = useCallback(() => setMore({ q, limit: Math.min(SEARCH_MOST, limit * 2) }), [q, limit]);
   const problem = results.error ?? results.failureReason;
-  if (problem) return <ErrorAlert error={toClientError(problem)} />;
+  if (problem && !results.data) return <ErrorAlert error={toClientError(problem)} />;
   if (!results.data) return <p role="status" className="p-4 text-sm text-zinc-500">Searching…</p>;
-  return <ActionableList label={`Search results for ${q}`} bookmarks={results.data} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />;
+  const found = results.data;
+  // Fewer matches than asked for: that is all of them.
+  const full = !results.isPlaceholderData && found.length >= limit;
+  return (
+    <>
+      {full && limit >= SEARCH_MOST && (
+        <p className="border-b border-zinc-200 px-2 py-1.5 text-xs text-zinc-500 dark:border-zinc-800">
+          Showing the first {found.length} matches; there may be more. Add words to narrow the search.
+        </p>
+      )}
+      <ActionableList
+        label={`Search results for ${q}`}
+        bookmarks={found}
+        hasMore={full && limit < SEARCH_MOST}
+        loadingMore={results.isPlaceholderData && results.isFetching}
+        loadMore={loadMore}
+        tab={tab}
+      />
+      {problem && <ErrorAlert error={toClientError(problem)} />}
+    </>
+  );
 }
 
 /** The library's places, with the lists they are read from: asked for only when the places are shown. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { TagName } from '../api/bookmarks.ts';
+import { MAX_LIST_LIMIT, TagName } from '../api/bookmarks.ts';
 import { MAX_BULK } from '../api/bulk.ts';
 import { PatchCollectionBody } from '../api/collection-edits.ts';
 import { Id } from '../api/common.ts';
@@ -32,7 +32,11 @@ const id = z.object({ id: Id });
 export const libraryRequests = {
   /** Without a cursor, the first page, which the background also keeps (firstPageItem) for the list's next opening. */
   browseBookmarks: z.object({ source: BrowseSource, cursor: z.optional(z.string().check(z.maxLength(2048))) }),
-  searchBookmarks: z.object({ q: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)) }),
+  searchBookmarks: z.object({
+    q: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
+    /** How many matches: the API's search has no cursor, so more matches are a larger limit (at most the API's). */
+    limit: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_LIST_LIMIT))),
+  }),
   listSmartFolders: z.object({ refresh: z.optional(z.boolean()) }),
   smartFolderResults: id,
   evaluateSmartFolder: z.object({ id: Id, restart: z.boolean() }),

@@ -368,6 +368,36 @@ describe('options: Tags', () => {
     expect(requested(/^POST \/v1\/tags\/merge$/)).toHaveLength(1);
   });
 
+  it('merge dialog: a tag is shown as chosen only when it is, and Merge goes only to a tag the filter shows', async () => {
+    bookmarks(1, { tags: ['old'] });
+    bookmarks(2, { tags: ['development'] });
+    bookmarks(1, { tags: ['design'] });
+    open(TagsSection);
+    await user.click(await screen.findByRole('treeitem', { name: /^old/ }));
+    await user.click(screen.getByRole('button', { name: 'Merge into…' }));
+    expect(screen.getByText(/A tag’s colour is chosen when the tag is created and cannot be changed afterwards\./)).toBeTruthy();
+    const dialog = screen.getByRole('dialog', { name: 'Merge “old” into…' });
+    const list = within(dialog).getByLabelText('Merge into') as HTMLSelectElement;
+    const merge = within(dialog).getByRole('button', { name: 'Merge' }) as HTMLButtonElement;
+    const chosen = () => [...list.selectedOptions].filter((o) => !o.hidden).map((o) => o.textContent);
+
+    await user.type(within(dialog).getByLabelText('Filter tags'), 'develop');
+    expect(within(list).getAllByRole('option').map((o) => o.textContent)).toEqual(['development (2 bookmarks)']);
+    expect(chosen()).toEqual([]);
+    expect(merge.disabled).toBe(true);
+
+    await user.selectOptions(list, within(list).getByRole('option', { name: 'development (2 bookmarks)' }));
+    expect(chosen()).toEqual(['development (2 bookmarks)']);
+    expect(merge.disabled).toBe(false);
+
+    // Filtered out of sight, the chosen tag is chosen no more: nothing merges into a tag the user cannot see.
+    const filter = within(dialog).getByLabelText('Filter tags');
+    await user.clear(filter);
+    await user.type(filter, 'des');
+    expect(chosen()).toEqual([]);
+    expect(merge.disabled).toBe(true);
+  });
+
   it('deletes a tag saying how many bookmarks lose it and which child tags go too', async () => {
     dataOf(await u.api('POST', '/tags', { body: { name: 'old/sub' } }), Tag, 201);
     bookmarks(4, { tags: ['old'] });

@@ -206,7 +206,7 @@ describe('options: smart folders', () => {
     // The side panel already spent the other request of this minute.
     await bg.services.smartFolders.evaluate(dataOf(await u.api('GET', '/smart-folders'), z.array(SmartFolder))[0]!.id, true);
     await user.click(screen.getByRole('button', { name: 'Preview matches' }));
-    expect(await screen.findByText(/the next preview is possible in \d+ s/)).toBeTruthy();
+    expect(await screen.findByText(/you can preview again in \d+ s/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Preview matches' })).toHaveProperty('disabled', true);
     expect(evaluations()).toHaveLength(2);
 
@@ -267,7 +267,10 @@ describe('options: trash', () => {
     await user.keyboard('{Enter}');
     expect((await u.api('GET', `/bookmarks/${second}`)).status).toBe(200);
     await user.click(screen.getByRole('button', { name: 'Empty trash' }));
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Empty the trash?' })).getByRole('button', { name: 'Empty trash' }));
+    const emptying = screen.getByRole('alertdialog', { name: 'Empty the trash?' });
+    // What goes with the bookmarks is what Shelf keeps: no highlights, which it does not have.
+    expect(emptying.textContent).toContain('Every bookmark in the trash is deleted for good, with its tags, note and cover. This cannot be undone.');
+    await user.click(within(emptying).getByRole('button', { name: 'Empty trash' }));
     expect(await screen.findByText('Emptied the trash: 2 bookmarks deleted for good.')).toBeTruthy();
     expect(await screen.findByText('The trash is empty.')).toBeTruthy();
   });
@@ -336,6 +339,51 @@ describe('options: import and export', () => {
     expect(requested(/POST \/v1\/import\/start/)).toHaveLength(1);
     const names = dataOf(await u.api('GET', '/collections'), z.array(Collection)).map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(FIXTURE.collections.map((path) => path.at(-1))));
+  });
+
+  /** The same file three times within the minute: the budget (two a minute) refuses the third, which waits instead of failing. */
+  async function importThrice(): Promise<void> {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    show(TransferSection);
+    const file = new File([new Uint8Array(Buffer.from(FIXTURE.content))], FIXTURE.name, { type: 'text/html' });
+    await user.upload(await screen.findByLabelText('File to import'), file);
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(await screen.findByText(/^Imported \d+ bookmarks; 0 were/, undefined, { timeout: 10_000 })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+    expect(await screen.findByText(/^Imported 0 bookmarks; \d+ were already/, undefined, { timeout: 10_000 })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Import file' }));
+  }
+
+  it('an import refused for the heavy-endpoint budget counts down and starts by itself when its turn comes', async () => {
+    await importThrice();
+    expect(await screen.findByText(/Your import waits for its turn/)).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Import file' })).toHaveProperty('disabled', true);
+    const secondsLeft = () => Number(/^Starts in (\d+) seconds?\.$/.exec(screen.getByText(/^Starts in/).textContent ?? '')?.[1]);
+    const first = secondsLeft();
+    expect(first).toBeGreaterThan(10);
+    expect(first).toBeLessThanOrEqual(HEAVY_WINDOW / 1000);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await waitFor(() => expect(secondsLeft()).toBeLessThanOrEqual(first - 9));
+    const reserves = requested(/POST \/v1\/import\/reserve/).length;
+
+    await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
+    expect(await screen.findByText(/^Imported 0 bookmarks; \d+ were already in your library/, undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByText(/^Starts in/)).toBeNull();
+    expect(requested(/POST \/v1\/import\/start/)).toHaveLength(3);
+    expect(requested(/POST \/v1\/import\/reserve/).length).toBe(reserves + 1);
+  });
+
+  it('a waiting import can be cancelled: nothing more is sent', async () => {
+    await importThrice();
+    await user.click(await screen.findByRole('button', { name: 'Cancel import' }));
+    expect(screen.queryByText(/Your import waits for its turn/)).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Import file' })).toHaveProperty('disabled', false);
+    const sent = bg.requests.length;
+    await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
+    await bg.idle();
+    expect(bg.requests.length).toBe(sent);
   });
 
   it('refuses a file over 5 MB or an empty one before sending anything', async () => {

@@ -111,6 +111,21 @@ describe('side panel: browsing', () => {
     expect(link.closest('[aria-current="page"]')).not.toBeNull();
   });
 
+  it('a page saved elsewhere (an import, another device) and listed is highlighted and shown saved, never offered to save again', async () => {
+    // Saved on the server after the sign-in's sync: the index does not know it yet.
+    const [imported] = bookmarks(1);
+    const tab = await fakeBrowser.tabs.create({ url: `https://example.com/${imported}`, active: true });
+    vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ ...tab, title: 'Imported' }]);
+    openPanel();
+    await user.click(await within(await screen.findByRole('navigation', { name: 'Library' })).findByRole('button', { name: 'All bookmarks' }));
+    const link = await screen.findByRole('link', { name: new RegExp(`Title ${imported}`) });
+    await waitFor(() => expect(screen.getByText('Saved')).toBeTruthy());
+    expect(screen.queryByRole('button', { name: 'Save this page' })).toBeNull();
+    expect(link.closest('[aria-current="page"]')).not.toBeNull();
+    expect(document.querySelectorAll('[aria-current="page"]')).toHaveLength(1);
+    expect(await bg.services.index.lookup(tab.url!)).toBe(imported);
+  });
+
   it('keeps a list’s first page again only when it changed, so that its version says what the panel drew', async () => {
     bookmarks(5);
     stubPageFetch(server.t);
@@ -249,7 +264,7 @@ describe('side panel: smart folders', () => {
     const folder = await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
     openPanel();
     await user.click(await screen.findByRole('button', { name: 'Deep' }));
-    expect(await screen.findByText(/Evaluating: 0 matches so far, page 3 in \d+ s/)).toBeTruthy();
+    expect(await screen.findByText(/Searching: 0 matches so far, part 3 in \d+ s/)).toBeTruthy();
     expect(evaluations()).toHaveLength(2);
 
     await setRules(u, folder.id, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'fresh' }] });
@@ -270,7 +285,7 @@ describe('side panel: smart folders', () => {
     openPanel();
     await user.click(await screen.findByRole('button', { name: 'Many' }));
     // 200 documents a page: the third page, a minute later, says the results stop at 500.
-    expect(await screen.findByText(/Evaluating: 400 matches so far, page 3 in \d+ s/)).toBeTruthy();
+    expect(await screen.findByText(/Searching: 400 matches so far, part 3 in \d+ s/)).toBeTruthy();
     await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
     expect(await screen.findByText(/Results are cut short/, undefined, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText(/^500 matches, fetched/)).toBeTruthy();
@@ -338,5 +353,50 @@ describe('side panel: the request budget spent', () => {
     await minutePasses();
     expect(await screen.findByText(/^1 match, fetched/, undefined, { timeout: 5000 })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('side panel: search beyond its first matches', () => {
+  // Tall enough for every row: reaching the end of the matches shown asks for more at once.
+  const tall = (height: number) => Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => height });
+  beforeEach(() => tall(260 * ROW_HEIGHT));
+  afterEach(() => tall(PANEL_HEIGHT));
+
+  const mossy = (count: number) => {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const retitle = server.db.prepare('UPDATE bookmarks SET title = ? WHERE id = ?');
+    ids.forEach((id, i) => retitle.run(`Moss ${i}`, id));
+  };
+  /** The limits asked for `q` (on a busy machine, a pause in the typing may also search a part of it). */
+  const searches = (q = 'moss') =>
+    requested(/GET \/v1\/bookmarks\/search/)
+      .map((r) => new URL(r.url).searchParams)
+      .filter((params) => params.get('q') === q)
+      .map((params) => params.get('limit'));
+  const rows = () => within(screen.getByRole('list', { name: 'Search results for moss' })).getAllByRole('listitem');
+
+  it('loads more matches at the end of the list, and says so when the API’s most may leave some out', async () => {
+    mossy(230);
+    openPanel();
+    await user.type(await screen.findByRole('searchbox', { name: 'Search bookmarks' }), 'moss');
+    expect(await screen.findByText('Showing the first 200 matches; there may be more. Add words to narrow the search.', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(rows()).toHaveLength(200);
+    expect(searches()).toEqual(['50', '100', '200']);
+  }, 60_000); // 200 rows drawn at once in happy-dom take a while on a busy machine
+
+  it('shows every match of a search with fewer than the most, without a note, and asks no more than needed', async () => {
+    mossy(70);
+    openPanel();
+    await user.type(await screen.findByRole('searchbox', { name: 'Search bookmarks' }), 'moss');
+    await waitFor(() => expect(rows()).toHaveLength(70), { timeout: 10_000 });
+    await bg.idle();
+    expect(searches()).toEqual(['50', '100']);
+    expect(screen.queryByText(/there may be more/)).toBeNull();
+
+    // A new text starts again from its first matches.
+    await user.type(screen.getByRole('searchbox', { name: 'Search bookmarks' }), ' 1');
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Search results for moss 1' })).getAllByRole('listitem').length).toBeGreaterThan(0), { timeout: 10_000 });
+    expect(searches('moss 1')).toEqual(['50']);
   });
 });

@@ -49,9 +49,9 @@ export function SmartFolderPreview({ folder }: { folder: SmartFolder }) {
         </button>
         <p role="status" className="text-sm">
           {evaluate.isPending
-            ? 'Asking the server…'
+            ? 'Looking for matches…'
             : waitMs > 0
-              ? `The server allows two smart-folder evaluations a minute: the next preview is possible in ${seconds(waitMs)} s.`
+              ? `Smart folders can search twice a minute: you can preview again in ${seconds(waitMs)} s.`
               : ''}
         </p>
       </div>

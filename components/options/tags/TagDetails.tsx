@@ -36,7 +36,7 @@ export function TagDetails({ tag, tags, canWrite, changes, onGone }: Props) {
       </h3>
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         {bookmarkCount(tag.count)}
-        {descendants.length > 0 && `; ${plural(descendants.length, 'child tag', 'child tags')}`}. {tag.color ? `Colour ${tag.color}, set` : 'A colour is set'} when a tag is created: the API cannot change it later.
+        {descendants.length > 0 && `; ${plural(descendants.length, 'child tag', 'child tags')}`}. {tag.color ? `Colour ${tag.color}.` : 'No colour.'} A tag’s colour is chosen when the tag is created and cannot be changed afterwards.
       </p>
       {error && <SectionError error={toClientError(error)} />}
       {canWrite && (
@@ -113,7 +113,8 @@ function MergeDialog({ source, tags, onMerge, onClose }: { source: Tag; tags: re
     const q = query.trim().toLowerCase();
     return tags.filter((t) => t.id !== source.id && t.name.toLowerCase().includes(q));
   }, [tags, source.id, query]);
-  const target = tags.find((t) => t.id === targetId);
+  // The choice is one of the tags listed, or none: a tag the filter hides is not merged into unseen.
+  const target = candidates.find((t) => t.id === targetId);
 
   return (
     <Dialog title={`Merge “${source.name}” into…`} onClose={onClose}>
@@ -126,7 +127,9 @@ function MergeDialog({ source, tags, onMerge, onClose }: { source: Tag; tags: re
       </label>
       <label className="block space-y-1">
         <span className={labelClass}>Merge into</span>
-        <select className={inputClass} size={8} value={targetId} onChange={(e) => setTargetId(e.target.value)}>
+        <select className={inputClass} size={8} value={target?.id ?? ''} onChange={(e) => setTargetId(e.target.value)}>
+          {/* Stands for "none chosen": without it React marks the first tag chosen while the state holds none. */}
+          <option value="" disabled hidden />
           {candidates.slice(0, 500).map((t) => (
             <option key={t.id} value={t.id}>
               {t.name} ({bookmarkCount(t.count)})

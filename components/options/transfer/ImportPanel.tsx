@@ -10,6 +10,7 @@ import { SectionError, failureOf } from '../SectionError.tsx';
 import { type BrowserBookmarkNode, toNetscapeHtml } from './browser-bookmarks.ts';
 import { JobProgress } from './JobProgress.tsx';
 import { useJob } from './use-job.ts';
+import { useTurn } from './use-turn.ts';
 
 const ACCEPT = '.html,.htm,.csv,.json,text/html,text/csv,application/json';
 
@@ -54,11 +55,18 @@ export function ImportPanel() {
   const fileRef = useRef<HTMLInputElement>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
+  // What the last start sent: its retry sends the same text, without asking for the browser's bookmarks again.
+  const sent = useRef('');
   const start = useMutation({
-    mutationFn: async (text: () => Promise<string>) => sendLibrary('startImport', { text: await text() }),
+    mutationFn: async (text: () => Promise<string>) => {
+      sent.current = await text();
+      return sendLibrary('startImport', { text: sent.current });
+    },
     onMutate: () => setJobId(null),
     onSuccess: (job) => setJobId(job.id),
+    onError: (error) => turn.wait(sent.current, error),
   });
+  const turn = useTurn((text: string) => start.mutate(() => Promise.resolve(text)));
   const job = useJob(jobId);
 
   // What came in shows everywhere: the lists, and the collections and tags it made, asked of the server once.
@@ -81,8 +89,8 @@ export function ImportPanel() {
     start.mutate(() => file.text());
   };
 
-  const busy = start.isPending || (job.data !== undefined && (job.data.status === 'pending' || job.data.status === 'running'));
-  const failure = failureOf(start.error ?? job.error);
+  const busy = start.isPending || turn.secondsLeft !== null || (job.data !== undefined && (job.data.status === 'pending' || job.data.status === 'running'));
+  const failure = turn.secondsLeft === null ? failureOf(start.error ?? job.error) : null;
   return (
     <section aria-labelledby={`${id}-heading`} className="space-y-3">
       <h3 id={`${id}-heading`} className="text-base font-semibold">
@@ -121,7 +129,26 @@ export function ImportPanel() {
       {job.data && <JobProgress job={job.data} label="Import progress" />}
       <div role="status" className="text-sm">
         {job.data && <Summary job={job.data} />}
+        {turn.secondsLeft !== null && (
+          <p>Your import waits for its turn: the server takes one import, export or emptying of the trash a minute. Shelf starts it by itself when the time comes.</p>
+        )}
       </div>
+      {turn.secondsLeft !== null && (
+        // Outside the status region: a screen reader hears the wait once, not every second of it.
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <p>Starts in {turn.secondsLeft === 1 ? '1 second' : `${turn.secondsLeft} seconds`}.</p>
+          <button
+            type="button"
+            className={secondaryButtonClass}
+            onClick={() => {
+              turn.cancel();
+              start.reset();
+            }}
+          >
+            Cancel import
+          </button>
+        </div>
+      )}
       {failure && <SectionError error={failure} />}
     </section>
   );

@@ -111,8 +111,8 @@ export function TrashSection() {
         >
           <p>
             {pending.kind === 'empty'
-              ? 'Every bookmark in the trash is deleted for good, with its tags, highlights and cover. This cannot be undone.'
-              : `“${pending.bookmark.title}” is deleted for good, with its tags, highlights and cover. This cannot be undone.`}
+              ? 'Every bookmark in the trash is deleted for good, with its tags, note and cover. This cannot be undone.'
+              : `“${pending.bookmark.title}” is deleted for good, with its tags, note and cover. This cannot be undone.`}
           </p>
           {pending.kind === 'empty' && <p>To bring a trashed collection back, restore it from Collections first: emptying the trash deletes its bookmarks too.</p>}
         </ConfirmDialog>
