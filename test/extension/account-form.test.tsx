@@ -53,7 +53,7 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-const serverField = () => screen.findByRole('textbox', { name: 'Server URL' });
+const serverField = () => screen.findByRole<HTMLInputElement>('textbox', { name: 'Server URL' });
 const tokenField = () => screen.getByLabelText<HTMLInputElement>('API token');
 
 async function submitSignIn(serverUrl: string, token: string): Promise<void> {
