@@ -5,30 +5,12 @@ import { setupCoverMenu, MENU_COVER } from '../../entrypoints/background/cover-m
 import type { Covers } from '../../entrypoints/background/covers.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 import { keepCoverSiteAccessItem } from '../../lib/storage/items.ts';
+import { fakePermissions } from './support/permissions.ts';
 
 type Click = (info: { menuItemId: string; srcUrl?: string; pageUrl?: string }, tab?: { id?: number; title?: string; url?: string }) => void;
 
 const IMAGE = 'https://images.example/cover.png';
 const SITE = 'https://images.example/*';
-
-/**
- * The browser's optional host permissions as a set: what the user grants when asked (`answer`), and
- * what Shelf gives back. fakeBrowser implements neither permissions nor context menus.
- */
-function fakePermissions(held: string[], answer: boolean) {
-  const granted = new Set(held);
-  const has = ({ origins = [] }: { origins?: string[] }) => origins.every((o) => granted.has(o));
-  vi.spyOn(fakeBrowser.permissions, 'contains').mockImplementation(async (wanted) => has(wanted));
-  vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async (wanted) => {
-    if (answer) for (const o of wanted.origins ?? []) granted.add(o);
-    return has(wanted);
-  });
-  const remove = vi.spyOn(fakeBrowser.permissions, 'remove').mockImplementation(async ({ origins = [] }) => {
-    for (const o of origins) granted.delete(o);
-    return true;
-  });
-  return { granted, remove };
-}
 
 let click: Click;
 let covers: { set: ReturnType<typeof vi.fn> };
