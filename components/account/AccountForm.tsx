@@ -7,6 +7,7 @@ import { send } from '../messenger.ts';
 import { AccountSummary } from './AccountSummary.tsx';
 import { HeldSaves } from './HeldSaves.tsx';
 import { IndexSyncStatus } from './IndexSyncStatus.tsx';
+import { askedToSignIn } from './SignInAgain.tsx';
 import { SignInForm } from './SignInForm.tsx';
 
 /**
@@ -18,6 +19,8 @@ export function AccountForm() {
   const [account, setAccount] = useState<AccountState | null>(null);
   const [error, setError] = useState<ClientError | null>(null);
   const [replacing, setReplacing] = useState(false);
+  /** Whether the token field takes the focus when the replacing form appears: not when the page load opened it, unless *Sign in again* asked for it. */
+  const [focusReplacing, setFocusReplacing] = useState(true);
   const [signingOut, setSigningOut] = useState(false);
   /** Set by the user's own actions only: the page load moves no focus. */
   const [acted, setActed] = useState(false);
@@ -25,7 +28,15 @@ export function AccountForm() {
   useEffect(() => {
     let live = true;
     send('getAccount', {}).then(
-      (state) => live && setAccount(state),
+      (state) => {
+        if (!live) return;
+        setAccount(state);
+        // A refused token leaves nothing to do here but sign in again: the form is open, with the server filled in.
+        if (state.signedIn && state.tokenProblem) {
+          setReplacing(true);
+          setFocusReplacing(askedToSignIn(window.location.search));
+        }
+      },
       (err: unknown) => live && setError(toClientError(err)),
     );
     return () => {
@@ -64,7 +75,7 @@ export function AccountForm() {
       <div className="space-y-4">
         <p className="text-sm text-zinc-700 dark:text-zinc-300">Sign in with an API token of your Bookmark Library account to save pages to it.</p>
         <HeldSaves />
-        <SignInForm key="sign-in" initialServerUrl={account.serverUrl} onSignedIn={signedIn} focusToken={acted} />
+        <SignInForm key="sign-in" initialServerUrl={account.serverUrl} onSignedIn={signedIn} focusToken={acted || askedToSignIn(window.location.search)} />
       </div>
     );
   }
@@ -75,13 +86,18 @@ export function AccountForm() {
         serverUrl={account.serverUrl}
         signingOut={signingOut}
         onSignOut={() => void signOut()}
-        {...(!replacing && { onReplaceToken: () => setReplacing(true) })}
+        {...(!replacing && {
+          onReplaceToken: () => {
+            setReplacing(true);
+            setFocusReplacing(true);
+          },
+        })}
         focusHeading={acted && !replacing}
       />
       <IndexSyncStatus />
       <HeldSaves />
       {error && <ErrorAlert error={error} />}
-      {account.tokenProblem && !replacing && (
+      {account.tokenProblem && (
         <div className="space-y-2">
           <ErrorAlert error={{ ...account.tokenProblem, retryAfterSeconds: undefined }} />
           <p className="text-sm text-zinc-700 dark:text-zinc-300">
@@ -92,7 +108,14 @@ export function AccountForm() {
       {replacing && (
         <div className="space-y-3 border-t border-zinc-200 pt-4 dark:border-zinc-800">
           <h3 className="text-base font-semibold">Change server or token</h3>
-          <SignInForm key="replace" initialServerUrl={account.serverUrl} onSignedIn={signedIn} onCancel={() => setReplacing(false)} focusToken />
+          <SignInForm
+            key="replace"
+            initialServerUrl={account.serverUrl}
+            userId={account.user.userId}
+            onSignedIn={signedIn}
+            onCancel={() => setReplacing(false)}
+            focusToken={focusReplacing}
+          />
         </div>
       )}
     </div>

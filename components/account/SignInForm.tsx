@@ -16,10 +16,12 @@ interface Props {
   onCancel?: () => void;
   /** Puts the cursor in the token field when the form appears after the user's action. */
   focusToken?: boolean;
+  /** The account signed in, when this form replaces its token: the hint's admin command names it. */
+  userId?: string;
 }
 
 /** Server address and API token; the background checks the token with the server before keeping it. */
-export function SignInForm({ initialServerUrl, onSignedIn, onCancel, focusToken = false }: Props) {
+export function SignInForm({ initialServerUrl, onSignedIn, onCancel, focusToken = false, userId }: Props) {
   const [serverUrl, setServerUrl] = useState(initialServerUrl);
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
@@ -96,7 +98,7 @@ export function SignInForm({ initialServerUrl, onSignedIn, onCancel, focusToken 
           Send my token unencrypted
         </label>
       )}
-      <TokenField ref={tokenRef} value={token} onChange={setToken} />
+      <TokenField ref={tokenRef} value={token} onChange={setToken} serverUrl={serverUrl} userId={userId} />
       {error && <ErrorAlert error={error} />}
       <div className="flex gap-2">
         <button type="submit" className={primaryButtonClass} disabled={busy}>

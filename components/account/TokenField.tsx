@@ -1,15 +1,21 @@
 import { type Ref, useId, useState } from 'react';
+import { newTokenHowTo } from '../../lib/client/user-text.ts';
 import { inputClass, labelClass, secondaryButtonClass } from '../field-styles.ts';
 import { hintClass } from './hint.ts';
+import { TokenHowToText } from './TokenHowTo.tsx';
 
 interface Props {
   value: string;
   onChange(value: string): void;
+  /** The server the token is for, as typed: its hint says where that server's tokens come from. */
+  serverUrl: string;
+  /** The account signed in there, when there is one: the admin command names it. */
+  userId?: string | undefined;
   ref?: Ref<HTMLInputElement>;
 }
 
 /** The API token, hidden like a password unless the user asks to see it. */
-export function TokenField({ value, onChange, ref }: Props) {
+export function TokenField({ value, onChange, serverUrl, userId, ref }: Props) {
   const [shown, setShown] = useState(false);
   const id = useId();
   const hintId = useId();
@@ -37,9 +43,10 @@ export function TokenField({ value, onChange, ref }: Props) {
           Show token
         </button>
       </div>
-      <p id={hintId} className={hintClass}>
-        Create one in your account’s API Tokens settings. Shelf keeps it on this computer only.
-      </p>
+      <div id={hintId} className={`${hintClass} space-y-1`}>
+        <TokenHowToText howTo={newTokenHowTo(serverUrl, userId)} />
+        <p>Shelf keeps it on this computer only.</p>
+      </div>
     </div>
   );
 }

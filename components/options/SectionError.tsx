@@ -1,9 +1,6 @@
-import { ClientError } from '../../lib/client/errors.ts';
+import { ClientError, needsSignIn } from '../../lib/client/errors.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { secondaryButtonClass } from '../field-styles.ts';
-
-/** The codes after which nothing works until the user signs in again. */
-const SIGN_IN_AGAIN = new Set(['TOKEN_REVOKED', 'TOKEN_EXPIRED', 'INVALID_TOKEN', 'MISSING_TOKEN', 'NOT_SIGNED_IN']);
 
 type Failure = Pick<ClientError, 'code' | 'message' | 'retryAfterSeconds'>;
 
@@ -12,7 +9,7 @@ export function SectionError({ error }: { error: Failure }) {
   return (
     <div className="space-y-2">
       <ErrorAlert error={error} />
-      {SIGN_IN_AGAIN.has(error.code) && (
+      {needsSignIn(error.code) && (
         <a href="#account" className={secondaryButtonClass}>
           Sign in again
         </a>

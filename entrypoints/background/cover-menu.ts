@@ -1,5 +1,6 @@
 import type { browser } from 'wxt/browser';
 import { ClientError } from '../../lib/client/errors.ts';
+import { keepCoverSiteAccessItem } from '../../lib/storage/items.ts';
 import type { Covers } from './covers.ts';
 import { notify, notifyFailure, notifyUnsaveable } from './notify.ts';
 
@@ -16,12 +17,12 @@ export function setupCoverMenu(browser: Browser, covers: Covers): void {
   browser.contextMenus.onClicked.addListener((info, tab) => {
     if (info.menuItemId !== MENU_COVER || !info.srcUrl) return;
     // Asked now, before any await: the browser shows a permission prompt only during the click's gesture.
-    const allowed = allowReading(browser, info.srcUrl);
+    const access = allowReading(browser, info.srcUrl);
     const pageUrl = info.pageUrl ?? tab?.url ?? '';
     void (async () => {
       if (!/^https?:\/\//.test(pageUrl)) return notifyUnsaveable(browser);
       try {
-        if (!(await allowed)) {
+        if (!(await access.allowed)) {
           throw new ClientError('IMAGE_UNREADABLE', `Shelf may not read images from ${new URL(info.srcUrl!).origin}; allow it when your browser asks.`);
         }
         const { bookmark, savedPage } = await covers.set({
@@ -34,23 +35,47 @@ export function setupCoverMenu(browser: Browser, covers: Covers): void {
         await notify(browser, savedPage ? 'Page saved, with its cover' : 'Cover set', bookmark.title || bookmark.url);
       } catch (err) {
         await notifyFailure(browser, 'Cover not set', err);
+      } finally {
+        await giveBack(browser, access);
       }
     })();
   });
 }
 
+interface SiteAccess {
+  /** What the browser answers: whether Shelf may read the image's site. */
+  allowed: Promise<boolean>;
+  /** The origin pattern asked for, and whether Shelf had it before this click; null for an image that needs none (data:). */
+  asked: { origins: string[]; heldBefore: Promise<boolean> } | null;
+}
+
 /**
  * The origin permission for an http(s) or blob: image (a data: image needs
  * none), requested during the click. Outside a gesture (the request is then
- * refused) an origin already granted still counts.
+ * refused) an origin already granted still counts. Whether it was held before
+ * is asked first, in the same turn, so the answer predates the request's.
  */
-function allowReading(browser: Browser, srcUrl: string): Promise<boolean> {
+function allowReading(browser: Browser, srcUrl: string): SiteAccess {
   const origin = /^(https?|blob):/i.test(srcUrl) && URL.canParse(srcUrl) ? new URL(srcUrl).origin : 'null';
-  if (origin === 'null') return Promise.resolve(true);
+  if (origin === 'null') return { allowed: Promise.resolve(true), asked: null };
   const wanted = { origins: [`${origin}/*`] };
+  const heldBefore = browser.permissions.contains(wanted).catch(() => false);
+  let allowed: Promise<boolean>;
   try {
-    return browser.permissions.request(wanted).catch(() => browser.permissions.contains(wanted));
+    allowed = browser.permissions.request(wanted).catch(() => browser.permissions.contains(wanted));
   } catch {
-    return browser.permissions.contains(wanted);
+    allowed = browser.permissions.contains(wanted);
   }
+  return { allowed, asked: { origins: wanted.origins, heldBefore } };
+}
+
+/**
+ * Access granted for this cover alone is given back once the image is read (and the cover set or not),
+ * unless the user chose to keep such access (the options page's Site access). Access Shelf held before
+ * the click (the user's server, a site kept earlier) is left as it was.
+ */
+async function giveBack(browser: Browser, access: SiteAccess): Promise<void> {
+  if (!access.asked || (await access.asked.heldBefore) || !(await access.allowed.catch(() => false))) return;
+  if (await keepCoverSiteAccessItem.get()) return;
+  await browser.permissions.remove({ origins: access.asked.origins }).catch(() => undefined);
 }

@@ -4,6 +4,7 @@ import { focusRing } from '../../components/field-styles.ts';
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
 import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
 import { SmartFoldersSection } from '../../components/options/smart-folders/SmartFoldersSection.tsx';
+import { SiteAccessSection } from '../../components/options/site-access/SiteAccessSection.tsx';
 import { TransferSection } from '../../components/options/transfer/TransferSection.tsx';
 import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
 
@@ -22,6 +23,7 @@ const SECTIONS = [
   { id: 'smart-folders', label: 'Smart folders', Content: SmartFoldersSection },
   { id: 'trash', label: 'Trash', Content: TrashSection },
   { id: 'import-export', label: 'Import and export', Content: TransferSection },
+  { id: 'site-access', label: 'Site access', Content: SiteAccessSection },
 ] as const satisfies readonly [Section, ...Section[]];
 
 const sectionAt = (hash: string): Section => SECTIONS.find((section) => `#${section.id}` === hash) ?? SECTIONS[0];

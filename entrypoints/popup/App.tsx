@@ -1,5 +1,5 @@
 import { StrictMode, useEffect, useState } from 'react';
-import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { ErrorAlertWithSignIn } from '../../components/account/SignInAgain.tsx';
 import { type EarlyEvent, replayEarlyEvent, takeOverEarlyEvents } from './early-events.ts';
 import { Editor } from './Editor.tsx';
 import { Frame, NoTab, SignedOut, Unsaveable } from './Frame.tsx';
@@ -64,7 +64,7 @@ export function App({ startup }: { startup: Startup }) {
   if (page?.kind === 'unsaveable') return <Unsaveable url={page.url} />;
   if (account?.ok && !account.value.signedIn) return <SignedOut />;
   if (page && !page.signedInHint && !account?.ok) {
-    return <Frame heading="Save to Shelf">{account && <ErrorAlert error={account.error} />}</Frame>;
+    return <Frame heading="Save to Shelf">{account && <ErrorAlertWithSignIn error={account.error} />}</Frame>;
   }
   return <Editor page={page?.page} kept={kept} startup={startup} />;
 }

@@ -1,5 +1,5 @@
 import { useReducer } from 'react';
-import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { ErrorAlertWithSignIn } from '../../components/account/SignInAgain.tsx';
 import { primaryButtonClass } from '../../components/field-styles.ts';
 import { BookmarkForm } from './BookmarkForm.tsx';
 import { editorActions, useDraftKeeping, useKeptArrival, useStartupAnswers, useTabArrival } from './editor-hooks.ts';
@@ -46,7 +46,7 @@ export function Editor({ page, kept, startup }: EditorProps) {
       >
         {state.status}
       </p>
-      {state.error && <ErrorAlert error={state.error} />}
+      {state.error && <ErrorAlertWithSignIn error={state.error} />}
       {mode.kind === 'trashed' ? (
         <div className="space-y-3">
           <p className="text-sm text-zinc-700 dark:text-zinc-300">

@@ -2,7 +2,7 @@ import { type Dispatch, useEffect, useRef, useState } from 'react';
 import { send } from '../../components/messenger.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
-import { toClientError } from '../../lib/client/errors.ts';
+import { ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
 import type { DraftBook } from './drafts.ts';
 import { type EditorAction, type EditorState, committed, keptValues } from './editor-state.ts';
@@ -19,7 +19,8 @@ export function useStartupAnswers(startup: Pick<Startup, 'account' | 'lookup' | 
         const next = !r.ok ? { type: 'loadFailed' as const, error: r.error } : action?.(r.value);
         if (next) dispatch(next);
       });
-    follow(startup.account); // signed out: the App shows that instead of the editor
+    // Signed out: the App shows that instead of the editor. A token the server refused is said at once, with the way out.
+    follow(startup.account, ({ tokenProblem }) => tokenProblem && { type: 'loadFailed', error: new ClientError(tokenProblem.code, tokenProblem.message) });
     follow(startup.lookup, (found) => ({ type: 'lookedUp', bookmark: found?.bookmark ?? null }));
     follow(startup.lookup, (found) => (found?.queued ? { type: 'queued', queued: found.queued } : null));
     follow(startup.tags, (tags) => ({ type: 'tagsLoaded', tags }));

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { ErrorAlert } from '../../components/ErrorAlert.tsx';
+import { ErrorAlertWithSignIn } from '../../components/account/SignInAgain.tsx';
 import { focusRing, inputClass, primaryButtonClass, quietButtonClass, secondaryButtonClass } from '../../components/field-styles.ts';
 import { ActionDialog } from '../../components/library/ActionDialog.tsx';
 import { BookmarkList } from '../../components/library/BookmarkList.tsx';
@@ -82,7 +82,7 @@ function CurrentPage({ tab }: { tab: CurrentTab | null }) {
           </button>
         )}
       </div>
-      {error !== null && <ErrorAlert error={toClientError(error)} />}
+      {error !== null && <ErrorAlertWithSignIn error={toClientError(error)} />}
     </div>
   );
 }
@@ -179,7 +179,7 @@ function BrowseView({ place, tab }: { place: Extract<Place, { kind: 'list' }>; t
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   // A page refused (for the request budget, while it waits for room) leaves the rows loaded so far in place.
   const problem = list.error ?? list.failureReason;
-  const alert = problem ? <ErrorAlert error={toClientError(problem)} /> : null;
+  const alert = problem ? <ErrorAlertWithSignIn error={toClientError(problem)} /> : null;
   if (!list.data) return alert ?? <p role="status" className="p-4 text-sm text-zinc-500">Loading…</p>;
   return (
     <>
@@ -195,7 +195,7 @@ function SmartFolderView({ place, tab }: { place: Extract<Place, { kind: 'smart'
   return (
     <>
       {folder.view && <SmartFolderStatus view={folder.view} evaluating={folder.evaluating} onRefresh={folder.refresh} />}
-      {folder.error && <ErrorAlert error={toClientError(folder.error)} />}
+      {folder.error && <ErrorAlertWithSignIn error={toClientError(folder.error)} />}
       {folder.view && <ActionableList label={place.name} bookmarks={folder.view.bookmarks} hasMore={false} loadingMore={false} loadMore={() => undefined} tab={tab} />}
     </>
   );
@@ -209,7 +209,7 @@ function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
   const results = useSearch(q, limit);
   const loadMore = useCallback(() => setMore({ q, limit: Math.min(SEARCH_MOST, limit * 2) }), [q, limit]);
   const problem = results.error ?? results.failureReason;
-  if (problem && !results.data) return <ErrorAlert error={toClientError(problem)} />;
+  if (problem && !results.data) return <ErrorAlertWithSignIn error={toClientError(problem)} />;
   if (!results.data) return <p role="status" className="p-4 text-sm text-zinc-500">Searching…</p>;
   const found = results.data;
   // Fewer matches than asked for: that is all of them.
@@ -229,7 +229,7 @@ function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
         loadMore={loadMore}
         tab={tab}
       />
-      {problem && <ErrorAlert error={toClientError(problem)} />}
+      {problem && <ErrorAlertWithSignIn error={toClientError(problem)} />}
     </>
   );
 }
@@ -242,7 +242,7 @@ function LibraryNav({ onOpen }: { onOpen(place: Place): void }) {
   const loadError = collections.error ?? tags.error ?? smartFolders.error;
   return (
     <>
-      {loadError && <ErrorAlert error={toClientError(loadError)} />}
+      {loadError && <ErrorAlertWithSignIn error={toClientError(loadError)} />}
       <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={onOpen} />
     </>
   );

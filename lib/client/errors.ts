@@ -63,3 +63,8 @@ export function toClientError(err: unknown): ClientError {
   // Network failures are already ClientErrors (the API client makes them); anything else is a fault of ours.
   return new ClientError('BAD_MESSAGE', err instanceof Error ? err.message : String(err));
 }
+
+/** The codes after which nothing works until the user signs in again (with a new token, or at all). */
+const SIGN_IN_AGAIN: ReadonlySet<ClientErrorCode> = new Set(['TOKEN_REVOKED', 'TOKEN_EXPIRED', 'INVALID_TOKEN', 'MISSING_TOKEN', 'NOT_SIGNED_IN']);
+
+export const needsSignIn = (code: ClientErrorCode): boolean => SIGN_IN_AGAIN.has(code);

@@ -14,6 +14,13 @@ export function isLocalHost(hostname: string): boolean {
   return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
 }
 
+/** Whether a server address, as typed or kept, names this computer or a private network; false for what is no address. */
+export function isLocalServer(serverUrl: string): boolean {
+  const trimmed = serverUrl.trim();
+  const probe = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
+  return URL.canParse(probe) && isLocalHost(new URL(probe).hostname);
+}
+
 /**
  * Accepts "host:port", an origin, or a URL with /v1, and answers the API base URL
  * ending in /v1. A name without a scheme gets https, or http on this computer or

@@ -1,4 +1,5 @@
 import type { ClientError, ClientErrorCode } from './errors.ts';
+import { isLocalServer } from './server-url.ts';
 
 export interface UserText {
   /** What happened, in a user's words. */
@@ -18,8 +19,8 @@ export function describeError(error: Pick<ClientError, 'code' | 'message' | 'ret
   const texts: Record<ClientErrorCode, UserText> = {
     MISSING_TOKEN: { title: 'No API token was sent.', action: 'Paste your API token in Shelf’s options and sign in.' },
     INVALID_TOKEN: { title: 'This API token is not valid.', action: 'Check that you copied the whole token (it starts with tok_), or create a new one.' },
-    TOKEN_REVOKED: { title: 'This API token has been revoked.', action: 'Create a new token in your account’s API Tokens settings and sign in with it.' },
-    TOKEN_EXPIRED: { title: 'This API token has expired.', action: 'Create a new token in your account’s API Tokens settings and sign in with it.' },
+    TOKEN_REVOKED: { title: 'This API token has been revoked.', action: 'Sign in again with a new token. Saves waiting meanwhile are kept and sent then.' },
+    TOKEN_EXPIRED: { title: 'This API token has expired.', action: 'Sign in again with a new token. Saves waiting meanwhile are kept and sent then.' },
     SCOPE_REQUIRED: { title: 'This token is not allowed to do that.', action: `${error.message}. Create a token with that permission.` },
     API_ACCESS_PRO_REQUIRED: { title: 'API access needs the Pro plan.', action: 'Upgrade the account to Pro, then try again.' },
     RATE_LIMITED: {
@@ -58,4 +59,25 @@ export function describeError(error: Pick<ClientError, 'code' | 'message' | 'ret
     BAD_MESSAGE: { title: 'Shelf ran into an internal problem.', action: 'Reload the extension; if it persists, report it.' },
   };
   return texts[error.code];
+}
+
+/** Where a new API token comes from; a command to run, when there is one, apart from the words. */
+export interface TokenHowTo {
+  text: string;
+  command?: string;
+}
+
+/**
+ * How to get a token for this server: a local server (this computer or a private network) has no
+ * settings page, its tokens come from the admin command; any other server has its own API Tokens settings.
+ */
+export function newTokenHowTo(serverUrl: string, userId: string | null = null): TokenHowTo {
+  if (isLocalServer(serverUrl)) {
+    return {
+      text: 'Make one on the computer that runs the server (DIR is its data directory):',
+      command: `npm run --silent admin -- --data DIR token create --user ${userId ?? 'USER_ID'} --name Shelf --scopes all`,
+    };
+  }
+  const host = URL.canParse(serverUrl) ? new URL(serverUrl).host : 'your server';
+  return { text: `Create one in the API Tokens settings of your account on ${host}.` };
 }

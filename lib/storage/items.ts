@@ -53,3 +53,9 @@ export const Draft = z.object({
 export type Draft = z.infer<typeof Draft>;
 export const draftsItem = typedItem('local:drafts', z.record(z.string(), Draft), { fallback: {}, onInvalid: 'fallback' });
 
+
+/**
+ * Whether Set as cover image keeps the access to an image's site that it asked for. Off by default: the
+ * access is given back once the image is read, and the options page (Site access) lets the user change that.
+ */
+export const keepCoverSiteAccessItem = typedItem('local:keepCoverSiteAccess', z.boolean(), { fallback: false, onInvalid: 'fallback' });

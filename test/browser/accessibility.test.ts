@@ -60,6 +60,7 @@ describe('every page of the extension, scanned by axe-core in light and dark', (
     ['options.html#smart-folders', (page) => page.getByText('Deep reads')],
     ['options.html#trash', (page) => page.getByText('Old page')],
     ['options.html#import-export', (page) => page.getByRole('button', { name: 'Export library' })],
+    ['options.html#site-access', (page) => page.getByText('No other site.')],
     ['sidepanel.html', (page) => page.getByRole('navigation', { name: 'Library' }).getByRole('button', { name: /^Reading/ })],
     ['popup.html', (page) => page.getByRole('heading', { name: 'Save to Shelf' })],
   ];

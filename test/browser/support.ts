@@ -490,3 +490,13 @@ export async function speedUpTime(browser: ExtensionBrowser, shelf: ShelfProcess
     },
   };
 }
+
+/** The next page the extension opens (a tab it creates), once its address matches. */
+export async function nextOpenedPage(browser: ExtensionBrowser, url: RegExp): Promise<Page> {
+  const page = await browser.context.waitForEvent('page', { predicate: (p) => url.test(p.url()), timeout: 10_000 });
+  await page.waitForLoadState('domcontentloaded');
+  return page;
+}
+
+/** Whether the element a locator names has the keyboard focus in its page. */
+export const isFocused = (locator: ReturnType<Page['getByLabel']>): Promise<boolean> => locator.evaluate((element) => element === document.activeElement);

@@ -55,7 +55,7 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-const serverField = () => screen.findByRole('textbox', { name: 'Server URL' });
+const serverField = () => screen.findByRole<HTMLInputElement>('textbox', { name: 'Server URL' });
 const tokenField = () => screen.getByLabelText<HTMLInputElement>('API token');
 
 async function submitSignIn(serverUrl: string, token: string): Promise<void> {
@@ -93,6 +93,16 @@ function summary(): Record<string, string> {
 
 async function verifiedUser(u: TestUser): Promise<VerifiedUser> {
   return dataOf(await u.api('POST', '/auth/verify'), VerifiedUser);
+}
+
+/** Signed in as a new user whose token the server has then revoked (and the background has met the refusal). */
+async function revokedAccount(): Promise<TestUser> {
+  const u = await t.user();
+  await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+  await bg.idle();
+  await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+  await expect(bg.handlers.listTags({ refresh: true })).rejects.toMatchObject({ code: 'TOKEN_REVOKED' });
+  return u;
 }
 
 describe('options page', () => {
@@ -266,23 +276,55 @@ describe('signing in', () => {
     expect(await saveQueueItem.get()).toEqual([]);
   });
 
-  it('asks to sign in again once the server has refused the token, and signing in clears it', async () => {
-    const u = await t.user();
-    await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
-    await bg.idle();
-    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
-    await expect(bg.handlers.listTags({ refresh: true })).rejects.toMatchObject({ code: 'TOKEN_REVOKED' });
+  it('opens the sign-in form at once when the server has refused the token, and signing in clears it', async () => {
+    await revokedAccount();
     render(<App />);
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(describeError({ code: 'TOKEN_REVOKED', message: '', retryAfterSeconds: undefined }).title);
     expect(screen.getByText(/Shelf has stopped using this token/)).toBeTruthy();
+    // The form is there with the server filled in; the page load alone moves no focus.
+    expect((await serverField()).value).toBe(t.baseUrl);
+    expect(tokenField().value).toBe('');
+    expect(document.activeElement).not.toBe(tokenField());
 
     const next = await t.user();
-    await user.click(screen.getByRole('button', { name: 'Change server or token' }));
     await submitSignIn(t.baseUrl, next.token);
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Change server or token' })).toBeNull());
     expect(screen.queryByRole('alert')).toBeNull();
     expect((await bg.handlers.getAccount({})).tokenProblem).toBeNull();
+  });
+});
+
+describe('signing in again, as the popup and the side panel open it (options.html?sign-in#account)', () => {
+  afterEach(() => window.history.replaceState(null, '', '/options.html'));
+
+  it('shows the form with the server filled in and the token field empty and focused, with the admin command for this user', async () => {
+    const u = await revokedAccount();
+    window.history.replaceState(null, '', '/options.html?sign-in#account');
+    render(<App />);
+    await waitFor(() => expect(document.activeElement).toBe(tokenField()));
+    expect(tokenField().value).toBe('');
+    expect((await serverField()).value).toBe(t.baseUrl);
+    // A local server has no token settings: the hint is the admin command, naming this account.
+    const hint = document.getElementById(tokenField().getAttribute('aria-describedby') ?? '');
+    expect(hint?.querySelector('code')?.textContent).toBe(`npm run --silent admin -- --data DIR token create --user ${u.userId} --name Shelf --scopes all`);
+  });
+
+  it('focuses the token field of a signed-out account too', async () => {
+    window.history.replaceState(null, '', '/options.html?sign-in#account');
+    render(<App />);
+    await waitFor(() => expect(document.activeElement).toBe(tokenField()));
+  });
+
+  it('points to the API Tokens settings of a server that is not local', async () => {
+    render(<App />);
+    const server = await serverField();
+    const hint = () => document.getElementById(tokenField().getAttribute('aria-describedby') ?? '')?.textContent;
+    expect(hint()).toContain('npm run --silent admin -- --data DIR token create --user USER_ID');
+    await user.clear(server);
+    await user.type(server, 'https://bookmarks.example.com/v1');
+    expect(hint()).toContain('Create one in the API Tokens settings of your account on bookmarks.example.com.');
+    expect(hint()).not.toContain('npm run');
   });
 });
 

@@ -400,7 +400,8 @@ describe('options: import and export', () => {
 
   it('imports the browser’s own bookmarks in one job after asking for the permission, folders becoming collections', async () => {
     const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
-    vi.spyOn(fakeBrowser.bookmarks, 'getTree').mockResolvedValue([
+    const remove = vi.spyOn(fakeBrowser.permissions, 'remove').mockResolvedValue(true);
+    const getTree = vi.spyOn(fakeBrowser.bookmarks, 'getTree').mockResolvedValue([
       {
         id: '0',
         title: '',
@@ -421,6 +422,9 @@ describe('options: import and export', () => {
     await user.click(await screen.findByRole('button', { name: 'Import this browser’s bookmarks' }));
     expect(await screen.findByText(/^Imported 3 bookmarks/, undefined, { timeout: 10_000 })).toBeTruthy();
     expect(request).toHaveBeenCalledWith({ permissions: ['bookmarks'] });
+    // Given back once the tree is read, before the job starts: the job needs only the file.
+    expect(remove).toHaveBeenCalledExactlyOnceWith({ permissions: ['bookmarks'] });
+    expect(remove.mock.invocationCallOrder[0]).toBeGreaterThan(getTree.mock.invocationCallOrder[0]!);
     expect(requested(/POST \/v1\/import\/start/)).toHaveLength(1);
     expect(requested(/POST \/v1\/bookmarks/)).toHaveLength(0);
     const collections = dataOf(await u.api('GET', '/collections'), z.array(Collection));
@@ -429,6 +433,17 @@ describe('options: import and export', () => {
     expect(collections.map((c) => c.name)).toContain('Other bookmarks');
     const titles = dataOf(await u.api('GET', '/bookmarks/search?q=bread'), z.array(Bookmark)).map((b) => b.title);
     expect(titles).toEqual(['Bread <best>']);
+  });
+
+  it('gives the permission back when the bookmarks cannot be read, and sends nothing', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    const remove = vi.spyOn(fakeBrowser.permissions, 'remove').mockResolvedValue(true);
+    vi.spyOn(fakeBrowser.bookmarks, 'getTree').mockRejectedValue(new Error('bookmarks unavailable'));
+    show(TransferSection);
+    await user.click(await screen.findByRole('button', { name: 'Import this browser’s bookmarks' }));
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(remove).toHaveBeenCalledExactlyOnceWith({ permissions: ['bookmarks'] });
+    expect(requested(/import/)).toHaveLength(0);
   });
 
   it('asks nothing of the server when the permission is refused, and says so', async () => {

@@ -22,6 +22,8 @@ import type { MessageName } from '../../lib/messaging/protocol.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { type Draft, draftsItem, lastCollectionItem } from '../../lib/storage/items.ts';
 import { saveQueueItem } from '../../lib/storage/background-items.ts';
+import { issueToken } from '../../server/auth/tokens.ts';
+import { ALL_SCOPES } from '../../lib/api/scopes.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import { dataOf } from '../support/expect.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
@@ -542,6 +544,33 @@ describe('errors and other states', () => {
     expect((await within(form).findByRole('alert')).textContent).toContain(describeError({ code: 'TOKEN_REVOKED', message: '', retryAfterSeconds: undefined }).title);
     expect(within(form).getByRole<HTMLInputElement>('textbox', { name: 'New collection name' }).value).toBe('Ideas');
     expect(collectionButton().getAttribute('aria-label')).toBe('Collection: Unsorted');
+  });
+
+  it('a revoked token: the popup says so at once with Sign in again, which opens the Account section; the save made meanwhile goes after the new sign-in', async () => {
+    await signIn();
+    await bg.idle();
+    await t.server.deps.store.accounts.revokeToken(u.tokenId, t.server.deps.clock.now());
+    await expect(bg.handlers.listTags({ refresh: true })).rejects.toMatchObject({ code: 'TOKEN_REVOKED' });
+    await openForm();
+    const create = vi.spyOn(fakeBrowser.tabs, 'create');
+    vi.spyOn(fakeBrowser.runtime, 'getURL').mockImplementation((path: string) => `chrome-extension://shelf${path}`);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(describeError({ code: 'TOKEN_REVOKED', message: '', retryAfterSeconds: undefined }).title);
+    // A local server: the words are the admin command that makes this account a new token.
+    expect(await screen.findByText(`npm run --silent admin -- --data DIR token create --user ${u.userId} --name Shelf --scopes all`)).toBeTruthy();
+
+    await user.clear(field('Title'));
+    await user.type(field('Title'), 'Saved while the token was revoked');
+    await user.click(await saveButton());
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('⏳ Waiting to be saved'));
+    await user.click(screen.getByRole('button', { name: 'Sign in again' }));
+    expect(create).toHaveBeenCalledExactlyOnceWith({ url: 'chrome-extension://shelf/options.html?sign-in#account' });
+
+    const { token } = await issueToken(t.server.deps.store.accounts, { userId: u.userId, name: 'new', scopes: [...ALL_SCOPES], expiresAt: null }, t.server.deps.clock.now());
+    await bg.handlers.signIn({ serverUrl: t.baseUrl, token });
+    const titles = async () => dataOf(await u.api('GET', '/bookmarks', { token }), BookmarkPage).data.map((b) => b.title);
+    await waitFor(async () => expect(await titles()).toEqual(['Saved while the token was revoked']));
+    expect(await saveQueueItem.get()).toEqual([]);
   });
 
   it('asks to sign in, with no form, when no account is signed in', async () => {

@@ -37,11 +37,19 @@ function Summary({ job }: { job: Job }) {
   );
 }
 
-/** Asks for the optional bookmarks permission (from the click: the browser wants a user gesture) and reads the whole tree. */
+/**
+ * Asks for the optional bookmarks permission (from the click: the browser wants a user gesture), reads the
+ * whole tree and gives the permission back at once, read or not: the import job needs only the file made of
+ * it, and Shelf has no other use for the user's bookmarks.
+ */
 async function readBrowserBookmarks(): Promise<string> {
   const granted = await browser.permissions.request({ permissions: ['bookmarks'] });
   if (!granted) throw new ClientError('PERMISSION_DENIED', 'Shelf was not allowed to read this browser’s bookmarks; nothing was imported');
-  return toNetscapeHtml((await browser.bookmarks.getTree()) as BrowserBookmarkNode[]);
+  try {
+    return toNetscapeHtml((await browser.bookmarks.getTree()) as BrowserBookmarkNode[]);
+  } finally {
+    await browser.permissions.remove({ permissions: ['bookmarks'] }).catch(() => undefined);
+  }
 }
 
 /**
