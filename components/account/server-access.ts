@@ -3,7 +3,7 @@ import { hostPatterns } from '../../lib/client/host-patterns.ts';
 import { normalizeServerUrl } from '../../lib/client/server-url.ts';
 
 /** What the manifest's host_permissions name: plain http on this computer, any port. */
-function isNamedInManifest(origin: string): boolean {
+export function isNamedInManifest(origin: string): boolean {
   const url = new URL(origin);
   return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost');
 }

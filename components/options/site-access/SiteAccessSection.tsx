@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { browser } from 'wxt/browser';
 import { type ClientError, toClientError } from '../../../lib/client/errors.ts';
 import { keepCoverSiteAccessItem } from '../../../lib/storage/items.ts';
-import { isGrantedByManifest } from '../../account/server-access.ts';
+import { isNamedInManifest } from '../../account/server-access.ts';
 import { ErrorAlert } from '../../ErrorAlert.tsx';
 import { secondaryButtonClass } from '../../field-styles.ts';
 import { keys } from '../../library/query-keys.ts';
@@ -22,7 +22,7 @@ function useGrantedSites(): { sites: string[] | null; reload(): void } {
   const [sites, setSites] = useState<string[] | null>(null);
   const reload = useCallback(() => {
     void browser.permissions.getAll().then(({ origins = [] }) => {
-      const named = origins.map(originOf).filter((origin): origin is string => origin !== null && !isGrantedByManifest(origin));
+      const named = origins.map(originOf).filter((origin): origin is string => origin !== null && !isNamedInManifest(origin));
       setSites([...new Set(named)].sort());
     });
   }, []);
