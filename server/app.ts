@@ -37,7 +37,7 @@ const syncClock =
 
 export function createApp(deps: ServerDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ router: new RememberingRouter() });
-  app.use('*', requestContext(deps.config.proxyHops));
+  app.use('*', requestContext(deps.config.proxyHops, deps.config.ipv6Prefix));
   // After the request's context: a shared clock that cannot be read (Redis away) is answered as any outage.
   if (deps.config.testClock) app.use('*', syncClock(deps));
   app.onError(countingAuthFailures(deps.guards, handleError));
