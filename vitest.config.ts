@@ -42,7 +42,7 @@ export default defineConfig({
             ...configDefaults.exclude,
             'test/server/interchange/**',
             'test/server/postgres/**',
-            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,limit-store,metadata,migration-011,redis-outage,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version,tag-tree-units,trigram-fold}.test.ts',
+            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,job-leases,limit-store,metadata,migration-011,redis-outage,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version,tag-tree-units,trigram-fold}.test.ts',
           ],
           globalSetup: ['test/support/postgres-global.ts'],
           setupFiles: ['test/support/postgres-setup.ts'],
