@@ -47,6 +47,12 @@ export class Pg implements Sql {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   async transaction<T>(fn: (tx: Sql) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const client = await reached(this.pool.connect());
+    // pg-pool stops hearing a client's errors while it is checked out: a connection the database cuts
+    // between two statements (a restart) would emit one unheard, and crash the process. The statement
+    // under way, or the next one, fails with it anyway (503).
+    let cut: Error | undefined;
+    const onCut = (err: Error) => (cut = err);
+    client.on('error', onCut);
     try {
       await client.query('BEGIN');
       if (options.lock !== undefined) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [options.lock]);
@@ -57,7 +63,9 @@ export class Pg implements Sql {
       await client.query('ROLLBACK').catch(() => undefined);
       throw lostConnection(err) ? new BackendUnavailable('PostgreSQL', err) : err;
     } finally {
-      client.release();
+      client.removeListener('error', onCut);
+      // A cut connection is destroyed, not handed to the next request.
+      client.release(cut);
     }
   }
 
