@@ -52,6 +52,11 @@ export default defineConfig({
         },
       },
       {
+        // The hosted mode under its faults (test/faults/): two instances on PostgreSQL and Redis behind a balancer,
+        // Redis killed and restarted, PostgreSQL restarted, each under load; one file, its own backends.
+        test: { name: 'faults', include: ['test/faults/**/*.test.ts'], environment: 'node', testTimeout: 90_000, hookTimeout: 90_000 },
+      },
+      {
         plugins: [WxtVitest()],
         test: {
           name: 'extension',
