@@ -23,7 +23,7 @@ export default defineConfig({
             ...configDefaults.exclude,
             'test/server/interchange/**',
             'test/server/postgres/**',
-            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,shared-clock,smart-folders-units,sqlite-shared,tag-tree-units,trigram-fold}.test.ts',
+            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,redis-outage,shared-clock,smart-folders-units,sqlite-shared,tag-tree-units,trigram-fold}.test.ts',
           ],
           setupFiles: ['test/support/redis-setup.ts'],
           environment: 'node',
@@ -42,7 +42,7 @@ export default defineConfig({
             ...configDefaults.exclude,
             'test/server/interchange/**',
             'test/server/postgres/**',
-            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,limit-store,metadata,migration-011,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version,tag-tree-units,trigram-fold}.test.ts',
+            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,job-leases,limit-store,metadata,migration-011,redis-outage,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version,tag-tree-units,trigram-fold}.test.ts',
           ],
           globalSetup: ['test/support/postgres-global.ts'],
           setupFiles: ['test/support/postgres-setup.ts'],
@@ -50,6 +50,11 @@ export default defineConfig({
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
+      },
+      {
+        // The hosted mode under its faults (test/faults/): two instances on PostgreSQL and Redis behind a balancer,
+        // Redis killed and restarted, PostgreSQL restarted, each under load; one file, its own backends.
+        test: { name: 'faults', include: ['test/faults/**/*.test.ts'], environment: 'node', testTimeout: 90_000, hookTimeout: 90_000 },
       },
       {
         plugins: [WxtVitest()],

@@ -37,8 +37,9 @@ const syncClock =
 
 export function createApp(deps: ServerDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ router: new RememberingRouter() });
+  app.use('*', requestContext(deps.config.proxyHops, deps.config.ipv6Prefix));
+  // After the request's context: a shared clock that cannot be read (Redis away) is answered as any outage.
   if (deps.config.testClock) app.use('*', syncClock(deps));
-  app.use('*', requestContext(deps.config.proxyHops));
   app.onError(countingAuthFailures(deps.guards, handleError));
   app.notFound((c) => failure(c, 'NOT_FOUND', `There is no endpoint ${c.req.method} ${c.req.path}`));
 

@@ -26,6 +26,10 @@ flags (each flag wins over its environment variable):
                          it the per-address limits and the IP block key on the TCP peer.
   --trust-proxy-hops N   the same behind N proxies in a chain (1 to 10): the client's address
                          is the Nth X-Forwarded-For entry from the right.
+  --ipv6-prefix N        the per-address limits and the IP block key on an IPv6 client's
+                         network of N bits (16 to 128; default 64, a subscriber's usual
+                         share; 128: the whole address). IPv4 addresses, and IPv4-mapped
+                         IPv6 ones, key on the address. Env IPV6_PREFIX.
   --redis URL            redis://HOST:PORT (or rediss://): the Redis that several instances on
                          one database share for every limit, IP block and the test clock; the
                          instance does not start without it. Env REDIS_URL.
@@ -101,11 +105,12 @@ commands:
                  a user's tokens (never the token itself, which is not kept):
                  {"tokens": [{"tokenId", "name", "scopes", "createdAt", "expiresAt",
                  "revokedAt", "lastUsedAt"}]}.
-  block list     the addresses blocked after repeated failed authentication, and when
-                 each block ends: {"blocks": [{"ip", "until"}]}.
+  block list     the addresses blocked after repeated failed authentication (an IPv6
+                 client as its network, 2001:db8:1:2::/64), and when each block ends:
+                 {"blocks": [{"ip", "until"}]}.
   block lift --ip ADDRESS
-                 lifts the block on an IPv4 or IPv6 address at once; prints
-                 {"ip", "lifted": true}.
+                 lifts the block on an IPv4 or IPv6 address at once (an IPv6 address lifts
+                 the network's block that covers it); prints {"ip", "lifted": true}.
 
   -h, --help     prints this help and exits 0.`;
 

@@ -18,6 +18,8 @@ export interface ServerConfig {
   databaseUrl: string | null;
   /** How long an instance holds a job without renewing its lease; another takes the job over after that. */
   jobLeaseMs: number;
+  /** --ipv6-prefix / IPV6_PREFIX: the per-address limits and blocks key on an IPv6 client's network of this many bits (128: the address). */
+  ipv6Prefix: number;
 }
 
 const MAX_PROXY_HOPS = 10;
@@ -25,8 +27,9 @@ const Port = z.coerce.number().int().min(0).max(65535);
 const RedisUrl = z.string().regex(/^rediss?:\/\/\S+$/);
 const DatabaseUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/);
 const LeaseMs = z.coerce.number().int().min(1000).max(3_600_000);
+const Ipv6Prefix = z.coerce.number().int().min(16).max(128);
 
-/** Flags win over PORT, HOST, DATA_DIR, REDIS_URL and DATABASE_URL (empty: unset), which win over the defaults. */
+/** Flags win over PORT, HOST, DATA_DIR, REDIS_URL, DATABASE_URL and IPV6_PREFIX (empty: unset), which win over the defaults. */
 export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
   const { values } = parseArgs({
     args: argv,
@@ -42,6 +45,7 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
       redis: { type: 'string' },
       database: { type: 'string' },
       'job-lease-ms': { type: 'string' },
+      'ipv6-prefix': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -58,6 +62,9 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
   }
   const lease = LeaseMs.safeParse(values['job-lease-ms'] ?? '30000');
   if (!lease.success) throw new Error(`--job-lease-ms must be a whole number of ms from 1000 to 3600000, got ${values['job-lease-ms']}`);
+  const ipv6Prefix = values['ipv6-prefix'] ?? (env.IPV6_PREFIX || '64');
+  const prefix = Ipv6Prefix.safeParse(ipv6Prefix);
+  if (!prefix.success) throw new Error(`--ipv6-prefix must be a whole number of bits from 16 to 128, got ${ipv6Prefix}`);
   return {
     port: port.data,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -69,6 +76,7 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
     redisUrl: redisUrl ?? null,
     databaseUrl: databaseUrl ?? null,
     jobLeaseMs: lease.data,
+    ipv6Prefix: prefix.data,
   };
 }
 

@@ -8,7 +8,7 @@ import type { Account } from './account.ts';
 import type * as z from 'zod/mini';
 
 /** Failures a later attempt can get past: the save waits in the queue. */
-const TRANSIENT: ReadonlySet<ClientErrorCode> = new Set(['NETWORK_ERROR', 'RATE_LIMITED', 'IP_BLOCKED', 'INTERNAL_ERROR', 'IDEMPOTENCY_KEY_IN_USE']);
+const TRANSIENT: ReadonlySet<ClientErrorCode> = new Set(['NETWORK_ERROR', 'RATE_LIMITED', 'IP_BLOCKED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_KEY_IN_USE']);
 /** The server refused the token: only a new sign-in gets past it, and the save waits for one. */
 const TOKEN: ReadonlySet<ClientErrorCode> = new Set(['MISSING_TOKEN', 'INVALID_TOKEN', 'TOKEN_REVOKED', 'TOKEN_EXPIRED']);
 

@@ -232,7 +232,7 @@ export function pipelineErrors(e: Endpoint): ErrorCode[] {
   if (readsBody || e.params !== noParams || e.query !== noQuery) codes.push('VALIDATION_ERROR');
   if (readsBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   if (e.method === 'POST' && e.response !== null) codes.push('IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE');
-  codes.push('INTERNAL_ERROR');
+  codes.push('INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
   return codes;
 }
 

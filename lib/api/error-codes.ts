@@ -37,5 +37,6 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_IN_USE',
   'JOB_NOT_READY',
   'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

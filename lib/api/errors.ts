@@ -30,4 +30,5 @@ export const errorStatus: Record<ErrorCode, number> = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   JOB_NOT_READY: 409,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };

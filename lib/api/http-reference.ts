@@ -76,6 +76,7 @@ const MEANING: Record<ErrorCode, string> = {
   IDEMPOTENCY_KEY_IN_USE: 'a request with this Idempotency-Key is still running',
   JOB_NOT_READY: 'the export has not completed (or failed)',
   INTERNAL_ERROR: 'a fault of the server; the request changed nothing',
+  SERVICE_UNAVAILABLE: 'the database or the limits\' store (hosted mode) cannot be reached for now; nothing changed, retry after `Retry-After` seconds',
 };
 
 const anchor = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');

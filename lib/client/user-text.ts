@@ -50,6 +50,10 @@ export function describeError(error: Pick<ClientError, 'code' | 'message' | 'ret
     IDEMPOTENCY_KEY_IN_USE: { title: 'This action is still being carried out.', action: 'Wait a moment; it will finish.' },
     JOB_NOT_READY: { title: 'The job has not finished yet.', action: 'Wait until it completes.' },
     INTERNAL_ERROR: { title: 'The server ran into a problem.', action: 'Nothing was changed. Try again in a moment.' },
+    SERVICE_UNAVAILABLE: {
+      title: 'The server is briefly unavailable.',
+      action: `Nothing was changed. Try again in ${wait && wait >= 60 ? minutes(wait) : `${wait ?? 5} seconds`}.`,
+    },
     UNKNOWN_API_ERROR: { title: 'The server refused the request.', action: error.message },
     NETWORK_ERROR: { title: 'Shelf could not reach the server.', action: 'Check the server address in the options and that the server is running, then try again.' },
     MALFORMED_RESPONSE: { title: 'The server answered with something Shelf does not understand.', action: 'Check that the server address points at a Bookmark Library API (it ends in /v1).' },

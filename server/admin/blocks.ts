@@ -1,5 +1,5 @@
 import { iso } from '../clock.ts';
-import { canonicalAddress } from '../http/client-address.ts';
+import { canonicalAddressOrNetwork, keyCovers } from '../http/client-address.ts';
 import type { LimitStore } from '../limits/limit-store.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -20,8 +20,12 @@ export async function runBlockCommand(
     return { blocks: blocks.map(({ key, until }) => ({ ip: key.slice(PREFIX.length), until: iso(until) })) };
   }
   if (ip === undefined || ip.trim() === '') throw new UsageError('--ip is required');
-  const address = canonicalAddress(ip);
-  if (address === null) throw new UsageError(`--ip must be an IPv4 or IPv6 address, got ${ip}`);
-  if (!(await limits.unblock(PREFIX + address))) throw new UsageError(`no block on ${address} (block list shows the blocks in force)`);
-  return { ip: address, lifted: true };
+  const address = canonicalAddressOrNetwork(ip);
+  if (address === null) throw new UsageError(`--ip must be an IPv4 or IPv6 address (or an IPv6 network as block list shows it), got ${ip}`);
+  if (await limits.unblock(PREFIX + address)) return { ip: address, lifted: true };
+  // An IPv6 client is blocked as its network (--ipv6-prefix): its own address lifts the block that covers it.
+  const covering = (await limits.listBlocks(now)).map(({ key }) => key.slice(PREFIX.length)).filter((network) => keyCovers(network, address));
+  for (const network of covering) await limits.unblock(PREFIX + network);
+  if (covering.length === 0) throw new UsageError(`no block on ${address} (block list shows the blocks in force)`);
+  return { ip: covering.join(', '), lifted: true };
 }

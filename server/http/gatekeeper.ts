@@ -62,7 +62,14 @@ export function gatekeeper(deps: {
  */
 export function countingAuthFailures(guards: Guards, handle: ErrorHandler<AppEnv>): ErrorHandler<AppEnv> {
   return async (err, c) => {
-    if (err instanceof ApiError && isAuthenticationFailure(err.code)) await guards.recordAuthFailure(c.get('clientIp'));
+    if (err instanceof ApiError && isAuthenticationFailure(err.code)) {
+      // A failure that cannot be counted (Redis away) is answered as that outage: limits fail closed.
+      const uncounted = await Promise.resolve(guards.recordAuthFailure(c.get('clientIp'))).then(
+        () => null,
+        (recordErr: unknown) => recordErr,
+      );
+      if (uncounted instanceof Error) return handle(uncounted, c);
+    }
     return handle(err, c);
   };
 }

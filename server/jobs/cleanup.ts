@@ -1,6 +1,6 @@
 import { DAY } from '../clock.ts';
 import type { JobRecord } from '../store/jobs.ts';
-import { artifactName } from './artifacts.ts';
+import { isArtifactOf } from './artifacts.ts';
 import type { JobDeps } from './deps.ts';
 
 /** An import reserved and never started is forgotten after this long. */
@@ -16,15 +16,19 @@ export const JOB_RETENTION_MS = 30 * DAY;
 export async function sweepJobs(deps: JobDeps, now: number): Promise<void> {
   const { store } = deps;
   const finished = await store.jobs.filesToRemove(now);
-  for (const job of finished) await removeFiles(deps, job);
+  const exportFiles = finished.some((job) => job.type === 'export') ? await store.exports.list() : [];
+  for (const job of finished) await removeFiles(deps, job, exportFiles);
   await store.jobs.markFilesRemoved(finished.map((job) => job.id));
 
   const expired = await store.jobs.expired({ unstartedImport: now - UNSTARTED_IMPORT_TTL_MS, retention: now - JOB_RETENTION_MS });
   const deleted = new Set(await store.jobs.delete(expired.map((job) => job.id)));
-  for (const job of expired) if (deleted.has(job.id) && !job.filesRemoved) await removeFiles(deps, job);
+  const gone = expired.filter((job) => deleted.has(job.id) && !job.filesRemoved);
+  const goneExportFiles = gone.some((job) => job.type === 'export') ? await store.exports.list() : [];
+  for (const job of gone) await removeFiles(deps, job, goneExportFiles);
 }
 
-async function removeFiles({ storage, store }: JobDeps, job: JobRecord): Promise<void> {
+/** `exportFiles`: the store's export files, listed once per sweep; an export job's are those of all its attempts (one that lost its lease may have left one). */
+async function removeFiles({ storage, store }: JobDeps, job: JobRecord, exportFiles: readonly string[]): Promise<void> {
   if (job.type === 'import') await storage.deleteImportFilesOfJob(job.id);
-  else await store.exports.remove([artifactName(job)]);
+  else await store.exports.remove(exportFiles.filter((name) => isArtifactOf(job.id, name)));
 }

@@ -1,17 +1,17 @@
 import { writeExportChunks } from '../interchange/write.ts';
-import type { JobRecord } from '../store/jobs.ts';
-import { EXPORT_TTL_MS, artifactName, exportFormatOf, writeArtifact } from './artifacts.ts';
+import { EXPORT_TTL_MS, attemptArtifactName, exportFormatOf, writeArtifact } from './artifacts.ts';
 import type { JobDeps } from './deps.ts';
 import { storeSource } from './export-source.ts';
+import type { HeldJob } from './lease.ts';
 
 /**
- * Writes the user's library to the job's artifact, a page of bookmarks at a time, so that the
- * server's memory does not grow with the library. Always from the start: a rerun after a crash
- * overwrites what was left.
+ * Writes the user's library to this attempt's artifact, a page of bookmarks at a time, so that
+ * the server's memory does not grow with the library. Always from the start. Stops when the
+ * lease is lost; completes only while it holds the lease, else forgets its file.
  */
-export async function runExport({ store, clock, instanceId }: JobDeps, job: JobRecord): Promise<void> {
+export async function runExport({ store, clock }: JobDeps, { job, owner, signal }: HeldJob): Promise<void> {
   const format = exportFormatOf(job);
-  await store.jobs.startExport(job.id, instanceId, clock.now());
+  await store.jobs.startExport(job.id, owner, clock.now());
   const { total } = await store.bookmarks.stats(job.userId);
   let written = 0;
   let progress = 0;
@@ -24,7 +24,8 @@ export async function runExport({ store, clock, instanceId }: JobDeps, job: JobR
     await store.jobs.setProgress(job.id, progress);
   };
   const source = await storeSource(store.jobs, job.userId, clock.now(), onPage);
-  await writeArtifact(store.exports, artifactName(job), writeExportChunks(format, source));
+  const artifact = attemptArtifactName(job, owner);
+  await writeArtifact(store.exports, artifact, writeExportChunks(format, source), signal);
   const now = clock.now();
-  await store.jobs.completeExport(job.id, instanceId, now, now + EXPORT_TTL_MS);
+  if (!(await store.jobs.completeExport(job.id, owner, artifact, now, now + EXPORT_TTL_MS))) await store.exports.remove([artifact]);
 }

@@ -1,8 +1,8 @@
 import { importDateRange } from '../interchange/dates.ts';
 import { UnsupportedFormatError } from '../interchange/parse.ts';
-import type { JobRecord } from '../store/jobs.ts';
 import type { JobDeps } from './deps.ts';
 import { ImportRun, RunStopped } from './import-run.ts';
+import type { HeldJob } from './lease.ts';
 import { type ImportFile, type ImportSource, openImport } from './import-source.ts';
 
 const EXPECTED =
@@ -23,10 +23,11 @@ export const IMPORT_MESSAGES = {
  * same file again gives the same entries in the same order. Writing the folders matches
  * existing collections by name, so repeating it adds nothing.
  */
-export async function runImport(deps: JobDeps, job: JobRecord, signal: AbortSignal, resumed: boolean): Promise<void> {
+export async function runImport(deps: JobDeps, held: HeldJob, resumed: boolean): Promise<void> {
   const { store } = deps;
+  const { job, owner, signal } = held;
   const file = await importFileOf(deps, job);
-  if (file === null) return finish(deps, job, resumed ? IMPORT_MESSAGES.interrupted : IMPORT_MESSAGES.fileGone);
+  if (file === null) return finish(deps, held, resumed ? IMPORT_MESSAGES.interrupted : IMPORT_MESSAGES.fileGone);
 
   let source: ImportSource;
   try {
@@ -34,13 +35,13 @@ export async function runImport(deps: JobDeps, job: JobRecord, signal: AbortSign
     source = await openImport(file, importDateRange(job.startedAt ?? job.createdAt));
   } catch (err) {
     if (!(err instanceof UnsupportedFormatError)) console.error(`import job ${job.id}: the parser failed:`, err);
-    return finish(deps, job, IMPORT_MESSAGES.unreadable(unsupportedDetail(err)));
+    return finish(deps, held, IMPORT_MESSAGES.unreadable(unsupportedDetail(err)));
   }
   await store.jobs.setFormat(job.id, source.format);
 
   const writer = await store.jobs.importWriter(job);
   try {
-    const run = new ImportRun(deps, job, writer, signal);
+    const run = new ImportRun(deps, job, owner, writer, signal);
     await source.readInto(run);
     // False: another instance holds the job now, and finishes it.
     if (!(await run.finish())) return;
@@ -50,10 +51,10 @@ export async function runImport(deps: JobDeps, job: JobRecord, signal: AbortSign
   } finally {
     await writer.close();
   }
-  await finish(deps, job, null);
+  await finish(deps, held, null);
 }
 
-async function importFileOf({ storage }: JobDeps, job: JobRecord): Promise<ImportFile | null> {
+async function importFileOf({ storage }: JobDeps, job: HeldJob['job']): Promise<ImportFile | null> {
   const file = job.storageId === null ? null : await storage.openImportFile(job.userId, job.id, job.storageId);
   // Its record without its bytes (a crash between the two, a sweep): as gone as no record.
   const probe = file && (await file.read());
@@ -63,8 +64,8 @@ async function importFileOf({ storage }: JobDeps, job: JobRecord): Promise<Impor
 }
 
 /** The job ends: failed with this message (null: it completed), and its file goes either way. */
-async function finish({ store, storage, clock, instanceId }: JobDeps, job: JobRecord, failure: string | null): Promise<void> {
-  if (failure !== null) await store.jobs.fail(job.id, instanceId, failure, clock.now());
+async function finish({ store, storage, clock }: JobDeps, { job, owner }: HeldJob, failure: string | null): Promise<void> {
+  if (failure !== null) await store.jobs.fail(job.id, owner, failure, clock.now());
   await storage.deleteImportFilesOfJob(job.id);
 }
 

@@ -37,6 +37,8 @@ export class ImportRun implements ImportSink {
   constructor(
     private readonly deps: JobDeps,
     private readonly job: JobRecord,
+    /** The attempt's lease token (see HeldJob): the completion is fenced on it. */
+    private readonly owner: string,
     private readonly writer: ImportWriter,
     private readonly signal: AbortSignal,
   ) {
@@ -69,8 +71,8 @@ export class ImportRun implements ImportSink {
     if (this.batch.length > 0) await this.write(this.batch.splice(0), 99);
     await this.writeFolders();
     const summary = this.skips.summary(this.writer.rejected());
-    const { store, clock, instanceId } = this.deps;
-    return store.jobs.completeImport(this.job.id, instanceId, { skipped: this.unreadable, summary }, clock.now());
+    const { store, clock } = this.deps;
+    return store.jobs.completeImport(this.job.id, this.owner, { skipped: this.unreadable, summary }, clock.now());
   }
 
   private async write(entries: readonly ImportEntry[], progress: number): Promise<void> {

@@ -9,7 +9,7 @@ import { scheduleJob } from './schedule.ts';
  * Answers how many were queued.
  */
 export async function resumeInterruptedJobs(deps: JobDeps): Promise<number> {
-  const jobs = await deps.store.jobs.interrupted(Date.now());
+  const jobs = await deps.store.jobs.interrupted();
   for (const job of jobs) scheduleJob(deps, job.id, true);
   return jobs.length;
 }

@@ -1,3 +1,4 @@
+import { BackendUnavailable } from '../backend-unavailable.ts';
 import type { JobDeps } from './deps.ts';
 import { runExport } from './export-job.ts';
 import { runImport } from './import-job.ts';
@@ -13,18 +14,25 @@ export function scheduleJob(deps: JobDeps, jobId: string, resumed = false): void
 
 /** Runs the job if this instance can take it: finished jobs and jobs another instance holds are left alone. */
 async function runJob(deps: JobDeps, jobId: string, stopping: AbortSignal, resumed: boolean): Promise<void> {
-  const { store, storage, clock, instanceId } = deps;
+  const { store, storage, clock } = deps;
   const held = await holdJob(deps, jobId, stopping);
   if (held === null) return;
-  const { job, signal } = held;
+  const { job, owner, signal } = held;
   try {
-    if (job.type === 'export') await runExport(deps, job);
-    else await runImport(deps, job, signal, resumed);
+    if (job.type === 'export') await runExport(deps, held);
+    else await runImport(deps, held, resumed);
   } catch (err) {
+    // A run stopped (the lease lost, the server stopping) or cut off by an outage is not a failure
+    // of the job: it is left to run, and its next holder goes on from the checkpoint.
+    if (signal.aborted || err instanceof BackendUnavailable) {
+      console.error(`${job.type} job ${jobId} stopped, to be resumed: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
     console.error(`${job.type} job ${jobId} failed:`, err);
-    await store.jobs.fail(jobId, instanceId, `The ${job.type} failed on the server; start a new one`, clock.now());
+    await store.jobs.fail(jobId, owner, `The ${job.type} failed on the server; start a new one`, clock.now());
     if (job.type === 'import') await storage.deleteImportFilesOfJob(jobId);
   } finally {
-    await held.release();
+    // Its lease lapses by itself when the database cannot be told.
+    await held.release().catch((err: unknown) => console.error(`job ${jobId}: letting go of its lease failed:`, err));
   }
 }

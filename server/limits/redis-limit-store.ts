@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { fromRedis } from '../redis/connect.ts';
 import { LuaScript } from '../redis/script.ts';
 import type { ConsumeResult, LimitStore, WindowRule } from './limit-store.ts';
 
@@ -105,23 +106,23 @@ export class RedisLimitStore implements LimitStore {
   /** Blocks are one sorted set scored by their end, so that listing them needs no scan of the keyspace. */
   async block(key: string, until: number): Promise<void> {
     // Blocks that ended by Redis's real clock have ended by the server's too (it is never behind).
-    await this.redis.multi().zadd(this.blocks, until, key).zremrangebyscore(this.blocks, '-inf', `(${Date.now()}`).exec();
+    await fromRedis(this.redis.multi().zadd(this.blocks, until, key).zremrangebyscore(this.blocks, '-inf', `(${Date.now()}`).exec());
   }
 
   async blockedUntil(key: string, now: number): Promise<number | null> {
-    const score = await this.redis.zscore(this.blocks, key);
+    const score = await fromRedis(this.redis.zscore(this.blocks, key));
     if (score === null) return null;
     const until = Number(score);
     return until > now ? until : null;
   }
 
   async unblock(key: string): Promise<boolean> {
-    return (await this.redis.zrem(this.blocks, key)) > 0;
+    return (await fromRedis(this.redis.zrem(this.blocks, key))) > 0;
   }
 
   /** Soonest to end first. */
   async listBlocks(now: number): Promise<Array<{ key: string; until: number }>> {
-    const flat = await this.redis.zrangebyscore(this.blocks, `(${now}`, '+inf', 'WITHSCORES');
+    const flat = await fromRedis(this.redis.zrangebyscore(this.blocks, `(${now}`, '+inf', 'WITHSCORES'));
     const blocks: Array<{ key: string; until: number }> = [];
     for (let i = 0; i < flat.length; i += 2) blocks.push({ key: flat[i]!, until: Number(flat[i + 1]) });
     return blocks;

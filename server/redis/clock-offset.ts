@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { SharedOffset } from '../clock.ts';
+import { fromRedis } from './connect.ts';
 
 /** The test clock's offset as one Redis value, so that POST /__test__/clock on one instance moves all. */
 export class RedisClockOffset implements SharedOffset {
@@ -13,10 +14,10 @@ export class RedisClockOffset implements SharedOffset {
   }
 
   async read(): Promise<number> {
-    return Number((await this.redis.get(this.key)) ?? 0);
+    return Number((await fromRedis(this.redis.get(this.key))) ?? 0);
   }
 
   async add(ms: number): Promise<number> {
-    return Number(await this.redis.incrbyfloat(this.key, ms));
+    return Number(await fromRedis(this.redis.incrbyfloat(this.key, ms)));
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { fromRedis } from './connect.ts';
 
 /**
  * A Lua script run by its SHA-1 (one round trip), sent in full only when this Redis
@@ -14,10 +15,10 @@ export class LuaScript {
 
   async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+      return await fromRedis(redis.evalsha(this.sha, keys.length, ...keys, ...args));
     } catch (err) {
       if (!(err instanceof Error && err.message.startsWith('NOSCRIPT'))) throw err;
-      return redis.eval(this.source, keys.length, ...keys, ...args);
+      return fromRedis(redis.eval(this.source, keys.length, ...keys, ...args));
     }
   }
 }

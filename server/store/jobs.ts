@@ -116,15 +116,16 @@ export interface JobsStore {
   /** The user's pending import becomes running on this file; null when it is not (or no longer) a pending import of the user. */
   startImport(userId: string, id: string, storageId: string, now: number): Promise<JobRecord | null>;
   /**
-   * The instance `owner` takes the job to run it, until `until` unless renewed: atomically,
-   * so that of several instances one wins. Only a job left to run (running, or an export
-   * waiting) that nobody holds, or whose lease lapsed by `at`, can be taken (or one the owner
-   * holds already). Answers the job as taken, or null. Lease times are real time, not the
-   * test clock's: they are about processes being alive.
+   * `owner` (one attempt of one instance, see holdJob) takes the job to run it for `leaseMs`
+   * unless renewed: atomically, so that of several instances one wins. Only a job left to run
+   * (running, or an export waiting) that nobody holds, or whose lease lapsed, can be taken (or
+   * one the owner holds already). Answers the job as taken, or null. Lease times are the
+   * database's clock, never an instance's (see docs/deploying.md, "Jobs"), and real time, not
+   * the test clock's: they are about processes being alive.
    */
-  claim(id: string, owner: string, until: number, at: number): Promise<JobRecord | null>;
-  /** Extends the owner's lease; false when the owner no longer holds it (it lapsed and was taken). */
-  renewLease(id: string, owner: string, until: number): Promise<boolean>;
+  claim(id: string, owner: string, leaseMs: number): Promise<JobRecord | null>;
+  /** Extends the owner's lease to `leaseMs` from now; false when the owner no longer holds it (it lapsed and was taken). */
+  renewLease(id: string, owner: string, leaseMs: number): Promise<boolean>;
   /** The owner lets go (its run ended or stopped), so that another instance may take the job at once. */
   releaseLease(id: string, owner: string): Promise<void>;
 
@@ -133,13 +134,14 @@ export interface JobsStore {
   startExport(id: string, owner: string, now: number): Promise<void>;
   setProgress(id: string, progress: number): Promise<void>;
   setFormat(id: string, format: string): Promise<void>;
-  completeExport(id: string, owner: string, now: number, expiresAt: number): Promise<void>;
+  /** Completes with the attempt's own artifact (see attemptArtifactName); false when the owner no longer held it. */
+  completeExport(id: string, owner: string, artifact: string, now: number, expiresAt: number): Promise<boolean>;
   /** Adds the entries skipped before the batches (unreadable ones) to the counts, and completes; false when the owner no longer held it. */
   completeImport(id: string, owner: string, extra: { skipped: number; summary: SkippedSummary }, now: number): Promise<boolean>;
   fail(id: string, owner: string, message: string, now: number): Promise<void>;
 
-  /** Jobs left to run that no instance holds at `at` (real time): running ones, and exports still waiting to run. */
-  interrupted(at: number): Promise<JobRecord[]>;
+  /** Jobs left to run that no instance holds now (the database's clock): running ones, and exports still waiting to run. */
+  interrupted(): Promise<JobRecord[]>;
 
   /** Finished jobs whose files are still on disk and no longer needed, as of now. */
   filesToRemove(now: number): Promise<JobRecord[]>;

@@ -81,6 +81,7 @@ describe('the save queue', () => {
   it.each<[string, Fault]>([
     ['the server is down', 'down'],
     ['the server fails with a 500', 'error500'],
+    ['the server cannot reach its database or Redis (503)', { status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: 5 }],
     // Longer than a user waits (15 s): the save is queued, and the queue waits it out.
     ['the gateway asks to wait (429)', { status: 429, code: 'RATE_LIMITED', retryAfter: 16 }],
   ])('keeps a save when %s, shows it, and saves it exactly once when the server is back', { timeout: 45_000 }, async (_, fault) => {

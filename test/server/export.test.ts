@@ -21,6 +21,13 @@ afterAll(async () => {
 /** Whether the store keeps this export artifact (in <dataDir>/exports on SQLite, in the database on PostgreSQL). */
 const artifactKept = (name: string): Promise<boolean> => bytesKept(t, name, 'exports');
 
+/** The file a completed export's attempt wrote, as its completion named it: `<job id>.<attempt>.<extension>`. */
+async function artifactOf(jobId: string, extension: string): Promise<string> {
+  const name = (await t.server.deps.store.jobs.find(jobId))!.storageId!;
+  expect(name).toMatch(new RegExp(`^${jobId}\\.[0-9a-f]{12}\\.${extension}$`));
+  return name;
+}
+
 async function collection(u: TestUser, body: Record<string, unknown>, notes?: string): Promise<Collection> {
   const created = dataOf(await u.api('POST', '/collections', { body }), Collection, 201);
   if (notes === undefined) return created;
@@ -99,7 +106,7 @@ describe('POST /export/:format', () => {
       'Reading',
     ]);
     // The artifact is kept, downloadable again until it expires.
-    expect(await artifactKept(`${jobId}.json`)).toBe(true);
+    expect(await artifactKept(await artifactOf(jobId, 'json'))).toBe(true);
     expect((await download(t, u, jobId)).status).toBe(200);
   });
 
@@ -196,7 +203,7 @@ describe('export clean-up', () => {
   it('the artifact expires 2 hours after completion: 404 on download, file removed, job still readable', async () => {
     const u = await t.user();
     const { job } = await exportLibrary(t, u, 'json');
-    const artifact = `${job.id}.json`;
+    const artifact = await artifactOf(job.id, 'json');
 
     await t.advance(2 * HOUR - MINUTE);
     expect((await download(t, u, job.id)).status).toBe(200);

@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Server, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { dataOf, expectError } from '../support/expect.ts';
 import { createDatabase } from '../support/postgres.ts';
 import { type RawDb, openRawDb } from '../support/raw-db.ts';
 import { type TestRedis, startRedis } from '../support/redis.ts';
+import { BACKEND, roundRobin } from '../support/round-robin.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { type Api, type ApiResponse, apiFor, nextIp } from '../support/server.ts';
 import { KILLED_IMPORT_COUNT, netscapeFile, startImportOf } from './jobs-fixtures.ts';
@@ -24,7 +24,6 @@ import { KILLED_IMPORT_COUNT, netscapeFile, startImportOf } from './jobs-fixture
  */
 
 const MINUTE = 60_000;
-const BACKEND = 'x-test-backend';
 
 interface Instance extends ServerProcess {
   id: string;
@@ -38,28 +37,6 @@ let instances: Instance[];
 let proxy: { server: Server; baseUrl: string };
 let store: Store;
 let db: RawDb;
-
-/** Sends each request to the next instance in turn, as a load balancer does, and says which one answered. */
-function roundRobin(targets: () => Instance[]): Promise<{ server: Server; baseUrl: string }> {
-  let turn = 0;
-  const server = createServer((req, res) => {
-    const live = targets();
-    const index = turn++ % live.length;
-    const target = new URL(live[index]!.origin);
-    const upstream = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode!, { ...answer.headers, [BACKEND]: String(index) });
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', (err) => res.writeHead(502).end(err.message));
-    req.pipe(upstream);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` })),
-  );
-}
 
 async function startInstance(): Promise<Instance> {
   // --job-lease-ms: a killed instance's job is taken over 2 s later rather than 30.
@@ -233,7 +210,7 @@ describe('two instances behind a round-robin proxy', () => {
 
     const midway = await waitFor((r) => r.position > 0 || r.status !== 'running');
     expect(midway.status).toBe('running');
-    const owner = instances.find((i) => i.id === midway.lease_owner)!;
+    const owner = instances.find((i) => midway.lease_owner?.startsWith(`${i.id}.`))!;
     expect(owner).toBeDefined();
     const survivor = instances.find((i) => i !== owner)!;
     await owner.kill();

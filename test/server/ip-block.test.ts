@@ -7,7 +7,7 @@ import { IpBlockEnvelope } from '../../lib/api/envelope.ts';
 import { AUTHENTICATION_FAILURES, type AuthenticationFailure } from '../../lib/api/error-codes.ts';
 import { errorStatus } from '../../lib/api/errors.ts';
 import { parseServerConfig } from '../../server/config.ts';
-import { clientAddress } from '../../server/http/client-address.ts';
+import { canonicalAddressOrNetwork, clientAddress, limitKeyAddress } from '../../server/http/client-address.ts';
 import { runAdmin } from '../support/admin-command.ts';
 import { expectError } from '../support/expect.ts';
 import { type Api, type TestServer, apiFor, nextIp, startTestServer } from '../support/server.ts';
@@ -171,6 +171,45 @@ describe('behind trusted proxies, the client cannot choose its address', () => {
     expect(clientAddress('10.0.0.9', '::FFFF:10.1.2.3', 1)).toBe('10.1.2.3');
     expect(clientAddress('10.0.0.9', '2001:DB8:0:0::0001', 1)).toBe('2001:db8::1');
   });
+
+  it('keys an IPv6 client on its network of --ipv6-prefix bits (64 unless told), IPv4 and IPv4-mapped ones on the address', () => {
+    expect(limitKeyAddress('2001:db8:1:2:3:4:5:6', 64)).toBe('2001:db8:1:2::/64');
+    expect(limitKeyAddress('2001:db8:1:2:ffff::1', 64)).toBe('2001:db8:1:2::/64');
+    expect(limitKeyAddress('2001:db8:1:3::1', 64)).toBe('2001:db8:1:3::/64');
+    expect(limitKeyAddress('2001:db8:1:2ff:3::', 56)).toBe('2001:db8:1:200::/56');
+    expect(limitKeyAddress('2001:db8:1:2:3:4:5:6', 128)).toBe('2001:db8:1:2:3:4:5:6');
+    expect(limitKeyAddress('10.1.2.3', 64)).toBe('10.1.2.3');
+    expect(limitKeyAddress(clientAddress('10.0.0.9', '::ffff:10.1.2.3', 1), 64)).toBe('10.1.2.3');
+    expect(limitKeyAddress('unknown', 64)).toBe('unknown');
+
+    const prefix = (...argv: string[]) => parseServerConfig(argv, {}).ipv6Prefix;
+    expect(prefix()).toBe(64);
+    expect(prefix('--ipv6-prefix', '48')).toBe(48);
+    expect(parseServerConfig([], { IPV6_PREFIX: '128' }).ipv6Prefix).toBe(128);
+    expect(parseServerConfig(['--ipv6-prefix', '56'], { IPV6_PREFIX: '128' }).ipv6Prefix).toBe(56);
+    expect(parseServerConfig([], { IPV6_PREFIX: '' }).ipv6Prefix).toBe(64);
+    for (const bad of ['15', '129', '64.5', 'wide']) {
+      expect(() => prefix('--ipv6-prefix', bad)).toThrow(`--ipv6-prefix must be a whole number of bits from 16 to 128, got ${bad}`);
+    }
+  });
+
+  it('reads the networks block list shows, and nothing else, as an address to lift', () => {
+    expect(canonicalAddressOrNetwork('2001:DB8:1:2::/64')).toBe('2001:db8:1:2::/64');
+    expect(canonicalAddressOrNetwork('2001:db8:1:2:ff::9/64')).toBe('2001:db8:1:2::/64');
+    expect(canonicalAddressOrNetwork(' ::ffff:10.0.0.1 ')).toBe('10.0.0.1');
+    for (const bad of ['10.0.0.0/8', '2001:db8::/0', '2001:db8::/129', '2001:db8::/x', '2001:db8::/64/1', 'host/64']) {
+      expect(canonicalAddressOrNetwork(bad)).toBeNull();
+    }
+  });
+
+  it('blocks the whole /64 of an IPv6 client: a new address in it is still blocked, another /64 is not', async () => {
+    const bad = (from: string) => apiFor(t.baseUrl, { ip: from, token: BAD_TOKEN })('GET', '/auth/verify');
+    // Five failures, each from a fresh address of one /64, as a client rotating through its addresses.
+    for (let i = 1; i <= 5; i++) expectError(await bad(`2001:db8:64:1::${i.toString(16)}`), 401, 'INVALID_TOKEN');
+    await expectBlocked('2001:db8:64:1:abcd::99');
+    const u = await t.user();
+    expect((await u.api('GET', '/auth/verify', { ip: '2001:db8:64:2::1' })).status).toBe(200);
+  });
 });
 
 const admin = runAdmin;
@@ -210,13 +249,47 @@ describe('admin block list / block lift, while the server runs', () => {
     expect((await u.api('GET', '/auth/verify', { ip: other })).status).toBe(200);
   });
 
+  it('lists an IPv6 block as its /64 and lifts it given that network or any address in it', async () => {
+    const bad = (from: string) => apiFor(t.baseUrl, { ip: from, token: BAD_TOKEN })('GET', '/auth/verify');
+    const u = await t.user();
+    for (const [n, lift] of [
+      [3, '2001:db8:64:3::/64'],
+      [4, '2001:DB8:64:4:ffff::1'],
+    ] as const) {
+      for (let i = 1; i <= 5; i++) await bad(`2001:db8:64:${n}::${i}`);
+      await expectBlocked(`2001:db8:64:${n}::77`);
+      const { blocks } = BlockList.parse(JSON.parse((await admin(t, 'block', 'list')).stdout));
+      expect(blocks.map((b) => b.ip)).toContain(`2001:db8:64:${n}::/64`);
+      const lifted = await admin(t, 'block', 'lift', '--ip', lift);
+      expect(lifted.code, lifted.stderr).toBe(0);
+      expect(JSON.parse(lifted.stdout)).toEqual({ ip: `2001:db8:64:${n}::/64`, lifted: true });
+      expect((await u.api('GET', '/auth/verify', { ip: `2001:db8:64:${n}::77` })).status).toBe(200);
+    }
+  });
+
   it('refuses a lift without an address, of something that is no address, or of an address not blocked, changing nothing', async () => {
     const ip = nextIp();
     for (let i = 0; i < 5; i++) await apiFor(t.baseUrl, { ip, token: BAD_TOKEN })('GET', '/auth/verify');
     for (const [args, message] of [
       [[], /--ip is required/],
-      [['--ip', 'example.com'], /--ip must be an IPv4 or IPv6 address, got example.com/],
+      [['--ip', 'example.com'], /--ip must be an IPv4 or IPv6 address \(or an IPv6 network as block list shows it\), got example.com/],
       [['--ip', '10.250.250.250'], /no block on 10.250.250.250/],
+    ] as const) {
+      const res = await admin(t, 'block', 'lift', ...args);
+      expect(res.code).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(message);
+    }
+    await expectBlocked(ip);
+  });
+
+  it('refuses an IPv4 network, a prefix out of range and an IPv6 address no block covers, changing nothing', async () => {
+    const ip = '2001:db8:64:5::1';
+    for (let i = 0; i < 5; i++) await apiFor(t.baseUrl, { ip, token: BAD_TOKEN })('GET', '/auth/verify');
+    for (const [args, message] of [
+      [['--ip', '10.0.0.0/8'], /--ip must be an IPv4 or IPv6 address \(or an IPv6 network as block list shows it\), got 10.0.0.0\/8/],
+      [['--ip', '2001:db8:64:5::/129'], /--ip must be an IPv4 or IPv6 address/],
+      [['--ip', '2001:db8:64:6::1'], /no block on 2001:db8:64:6::1/],
     ] as const) {
       const res = await admin(t, 'block', 'lift', ...args);
       expect(res.code).toBe(2);

@@ -16,6 +16,8 @@ export interface TestPostgres {
   /** A new empty database; answers its URL. */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
+  /** A fast shutdown (connections cut, as a restart of the database does), then a start on the same port and data. */
+  restart(): Promise<void>;
 }
 
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -123,6 +125,12 @@ function startOn(dir: string, data: string, port: number, user: { uid: number; g
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
           await exited;
           rmSync(dir, { recursive: true, force: true });
+        },
+        async restart() {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+          await exited;
+          // The new process's stop and restart from now on.
+          Object.assign(this, await startOn(dir, data, port, user));
         },
       });
     });

@@ -4,10 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.ts';
 
-/** A throwaway redis-server (Debian's package): a free port, a temp dir, nothing persisted. */
+/**
+ * A throwaway redis-server (Debian's package): a free port, a temp dir. Nothing persisted,
+ * unless `persistent`: then it keeps an append-only file, as deploy/compose.yaml runs it, and
+ * `kill` and `restart` (on the same port and dir) show what survives a crash.
+ */
 export interface TestRedis {
   url: string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash would; its dir is kept for a restart. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and dir (after kill). */
+  restart(): Promise<void>;
+  /** SIGSTOP: connections stay open and nothing is answered, as a Redis stuck on its disk. SIGCONT: it carries on. */
+  freeze(): void;
+  thaw(): void;
 }
 
 const REDIS_SERVER = '/usr/bin/redis-server';
@@ -18,30 +29,41 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(options: { persistent?: boolean } = {}): Promise<TestRedis> {
   // The port is free when asked and taken a moment later; another process may take it meanwhile.
   for (let attempt = 1; ; attempt++) {
+    const dir = mkdtempSync(join(tmpdir(), 'shelf-redis-'));
+    const port = await freePort();
+    const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--loglevel', 'notice'];
     try {
-      return await startOn(await freePort());
+      let current = await startProcess(args);
+      const stopAndForget = async (signal: NodeJS.Signals) => {
+        await current.stop(signal);
+        rmSync(dir, { recursive: true, force: true });
+      };
+      return {
+        url: `redis://127.0.0.1:${port}`,
+        stop: () => stopAndForget('SIGTERM'),
+        kill: () => current.stop('SIGKILL'),
+        freeze: () => current.signal('SIGSTOP'),
+        thaw: () => current.signal('SIGCONT'),
+        restart: async () => {
+          current = await startProcess(args);
+        },
+      };
     } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
       if (attempt === 3) throw err;
     }
   }
 }
 
-function startOn(port: number): Promise<TestRedis> {
-  const dir = mkdtempSync(join(tmpdir(), 'shelf-redis-'));
-  const child = spawn(
-    REDIS_SERVER,
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--loglevel', 'notice'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+function startProcess(args: string[]): Promise<{ stop(signal: NodeJS.Signals): Promise<void>; signal(signal: NodeJS.Signals): void }> {
+  const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  void exited.then(() => {
-    running.delete(child);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  void exited.then(() => running.delete(child));
   let output = '';
   let ready = false;
   return new Promise((resolve, reject) => {
@@ -62,11 +84,11 @@ function startOn(port: number): Promise<TestRedis> {
       ready = true;
       clearTimeout(timer);
       resolve({
-        url: `redis://127.0.0.1:${port}`,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        stop: async (signal) => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
           await exited;
         },
+        signal: (signal) => void child.kill(signal),
       });
     });
   });

@@ -84,6 +84,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     redisUrl: process.env.SHELF_TEST_REDIS_URL ?? null,
     databaseUrl: process.env.SHELF_TEST_POSTGRES_URL ? await createDatabase(process.env.SHELF_TEST_POSTGRES_URL) : null,
     jobLeaseMs: 30_000,
+    ipv6Prefix: 64,
     ...overrides,
   });
   const { store, clock } = server.deps;

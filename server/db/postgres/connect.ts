@@ -6,6 +6,9 @@ import { Pg } from './pg.ts';
 /** Beside this module; the production build (one bundle beside SQLite's migrations/) copies them to pg-migrations/. */
 const migrationsDir = new URL(import.meta.url.endsWith('.ts') ? './migrations/' : './pg-migrations/', import.meta.url);
 
+/** Longest wait for a connection (a new one, or a free one of the pool under load) before the request fails. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 /** Any constant: the key of the advisory lock under which one instance at a time migrates. */
 const MIGRATION_LOCK = 7_413_901;
 
@@ -14,7 +17,8 @@ const MIGRATION_LOCK = 7_413_901;
  * a clear message: an instance that cannot reach it must not start.
  */
 export async function openPostgres(url: string, options: { maxConnections?: number } = {}): Promise<Pg> {
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+  // A database that does not take a connection in time fails the request (503) rather than holding it.
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An idle connection that breaks (the database restarted) is dropped from the pool; without a listener it would crash the process.
   pool.on('error', (err) => console.error(`shelf server: PostgreSQL at ${redactUrl(url)}: ${err.message}`));
   try {

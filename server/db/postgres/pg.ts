@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { BackendUnavailable } from '../../backend-unavailable.ts';
 
 // BIGINT (times in ms, counts) and NUMERIC (what SUM of BIGINTs answers) as numbers, not strings:
 // every value the store keeps is well within a double's exact integers.
@@ -40,12 +41,18 @@ export class Pg implements Sql {
   }
 
   async run(text: string, params: readonly unknown[] = []): Promise<number> {
-    return (await this.pool.query(text, storable(params))).rowCount ?? 0;
+    return (await reached(this.pool.query(text, storable(params)))).rowCount ?? 0;
   }
 
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   async transaction<T>(fn: (tx: Sql) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await reached(this.pool.connect());
+    // pg-pool stops hearing a client's errors while it is checked out: a connection the database cuts
+    // between two statements (a restart) would emit one unheard, and crash the process. The statement
+    // under way, or the next one, fails with it anyway (503).
+    let cut: Error | undefined;
+    const onCut = (err: Error) => (cut = err);
+    client.on('error', onCut);
     try {
       await client.query('BEGIN');
       if (options.lock !== undefined) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [options.lock]);
@@ -54,9 +61,11 @@ export class Pg implements Sql {
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
+      throw lostConnection(err) ? new BackendUnavailable('PostgreSQL', err) : err;
     } finally {
-      client.release();
+      client.removeListener('error', onCut);
+      // A cut connection is destroyed, not handed to the next request.
+      client.release(cut);
     }
   }
 
@@ -78,12 +87,37 @@ class ConnectionSql implements Sql {
   }
 
   async run(text: string, params: readonly unknown[] = []): Promise<number> {
-    return (await this.client.query(text, storable(params))).rowCount ?? 0;
+    return (await reached(this.client.query(text, storable(params)))).rowCount ?? 0;
   }
 }
 
 async function rowsOf<R extends Row>(on: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[]): Promise<R[]> {
-  return (await on.query(text, storable(params))).rows as R[];
+  return (await reached(on.query(text, storable(params)))).rows as R[];
+}
+
+/** Node's errors for a connection refused, cut or timed out. */
+const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * Whether the error says the database could not be reached, rather than that a statement
+ * was refused: a network error, SQLSTATE class 08 (connection exception) or 57P0x (the
+ * server shutting down or starting up), or pg's own words for a cut or a wait that timed out.
+ */
+function lostConnection(err: unknown): boolean {
+  if (err instanceof BackendUnavailable) return true;
+  if (!(err instanceof Error)) return false;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : '';
+  if (NETWORK_ERRORS.has(code) || code.startsWith('08') || /^57P0[1-4]$/.test(code)) return true;
+  return /^Connection terminated|^timeout exceeded when trying to connect|Client has encountered a connection error/.test(err.message);
+}
+
+/** The statement's answer, or BackendUnavailable when the database could not be reached. */
+async function reached<T>(statement: Promise<T>): Promise<T> {
+  try {
+    return await statement;
+  } catch (err) {
+    throw lostConnection(err) ? new BackendUnavailable('PostgreSQL', err) : err;
+  }
 }
 
 /**

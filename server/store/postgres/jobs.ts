@@ -5,6 +5,13 @@ import { type JobRow, LEFT_TO_RUN, toRecord } from '../shared/job-rows.ts';
 import { PgImportWriter } from './jobs-import.ts';
 import { exportCollections, exportPages } from './jobs-library.ts';
 
+/**
+ * Now in ms on the database's clock, the one clock every instance shares: a lease is never
+ * taken early, or held too long, because one machine's clock is off. clock_timestamp(), not
+ * now(): the time of the statement, not of its transaction's start.
+ */
+const DB_NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+
 export class PgJobs implements JobsStore {
   constructor(private db: Pg) {}
 
@@ -32,18 +39,18 @@ export class PgJobs implements JobsStore {
     );
   }
 
-  async claim(id: string, owner: string, until: number, at: number): Promise<JobRecord | null> {
+  async claim(id: string, owner: string, leaseMs: number): Promise<JobRecord | null> {
     // One statement: the row lock it takes makes a second instance's UPDATE wait, then re-check the lease and find it held.
     return this.record(
-      `UPDATE jobs SET lease_owner = $2, lease_until = $3
-       WHERE id = $1 AND ${LEFT_TO_RUN} AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until <= $4)
+      `UPDATE jobs SET lease_owner = $2, lease_until = ${DB_NOW_MS} + $3
+       WHERE id = $1 AND ${LEFT_TO_RUN} AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until <= ${DB_NOW_MS})
        RETURNING *`,
-      [id, owner, until, at],
+      [id, owner, leaseMs],
     );
   }
 
-  async renewLease(id: string, owner: string, until: number): Promise<boolean> {
-    return (await this.db.run('UPDATE jobs SET lease_until = $1 WHERE id = $2 AND lease_owner = $3', [until, id, owner])) === 1;
+  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return (await this.db.run(`UPDATE jobs SET lease_until = ${DB_NOW_MS} + $1 WHERE id = $2 AND lease_owner = $3`, [leaseMs, id, owner])) === 1;
   }
 
   async releaseLease(id: string, owner: string): Promise<void> {
@@ -65,11 +72,13 @@ export class PgJobs implements JobsStore {
     await this.db.run('UPDATE jobs SET format = $1 WHERE id = $2', [format, id]);
   }
 
-  async completeExport(id: string, owner: string, now: number, expiresAt: number): Promise<void> {
-    await this.db.run(
-      "UPDATE jobs SET status = 'completed', progress = 100, completed_at = $1, expires_at = $2 WHERE id = $3 AND lease_owner = $4 AND status = 'running'",
-      [now, expiresAt, id, owner],
+  async completeExport(id: string, owner: string, artifact: string, now: number, expiresAt: number): Promise<boolean> {
+    const completed = await this.db.run(
+      `UPDATE jobs SET status = 'completed', progress = 100, storage_id = $1, completed_at = $2, expires_at = $3
+       WHERE id = $4 AND lease_owner = $5 AND status = 'running'`,
+      [artifact, now, expiresAt, id, owner],
     );
+    return completed === 1;
   }
 
   async completeImport(id: string, owner: string, extra: { skipped: number; summary: SkippedSummary }, now: number): Promise<boolean> {
@@ -88,8 +97,8 @@ export class PgJobs implements JobsStore {
     );
   }
 
-  async interrupted(at: number): Promise<JobRecord[]> {
-    return this.records(`SELECT * FROM jobs WHERE ${LEFT_TO_RUN} AND (lease_owner IS NULL OR lease_until <= $1) ORDER BY created_at`, [at]);
+  async interrupted(): Promise<JobRecord[]> {
+    return this.records(`SELECT * FROM jobs WHERE ${LEFT_TO_RUN} AND (lease_owner IS NULL OR lease_until <= ${DB_NOW_MS}) ORDER BY created_at`, []);
   }
 
   async filesToRemove(now: number): Promise<JobRecord[]> {

@@ -48,7 +48,14 @@ export class SqliteJobs implements JobsStore {
     return started === 1 ? toRecord(this.q.byId.get(id)!) : null;
   }
 
-  async claim(id: string, owner: string, until: number, at: number): Promise<JobRecord | null> {
+  /**
+   * SQLite has no clock of its own: its time functions read the clock of the process running
+   * it, so the database's clock is Date.now() here, and every process sharing one SQLite file
+   * shares one machine's clock.
+   */
+  async claim(id: string, owner: string, leaseMs: number): Promise<JobRecord | null> {
+    const at = Date.now();
+    const until = at + leaseMs;
     // One statement: SQLite runs it under the write lock, so two instances cannot both see the job free.
     const row = this.db
       .prepare<[{ id: string; owner: string; until: number; at: number }], JobRow>(
@@ -60,8 +67,8 @@ export class SqliteJobs implements JobsStore {
     return row ? toRecord(row) : null;
   }
 
-  async renewLease(id: string, owner: string, until: number): Promise<boolean> {
-    return this.db.prepare('UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?').run(until, id, owner).changes === 1;
+  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return this.db.prepare('UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ?').run(Date.now() + leaseMs, id, owner).changes === 1;
   }
 
   async releaseLease(id: string, owner: string): Promise<void> {
@@ -82,12 +89,14 @@ export class SqliteJobs implements JobsStore {
     this.q.format.run(format, id);
   }
 
-  async completeExport(id: string, owner: string, now: number, expiresAt: number): Promise<void> {
-    this.db
+  async completeExport(id: string, owner: string, artifact: string, now: number, expiresAt: number): Promise<boolean> {
+    const completed = this.db
       .prepare(
-        "UPDATE jobs SET status = 'completed', progress = 100, completed_at = ?, expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running'",
+        `UPDATE jobs SET status = 'completed', progress = 100, storage_id = ?, completed_at = ?, expires_at = ?
+         WHERE id = ? AND lease_owner = ? AND status = 'running'`,
       )
-      .run(now, expiresAt, id, owner);
+      .run(artifact, now, expiresAt, id, owner).changes;
+    return completed === 1;
   }
 
   async completeImport(id: string, owner: string, extra: { skipped: number; summary: SkippedSummary }, now: number): Promise<boolean> {
@@ -108,10 +117,10 @@ export class SqliteJobs implements JobsStore {
       .run(message, now, id, owner);
   }
 
-  async interrupted(at: number): Promise<JobRecord[]> {
+  async interrupted(): Promise<JobRecord[]> {
     return this.db
       .prepare<[number], JobRow>(`SELECT * FROM jobs WHERE ${LEFT_TO_RUN} AND (lease_owner IS NULL OR lease_until <= ?) ORDER BY created_at`)
-      .all(at)
+      .all(Date.now())
       .map(toRecord);
   }
 
