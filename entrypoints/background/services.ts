@@ -24,12 +24,14 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
   const index = new SavedIndex(account);
   const library = new Library(account);
   const queue: SaveQueue = new SaveQueue(account, {
-    onSaved: (bookmark, body) => bookmarks.saved(bookmark, body),
+    send: (save) => bookmarks.send(save, 'background'),
     onChange: () => void icon.refreshAll(),
   });
   const icon = new SavedIcon(browserApi, index, queue);
   const refreshIcons = () => void icon.refreshAll();
-  const bookmarks = new Bookmarks(account, index, library, queue, refreshIcons);
+  // The index learnt of a bookmark saved elsewhere: it catches up (a full pass when the library's size says so).
+  const catchUp = () => void index.sync().then(refreshIcons, (err: unknown) => console.warn('Shelf: saved-page sync failed', err));
+  const bookmarks = new Bookmarks(account, index, library, queue, refreshIcons, catchUp);
   return {
     account,
     index,
