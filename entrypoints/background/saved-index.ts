@@ -66,16 +66,18 @@ export class SavedIndex {
    * or `total` when the caller knows it) is compared with what the index accounts
    * for, and a difference makes it a full rebuild (oldest first, so that a new save
    * cannot shift pages). Also full when the index is empty, when asked, or once a
-   * day. Answers how many pages the index knows.
+   * day. `added`: how many an import just added. Answers how many pages the index knows.
    */
-  sync(options: { full?: boolean; now?: number; total?: number } = {}): Promise<number> {
+  sync(options: { full?: boolean; now?: number; total?: number; added?: number } = {}): Promise<number> {
     if (this.syncing) return this.syncing.done;
     const now = options.now ?? Date.now();
     const changes: Change[] = [];
     const done = (async () => {
       const stored = await savedIndexItem.get();
       const due = options.full === true || stored.syncedAt === null || now - (stored.fullSyncedAt ?? 0) >= FULL_EVERY_MS;
-      const progress: IndexSyncProgress = { full: due, fetched: 0, total: options.total ?? null, requests: 0, running: true };
+      // An import that says how many it added tells the library's size without a request.
+      const total = options.total ?? (options.added === undefined || stored.syncedAt === null ? null : accountedFor(stored.entries, stored.shadowed ?? 0) + options.added);
+      const progress: IndexSyncProgress = { full: due, fetched: 0, total, requests: 0, running: true };
       const fetched = await this.fetch(progress, stored);
       return this.serially(async () => {
         const current = await savedIndexItem.get();

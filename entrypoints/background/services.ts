@@ -29,9 +29,10 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
   });
   const icon = new SavedIcon(browserApi, index, queue);
   const refreshIcons = () => void icon.refreshAll();
+  const catchUp = (options?: Parameters<SavedIndex['sync']>[0]) =>
+    void index.sync(options).then(refreshIcons, (err: unknown) => console.warn('Shelf: saved-page sync failed', err));
   // The index learnt of a bookmark saved elsewhere: it catches up (a full pass when the library's size says so).
-  const catchUp = () => void index.sync().then(refreshIcons, (err: unknown) => console.warn('Shelf: saved-page sync failed', err));
-  const bookmarks = new Bookmarks(account, index, library, queue, refreshIcons, catchUp);
+  const bookmarks = new Bookmarks(account, index, library, queue, refreshIcons, () => catchUp());
   return {
     account,
     index,
@@ -46,6 +47,6 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     smartFolders: new SmartFolders(account, library, scheduler),
     smartFolderDefinitions: new SmartFolderDefinitions(account, library),
     trash: new Trash(account),
-    transfer: new Transfer(account),
+    transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
   };
 }

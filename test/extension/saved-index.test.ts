@@ -84,7 +84,7 @@ describe('the saved-page index', () => {
     await index.sync({ full: true });
     const year2001 = Date.UTC(2001, 0, 1) / 1000;
     const file = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>', '<DL><p>', ...[0, 1, 2].map((i) => `<DT><A HREF="https://imported.example/${i}" ADD_DATE="${year2001 + i}">Imported ${i}</A>`), '</DL><p>'].join('\n');
-    const transfer = new Transfer(account);
+    const transfer = new Transfer(account, () => undefined);
     const { id } = await transfer.startImport(file);
     await vi.waitFor(async () => expect((await transfer.job(id)).status).toBe('completed'), { timeout: 10_000 });
 
