@@ -57,7 +57,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
       return state;
     },
     lookupUrl: ({ url }) => bookmarks.lookup(url),
-    saveBookmark: ({ bookmark }) => bookmarks.save(bookmark),
+    saveBookmark: ({ bookmark, edits }) => bookmarks.save(bookmark, edits),
     updateBookmark: ({ id, patch }) => bookmarks.update(id, patch),
     trashBookmark: ({ id }) => bookmarks.trash(id),
     removeCover: ({ id }) => covers.remove(id),

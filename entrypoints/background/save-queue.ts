@@ -1,4 +1,3 @@
-import type { Bookmark, CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
 import { type ClientError, type ClientErrorCode, toClientError } from '../../lib/client/errors.ts';
 import type { HeldSaves } from '../../lib/messaging/library-replies.ts';
 import type { QueuedSaveInfo } from '../../lib/messaging/replies.ts';
@@ -31,8 +30,8 @@ const samePage = (save: QueuedSave, owner: SaveOwner, key: string) => sameAccoun
 const backoff = (attempts: number) => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 
 export interface SaveQueueDeps {
-  /** A queued save reached the server: the index and icons learn of it. */
-  onSaved(bookmark: Bookmark, body: CreateBookmarkBody): Promise<void>;
+  /** Sends a save as every save goes (never overwriting a bookmark it did not know of); the index and icons follow. */
+  send(save: QueuedSave): Promise<unknown>;
   /** The queue changed (the icon shows how many wait). */
   onChange(): void;
 }
@@ -113,10 +112,10 @@ export class SaveQueue {
     return this.update((saves) => [...saves.filter((s) => !samePage(s, save.owner, key)), save]);
   }
 
-  /** A failed attempt of a new save by `owner`: queued when a retry may succeed. */
-  queueFailure(owner: SaveOwner, body: CreateBookmarkBody, key: string, error: ClientError, attempts: number): Promise<void> {
+  /** A failed attempt of a new save: queued when a retry may succeed. */
+  queueFailure(save: Pick<QueuedSave, 'owner' | 'body' | 'edits' | 'key'>, error: ClientError, attempts: number): Promise<void> {
     const now = Date.now();
-    return this.put({ key, owner, body, queuedAt: now, attempts, nextAttemptAt: now + backoff(attempts), error: plain(error), refused: false });
+    return this.put({ ...save, queuedAt: now, attempts, nextAttemptAt: now + backoff(attempts), error: plain(error), refused: false });
   }
 
   remove(owner: SaveOwner, url: string): Promise<void> {
@@ -158,10 +157,8 @@ export class SaveQueue {
   private async attempt(save: QueuedSave): Promise<boolean> {
     try {
       // Refused unsent (NOT_SIGNED_IN) when another account signed in meanwhile.
-      const client = await this.account.client(save.owner);
-      const bookmark = await client.call('createBookmark', { body: save.body, idempotencyKey: save.key, priority: 'background' });
+      await this.deps.send(save);
       await this.update((saves) => saves.filter((s) => s.key !== save.key));
-      await this.deps.onSaved(bookmark, save.body);
       return true;
     } catch (err) {
       const error = toClientError(err);

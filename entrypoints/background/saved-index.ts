@@ -1,11 +1,11 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
-import { savedIndexItem } from '../../lib/storage/items.ts';
+import { type SavedIndex as SavedIndexRecord, savedIndexItem } from '../../lib/storage/items.ts';
 import { type IndexSyncProgress, indexSyncItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { ApiClient } from '../../lib/client/api-client.ts';
 import type { Account } from './account.ts';
 
-/** The server's largest page: a library of 10,000 takes 50 list requests (51 with the count of a full pass). */
+/** The server's largest page: a library of 10,000 takes 50 list requests (51 with the library's size). */
 const PAGE = 200;
 /** Deletions and changes made elsewhere are seen only by a pass over everything: one a day. */
 const FULL_EVERY_MS = 24 * 60 * 60_000;
@@ -75,23 +75,31 @@ export class SavedIndex {
 
   /**
    * Brings the index up to date. Usually incremental: newest first, stopping at
-   * the first page that holds a bookmark already known. A full rebuild (oldest
-   * first, so that a new save cannot shift pages) when the index is empty, when
-   * asked, or once a day. Answers how many pages the index knows.
+   * the first page that holds a bookmark already known. A newest-first pass cannot
+   * see bookmarks added elsewhere with older dates (an import keeps its file's
+   * dates) nor deletions made elsewhere, so the library's size (one stats request,
+   * or `total` when the caller knows it) is compared with what the index accounts
+   * for, and a difference makes it a full rebuild (oldest first, so that a new save
+   * cannot shift pages). Also full when the index is empty, when asked, or once a
+   * day. `added`: how many an import just added. Answers how many pages the index knows.
    */
-  sync(options: { full?: boolean; now?: number } = {}): Promise<number> {
+  sync(options: { full?: boolean; now?: number; total?: number; added?: number } = {}): Promise<number> {
     if (this.syncing) return this.syncing.done;
     const now = options.now ?? Date.now();
     const changes: Change[] = [];
     const done = (async () => {
       const stored = await savedIndexItem.get();
-      const full = options.full === true || stored.syncedAt === null || now - (stored.fullSyncedAt ?? 0) >= FULL_EVERY_MS;
-      const fetched = await this.fetch(full, stored.entries);
+      const due = options.full === true || stored.syncedAt === null || now - (stored.fullSyncedAt ?? 0) >= FULL_EVERY_MS;
+      // An import that says how many it added tells the library's size without a request.
+      const total = options.total ?? (options.added === undefined || stored.syncedAt === null ? null : accountedFor(stored.entries, stored.shadowed ?? 0) + options.added);
+      const progress: IndexSyncProgress = { full: due, fetched: 0, total, requests: 0, running: true };
+      const fetched = await this.fetch(progress, stored);
       return this.serially(async () => {
         const current = await savedIndexItem.get();
-        const entries = full ? fetched : merged(current.entries, fetched);
+        const entries = progress.full ? fetched : merged(current.entries, fetched);
+        const shadowed = progress.full ? progress.fetched - Object.keys(fetched).length : (current.shadowed ?? 0);
         for (const apply of changes) apply(entries);
-        await savedIndexItem.set({ entries, syncedAt: now, fullSyncedAt: full ? now : (current.fullSyncedAt ?? null) });
+        await savedIndexItem.set({ entries, syncedAt: now, fullSyncedAt: progress.full ? now : (current.fullSyncedAt ?? null), shadowed });
         return Object.keys(entries).length;
       });
     })().finally(() => (this.syncing = null));
@@ -99,17 +107,20 @@ export class SavedIndex {
     return done;
   }
 
-  private async fetch(full: boolean, known: Entries): Promise<Entries> {
-    const client = await this.account.client();
-    const progress: IndexSyncProgress = { full, fetched: 0, total: null, requests: 0, running: true };
-    // The library's size, so that the options page can show how far a full pass has come.
-    if (full) {
-      progress.total = (await client.call('stats', { priority: 'background' })).total;
-      progress.requests++;
-    }
-    await indexSyncItem.set(progress);
+  private async fetch(progress: IndexSyncProgress, stored: SavedIndexRecord): Promise<Entries> {
     try {
-      return await this.fetchPages(client, progress, known);
+      const client = await this.account.client();
+      if (progress.total === null) {
+        progress.total = (await client.call('stats', { priority: 'background' })).total;
+        progress.requests++;
+      }
+      await indexSyncItem.set(progress);
+      if (!progress.full) {
+        const fetched = await this.fetchPages(client, progress, stored.entries);
+        if (accountedFor(merged(stored.entries, fetched), stored.shadowed ?? 0) === progress.total) return fetched;
+        Object.assign(progress, { full: true, fetched: 0 });
+      }
+      return await this.fetchPages(client, progress, {});
     } catch (err) {
       // A pass that failed shows as stopped where it stopped, not as running for ever.
       await indexSyncItem.set({ ...progress, running: false });
@@ -154,6 +165,9 @@ export class SavedIndex {
     return run;
   }
 }
+
+/** How many bookmarks the library holds if the index is up to date. */
+const accountedFor = (entries: Entries, shadowed: number) => new Set(Object.values(entries)).size + shadowed;
 
 /** Newly fetched entries over the known ones; a bookmark fetched under a new URL loses its old key. */
 function merged(known: Entries, fetched: Entries): Entries {

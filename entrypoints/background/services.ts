@@ -24,12 +24,15 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
   const index = new SavedIndex(account);
   const library = new Library(account);
   const queue: SaveQueue = new SaveQueue(account, {
-    onSaved: (bookmark, body) => bookmarks.saved(bookmark, body),
+    send: (save) => bookmarks.send(save, 'background'),
     onChange: () => void icon.refreshAll(),
   });
   const icon = new SavedIcon(browserApi, index, queue);
   const refreshIcons = () => void icon.refreshAll();
-  const bookmarks = new Bookmarks(account, index, library, queue, refreshIcons);
+  const catchUp = (options?: Parameters<SavedIndex['sync']>[0]) =>
+    void index.sync(options).then(refreshIcons, (err: unknown) => console.warn('Shelf: saved-page sync failed', err));
+  // The index learnt of a bookmark saved elsewhere: it catches up (a full pass when the library's size says so).
+  const bookmarks = new Bookmarks(account, index, library, queue, refreshIcons, () => catchUp());
   return {
     account,
     index,
@@ -44,6 +47,6 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     smartFolders: new SmartFolders(account, library, scheduler),
     smartFolderDefinitions: new SmartFolderDefinitions(account, library),
     trash: new Trash(account),
-    transfer: new Transfer(account),
+    transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
   };
 }

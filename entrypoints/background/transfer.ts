@@ -7,14 +7,26 @@ const FILE_NAME = /filename="([^"]+)"/;
 
 /** Import and export jobs: the page starts one, follows its progress, and takes the export's file when done. */
 export class Transfer {
-  constructor(private account: Account) {}
+  constructor(
+    private account: Account,
+    /** An import finished: the saved-page index catches up (its bookmarks keep their file's dates, beyond a newest-first sync). */
+    private onImported: (job: Job) => void,
+  ) {}
+
+  /** Imports whose end was told, so that a page following one tells it once. */
+  private told = new Set<string>();
 
   async startExport(format: ExportFormat): Promise<{ jobId: string }> {
     return (await this.account.client()).call('startExport', { params: { format } });
   }
 
   async job(id: string): Promise<Job> {
-    return (await this.account.client()).call('getJob', { params: { id } });
+    const job = await (await this.account.client()).call('getJob', { params: { id } });
+    if (job.type === 'import' && job.status === 'completed' && !this.told.has(id)) {
+      this.told.add(id);
+      this.onImported(job);
+    }
+    return job;
   }
 
   async download(id: string): Promise<ExportFile> {

@@ -6,7 +6,7 @@ import { ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
 import type { DraftBook } from './drafts.ts';
 import { type EditorAction, type EditorState, committed, keptValues } from './editor-state.ts';
-import { createBody, patchOf } from './form.ts';
+import { createBody, editsOf, patchOf } from './form.ts';
 import type { Kept, PageState, Settled, Startup, TabPage } from './startup.ts';
 
 /** The background's answers asked for at startup, into the editor as they arrive; a failure shows once. */
@@ -104,10 +104,11 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
   const patch = mode.kind === 'edit' ? patchOf(committed(state), mode.bookmark) : null;
   const canSave = busy === null && (patch === null || Object.keys(patch).length > 0);
 
-  const finish = async (request: Promise<MessageOutput<'saveBookmark'>>, status: string) => {
+  const finish = async (request: Promise<Pick<MessageOutput<'saveBookmark'>, 'bookmark' | 'queued' | 'existed'>>, status: string) => {
     try {
       const answer = await request;
-      dispatch(answer.bookmark ? { type: 'saved', bookmark: answer.bookmark, status } : { type: 'queued', queued: answer.queued! });
+      const done = answer.existed ? '✓ Already in Shelf: only your changes were made to it' : status;
+      dispatch(answer.bookmark ? { type: 'saved', bookmark: answer.bookmark, status: done } : { type: 'queued', queued: answer.queued! });
     } catch (err) {
       dispatch({ type: 'failed', error: toClientError(err) });
     }
@@ -133,7 +134,10 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
           ? send('saveBookmark', { bookmark: createBody(mode.bookmark.url, values) })
           : pageToSave(page, pageAnswer).then((target) =>
               // Clicked before the tab was known, the title field was still empty: the tab's title is the one shown next.
-              send('saveBookmark', { bookmark: createBody(target.url, page || values.title.trim() !== '' ? values : { ...values, title: target.title }) }),
+              send('saveBookmark', {
+                bookmark: createBody(target.url, page || values.title.trim() !== '' ? values : { ...values, title: target.title }),
+                edits: editsOf(values, target.title),
+              }),
             );
       void finish(request, '✓ Saved');
     },

@@ -1,5 +1,6 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { MessageInput } from '../../lib/messaging/protocol.ts';
+import type { SaveEdits } from '../../lib/save-edits.ts';
 import type { Draft } from '../../lib/storage/items.ts';
 
 /** The popup's fields. */
@@ -60,3 +61,19 @@ export function patchOf(values: FormValues, saved: Bookmark): Patch {
 
 export const sameValues = (a: FormValues, b: FormValues): boolean =>
   a.title === b.title && a.collectionId === b.collectionId && a.note === b.note && a.isFavorite === b.isFavorite && a.tags.join('\n') === b.tags.join('\n');
+
+/**
+ * What the user changed in the form shown for a new bookmark: all a save may
+ * change should the page turn out to be saved already. The title counts when it
+ * is no longer the tab's; the collection does not (the form offers the last one
+ * used, which says nothing of where this page belongs).
+ */
+export function editsOf(values: FormValues, tabTitle: string): SaveEdits {
+  const title = values.title.trim();
+  return {
+    ...(title !== '' && title !== tabTitle.trim() && { title }),
+    tagsAdded: values.tags,
+    ...(values.note !== '' && { note: values.note }),
+    ...(values.isFavorite && { isFavorite: true }),
+  };
+}

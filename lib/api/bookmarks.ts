@@ -131,6 +131,8 @@ export const ListBookmarksQuery = z.object({
   domain: z.optional(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255))),
   type: z.optional(BookmarkType),
   isFavorite: z.optional(booleanParam),
+  /** The bookmarks saved under this URL once normalised (see docs/api-decisions.md): how a client asks whether a page is saved. */
+  url: z.optional(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(2048))),
   sortBy: z._default(BookmarkSort, 'newest'),
   cursor: z.optional(Cursor),
 });

@@ -43,6 +43,8 @@ export interface ApiClientOptions {
 
 export interface ApiClient {
   call<N extends EndpointName>(name: N, input?: CallInput<N>): Promise<CallOutput<N>>;
+  /** Throws the SCOPE_REQUIRED that `call` would, unsent: for work whose first requests are only a step towards this one. */
+  checkScope(name: EndpointName): void;
   /**
    * The bytes of a file (a cover, an import) to an upload URL the API handed out:
    * the storage service, whose URL is its own credential, so no token goes with them.
@@ -64,11 +66,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  async function send(name: EndpointName, input: CallInput<EndpointName>): Promise<unknown> {
+  function checkScope(name: EndpointName): void {
     const endpoint = endpoints[name];
     if (options.scopes && endpoint.scope !== 'token' && !hasScope(options.scopes, endpoint.scope)) {
       throw new ClientError('SCOPE_REQUIRED', `This needs a token with the ${endpoint.scope} scope; Shelf did not send the request`);
     }
+  }
+
+  async function send(name: EndpointName, input: CallInput<EndpointName>): Promise<unknown> {
+    const endpoint = endpoints[name];
+    checkScope(name);
     const headers: Record<string, string> = { Authorization: `Bearer ${options.token}` };
     let body: string | undefined;
     if (input.body !== undefined) {
@@ -121,6 +128,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     call: (name, input = {}) => send(name, input as CallInput<EndpointName>) as never,
+    checkScope,
     upload,
   };
 }

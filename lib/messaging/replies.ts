@@ -41,8 +41,11 @@ export const replies = {
 
   /** The saved bookmark for a page, from the local index (and one GET when it is saved), and its save waiting in the queue. */
   lookupUrl: PageSave,
-  /** The saved bookmark, or (bookmark null) the save as it waits in the queue when the server could not take it. */
-  saveBookmark: PageSave,
+  /**
+   * The saved bookmark, or (bookmark null) the save as it waits in the queue when the server could not take it.
+   * `existed`: the URL was saved already, and only the user's edits were made to its bookmark.
+   */
+  saveBookmark: z.extend(PageSave, { existed: z.optional(z.boolean()) }),
   updateBookmark: Bookmark,
   trashBookmark: Bookmark,
   removeCover: SuccessResult,

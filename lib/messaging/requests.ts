@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { CreateBookmarkBody, PatchBookmarkBody } from '../api/bookmarks.ts';
 import { CreateCollectionBody } from '../api/collections.ts';
 import { Id } from '../api/common.ts';
+import { SaveEdits } from '../save-edits.ts';
 import { libraryRequests } from './library-requests.ts';
 import type { MessageName } from './protocol.ts';
 
@@ -20,7 +21,8 @@ export const requests = {
   signOut: nothing,
 
   lookupUrl: z.object({ url: z.string() }),
-  saveBookmark: z.object({ bookmark: CreateBookmarkBody }),
+  /** `edits`: what the user changed in the form, all a save may change should the URL turn out to be saved already. */
+  saveBookmark: z.object({ bookmark: CreateBookmarkBody, edits: z.optional(SaveEdits) }),
   updateBookmark: z.object({ id: Id, patch: PatchBookmarkBody }),
   trashBookmark: z.object({ id: Id }),
   removeCover: z.object({ id: Id }),

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CreateBookmarkBody } from '../api/bookmarks.ts';
 import { CLIENT_ERROR_CODES } from '../client/errors.ts';
+import { SaveEdits } from '../save-edits.ts';
 import { typedItem } from './typed-item.ts';
 
 /**
@@ -61,6 +62,8 @@ export const QueuedSave = z.object({
   key: z.string(),
   owner: SaveOwner,
   body: CreateBookmarkBody,
+  /** What the user changed in the form: all the save may change should the URL be saved already (absent: nothing). */
+  edits: z.optional(SaveEdits),
   queuedAt: z.number(),
   attempts: z.number(),
   nextAttemptAt: z.number(),

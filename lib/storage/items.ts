@@ -31,6 +31,8 @@ export const SavedIndex = z.object({
   syncedAt: z.nullable(z.number()),
   /** The last pass over the whole library (which alone sees deletions and changes made elsewhere). */
   fullSyncedAt: z.optional(z.nullable(z.number())),
+  /** Bookmarks the last full pass found under a URL another one already held: with the entries' ids, what the library should hold. */
+  shadowed: z.optional(z.number()),
 });
 export type SavedIndex = z.infer<typeof SavedIndex>;
 export const savedIndexItem = typedItem('local:savedIndex', SavedIndex, { fallback: { entries: {}, syncedAt: null }, onInvalid: 'fallback' });

@@ -177,17 +177,18 @@ describe('saving, the index and the toolbar icon', () => {
     return { id: bookmark.id, savedTab, otherTab };
   }
 
-  it('saveBookmark makes exactly one request; the index gets the normalised URL; tabs showing it get ✓', async () => {
+  it('saveBookmark of a page the index does not know asks the server first, then POSTs; the index gets the normalised URL; tabs showing it get ✓', async () => {
     const { id, savedTab, otherTab } = await savedPage();
-    expect(apiCalls()).toEqual(['POST /v1/bookmarks']);
-    const body = JSON.parse(String(fetchSpy.mock.calls[0]?.[1]?.body)) as unknown;
+    expect(apiCalls()).toEqual(['GET /v1/bookmarks', 'POST /v1/bookmarks']);
+    expect(new URL(String(fetchSpy.mock.calls[0]?.[0])).searchParams.get('url')).toBe(SAVED_URL);
+    const body = JSON.parse(String(fetchSpy.mock.calls[1]?.[1]?.body)) as unknown;
     expect(body).toMatchObject({ url: SAVED_URL, title: 'Read me', tags: ['later'], isFavorite: true });
 
     expect((await savedIndexItem.get()).entries).toEqual({ 'example.com/read': id });
     await vi.waitFor(async () => expect(await badge(savedTab)).toBe('✓'));
     expect(await badge(otherTab)).toBe('');
     await settled();
-    expect(apiCalls()).toHaveLength(1);
+    expect(apiCalls()).toHaveLength(2);
   });
 
   it('switching tabs makes no request and sets the badge from the index', async () => {
@@ -207,14 +208,16 @@ describe('saving, the index and the toolbar icon', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
-  it('looking up a page asks the server only when the index knows it', async () => {
+  it('looking up a page costs one request: the bookmark the index knows, else a look by URL, which the Save that follows reuses', async () => {
     const { id } = await savedPage();
     await settled();
     fetchSpy.mockClear();
     expect(await send('lookupUrl', { url: 'https://example.com/never-saved' })).toEqual({ bookmark: null, queued: null });
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(apiCalls()).toEqual(['GET /v1/bookmarks']);
     expect((await send('lookupUrl', { url: 'http://example.com/read?utm_medium=mail' })).bookmark?.id).toBe(id);
-    expect(apiCalls()).toEqual([`GET /v1/bookmarks/${id}`]);
+    expect(apiCalls()).toEqual(['GET /v1/bookmarks', `GET /v1/bookmarks/${id}`]);
+    await send('saveBookmark', { bookmark: { url: 'https://example.com/never-saved' } });
+    expect(apiCalls()).toEqual(['GET /v1/bookmarks', `GET /v1/bookmarks/${id}`, 'POST /v1/bookmarks']);
   });
 
   it('trash takes the page out of the index and clears its badge', async () => {

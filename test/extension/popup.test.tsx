@@ -270,6 +270,8 @@ describe('a page not saved yet', () => {
             note: 'Read before the meeting',
             isFavorite: true,
           },
+          // Should the page turn out to be saved already, only these change: not the collection the form offered.
+          edits: { title: 'Shelf, explained', tagsAdded: ['dev/js', 'to read'], note: 'Read before the meeting', isFavorite: true },
         },
       },
     ]);

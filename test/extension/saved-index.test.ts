@@ -1,10 +1,11 @@
 // @vitest-environment node
 // Node's transform and fetch, as in a background service worker (see ./support/dom.ts).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { Account } from '../../entrypoints/background/account.ts';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
+import { Transfer } from '../../entrypoints/background/transfer.ts';
 import { indexSyncItem } from '../../lib/storage/background-items.ts';
 import { startTestServer, type TestServer, type TestUser } from '../support/server.ts';
 
@@ -16,6 +17,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let index: SavedIndex;
+let account: Account;
 let u: TestUser;
 beforeEach(async () => {
   fakeBrowser.reset();
@@ -23,7 +25,7 @@ beforeEach(async () => {
   for (let i = 0; i < 450; i++) {
     await u.api('POST', '/bookmarks', { body: { url: `https://library.example/${i}`, title: `${i}`, description: '' } });
   }
-  const account = new Account({ scheduler: new RequestScheduler(), hasHostPermission: async () => true });
+  account = new Account({ scheduler: new RequestScheduler(), hasHostPermission: async () => true });
   await account.signIn(t.baseUrl, u.token);
   index = new SavedIndex(account);
 });
@@ -62,7 +64,8 @@ describe('the saved-page index', () => {
     await index.sync({ full: true });
     for (const i of [1, 2, 3]) await u.api('POST', '/bookmarks', { body: { url: `https://new.example/${i}`, title: `${i}`, description: '' } });
     expect(await index.sync()).toBe(453);
-    expect(await indexSyncItem.get()).toMatchObject({ full: false, fetched: 200, requests: 1, running: false });
+    // The library's size, then one page.
+    expect(await indexSyncItem.get()).toMatchObject({ full: false, fetched: 200, total: 453, requests: 2, running: false });
     expect(await index.lookup('https://new.example/3')).not.toBeNull();
     expect(await index.lookup('https://library.example/0')).not.toBeNull();
   });
@@ -74,7 +77,39 @@ describe('the saved-page index', () => {
     await index.sync();
     expect(await indexSyncItem.get()).toMatchObject({ full: true, requests: 4 });
     await index.sync();
-    expect(await indexSyncItem.get()).toMatchObject({ full: false, requests: 1 });
+    expect(await indexSyncItem.get()).toMatchObject({ full: false, requests: 2 });
+  });
+
+  it('bookmarks added elsewhere with old dates (an import keeps its file’s dates) turn the next sync into a full pass', async () => {
+    await index.sync({ full: true });
+    const year2001 = Date.UTC(2001, 0, 1) / 1000;
+    const file = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>', '<DL><p>', ...[0, 1, 2].map((i) => `<DT><A HREF="https://imported.example/${i}" ADD_DATE="${year2001 + i}">Imported ${i}</A>`), '</DL><p>'].join('\n');
+    const transfer = new Transfer(account, () => undefined);
+    const { id } = await transfer.startImport(file);
+    await vi.waitFor(async () => expect((await transfer.job(id)).status).toBe('completed'), { timeout: 10_000 });
+
+    // The newest page holds only bookmarks the index knows: a newest-first pass alone would stop there.
+    expect(await index.sync()).toBe(453);
+    expect(await indexSyncItem.get()).toMatchObject({ full: true, fetched: 453, total: 453, running: false });
+    expect(await index.lookup('https://imported.example/1')).not.toBeNull();
+    // Then the library's size and the index agree again: incremental.
+    await index.sync();
+    expect(await indexSyncItem.get()).toMatchObject({ full: false, requests: 2 });
+  });
+
+  it('a deletion made elsewhere is seen by the next sync', async () => {
+    await index.sync({ full: true });
+    const { body } = await u.api('GET', '/bookmarks?limit=1');
+    const [gone] = (body as { data: { data: { id: string; url: string }[] } }).data.data;
+    await u.api('DELETE', `/bookmarks/${gone!.id}`);
+    expect(await index.sync()).toBe(449);
+    expect(await indexSyncItem.get()).toMatchObject({ full: true, total: 449, running: false });
+    expect(await index.lookup(gone!.url)).toBeNull();
+  });
+
+  it('a caller that knows the library’s size saves the stats request', async () => {
+    await index.sync({ full: true, total: 450 });
+    expect(await indexSyncItem.get()).toEqual({ full: true, fetched: 450, total: 450, requests: 3, running: false });
   });
 
   it('runs one sync at a time', async () => {

@@ -152,6 +152,12 @@ describe('GET /bookmarks filters', () => {
     ['collectionId=COL&isFavorite=false', ['c']],
     ['domain=nowhere.example', []],
     ['collectionId=col_unknown', []],
+    // url matches once normalised (www, scheme, trailing slash), as the extension's saved-page index does.
+    [`url=${encodeURIComponent('https://one.example/b')}`, ['b']],
+    [`url=${encodeURIComponent('http://one.example/a/')}`, ['a']],
+    [`isFavorite=true&url=${encodeURIComponent('https://one.example/e')}`, ['e']],
+    [`url=${encodeURIComponent('https://one.example/trashed')}`, []],
+    [`url=${encodeURIComponent('https://one.example/nowhere')}`, []],
   ])('%s → %j (trashed excluded)', async (query, expected) => {
     for (const sortBy of ['newest', 'oldest', 'title', 'domain']) {
       // isFavorite=true alone sorted by title or domain is the favourites window: one page of `limit`.

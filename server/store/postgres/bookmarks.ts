@@ -127,7 +127,7 @@ export class PgBookmarks implements BookmarksStore {
   // Reading
 
   async list(userId: string, query: ListBookmarksQuery): Promise<BookmarkPage> {
-    const { sortBy, isFavorite, collectionId, domain, type, limit, cursor } = query;
+    const { sortBy, isFavorite, collectionId, domain, type, url, limit, cursor } = query;
     const windowOrder = favoritesWindowOrder(query);
     if (windowOrder !== null) {
       // The window has no further pages; a cursor is still checked, so that a bad one never passes silently.
@@ -141,6 +141,7 @@ export class PgBookmarks implements BookmarksStore {
     if (collectionId !== undefined) where.push(`b.collection_id = ${p.add(collectionId)}`);
     if (domain !== undefined) where.push(`b.domain = ${p.add(normaliseDomainFilter(domain))}`);
     if (type !== undefined) where.push(`b.type = ${p.add(type)}`);
+    if (url !== undefined) where.push(`b.url_key = ${p.add(normaliseUrl(url))}`);
     return this.page(sortBy, where, p, limit, cursor);
   }
 

@@ -160,7 +160,7 @@ export class SqliteBookmarks implements BookmarksStore {
   // Reading
 
   async list(userId: string, query: ListBookmarksQuery): Promise<BookmarkPage> {
-    const { sortBy, isFavorite, collectionId, domain, type, limit, cursor } = query;
+    const { sortBy, isFavorite, collectionId, domain, type, url, limit, cursor } = query;
     const windowOrder = favoritesWindowOrder(query);
     if (windowOrder !== null) {
       // The window has no further pages; a cursor is still checked, so that a bad one never passes silently.
@@ -182,6 +182,10 @@ export class SqliteBookmarks implements BookmarksStore {
     if (type !== undefined) {
       where.push('b.type = @type');
       params.type = type;
+    }
+    if (url !== undefined) {
+      where.push('b.url_key = @urlKey');
+      params.urlKey = normaliseUrl(url);
     }
     return this.page(sortBy, where, params, limit, cursor);
   }

@@ -384,6 +384,13 @@ describe.each(backends)('%s bookmarks store', (_backend, open) => {
       expect(await allPages({ isFavorite: 'true', sortBy: 'title', collectionId: collection })).toEqual(['Émile']);
     });
 
+    it('filters by a URL once normalised', async () => {
+      await seed();
+      expect(await allPages({ url: 'http://alpha.example/2/' })).toEqual(['apple']);
+      expect(await allPages({ url: 'https://beta.example/1', isFavorite: 'true', sortBy: 'title' })).toEqual(['banana']);
+      expect(await allPages({ url: 'https://alpha.example/4' })).toEqual([]);
+    });
+
     it('answers the favourites window by title or domain in one page, truncated to the newest', async () => {
       await seed();
       expect(await store.list(user, list({ isFavorite: 'true', sortBy: 'title', limit: 2 }))).toMatchObject({
