@@ -38,6 +38,8 @@ export const libraryRequests = {
   evaluateSmartFolder: z.object({ id: Id, restart: z.boolean() }),
   bulkBookmarks: z.object({ action: BulkAction, ids: z.array(Id).check(z.minLength(1), z.maxLength(MAX_BULK)) }),
   restoreBookmark: id,
+  /** The API's duplicate groups: a heavy endpoint, sent only when the budget has room at once. */
+  findDuplicates: z.object({}),
 
   // The options page's Collections and Tags sections: each change also refreshes the background's kept list.
   updateCollection: z.object({ id: Id, patch: PatchCollectionBody }),
