@@ -6,13 +6,12 @@ import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from
 import { useCollections, useTags } from './queries.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { type BookmarkEdit, EditBookmarkForm } from './EditBookmarkForm.tsx';
 
-export type DialogChoice = { kind: 'move'; collectionId: string | null } | { kind: 'tag'; name: string } | { kind: 'edit'; title: string; note: string };
+export type DialogChoice = { kind: 'move'; collectionId: string | null } | { kind: 'tag'; name: string } | ({ kind: 'edit' } & BookmarkEdit);
 
-export type DialogRequest =
-  | { kind: 'move'; count: number; collectionId: string | null }
-  | { kind: 'tag'; count: number }
-  | { kind: 'edit'; title: string; note: string };
+export type DialogRequest = { kind: 'move'; count: number; collectionId: string | null } | { kind: 'tag'; count: number } | { kind: 'edit'; bookmark: Bookmark };
 
 interface Props {
   request: DialogRequest;
@@ -25,6 +24,17 @@ const heading = (r: DialogRequest) =>
 
 /** The small form behind "Move…", "Tag…" and "Edit…", for one bookmark or a selection, in the shared modal dialog. */
 export function ActionDialog({ request, onDone, onCancel }: Props) {
+  if (request.kind === 'edit') {
+    return (
+      <Dialog title={heading(request)} onClose={onCancel}>
+        <EditBookmarkForm bookmark={request.bookmark} onDone={(edit) => onDone({ kind: 'edit', ...edit })} onCancel={onCancel} />
+      </Dialog>
+    );
+  }
+  return <ChoiceForm request={request} onDone={onDone} onCancel={onCancel} />;
+}
+
+function ChoiceForm({ request, onDone, onCancel }: Props & { request: Exclude<DialogRequest, { kind: 'edit' }> }) {
   const id = useId();
   // Read when a dialog opens, not with the list: opening a list waits for nothing else.
   const qc = useQueryClient();
@@ -32,15 +42,11 @@ export function ActionDialog({ request, onDone, onCancel }: Props) {
   const tags = useTags().data ?? null;
   const [collectionId, setCollectionId] = useState(request.kind === 'move' ? request.collectionId : null);
   const [tagName, setTagName] = useState('');
-  const [title, setTitle] = useState(request.kind === 'edit' ? request.title : '');
-  const [note, setNote] = useState(request.kind === 'edit' ? request.note : '');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (request.kind === 'move') onDone({ kind: 'move', collectionId });
-    else if (request.kind === 'tag') {
-      if (tagName.trim()) onDone({ kind: 'tag', name: tagName.trim() });
-    } else onDone({ kind: 'edit', title, note });
+    else if (tagName.trim()) onDone({ kind: 'tag', name: tagName.trim() });
   };
 
   let fields: ReactNode;
@@ -57,26 +63,13 @@ export function ActionDialog({ request, onDone, onCancel }: Props) {
         }}
       />
     );
-  } else if (request.kind === 'tag') {
+  } else {
     fields = (
       <label className="block space-y-1">
         <span className={labelClass}>Tag name</span>
         <input className={inputClass} value={tagName} onChange={(e) => setTagName(e.target.value)} list={`${id}-tags`} required />
         <datalist id={`${id}-tags`}>{tags?.map((t) => <option key={t.id} value={t.name} />)}</datalist>
       </label>
-    );
-  } else {
-    fields = (
-      <>
-        <label className="block space-y-1">
-          <span className={labelClass}>Title</span>
-          <input className={inputClass} value={title} onChange={(e) => setTitle(e.target.value)} />
-        </label>
-        <label className="block space-y-1">
-          <span className={labelClass}>Note</span>
-          <textarea className={inputClass} rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
-        </label>
-      </>
     );
   }
 
@@ -89,7 +82,7 @@ export function ActionDialog({ request, onDone, onCancel }: Props) {
             Cancel
           </button>
           <button type="submit" className={primaryButtonClass}>
-            {request.kind === 'move' ? 'Move' : request.kind === 'tag' ? 'Add tag' : 'Save'}
+            {request.kind === 'move' ? 'Move' : 'Add tag'}
           </button>
         </div>
       </form>

@@ -5,6 +5,7 @@ import { toClientError } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import type { BulkAction } from '../../lib/messaging/library-requests.ts';
 import type { DialogChoice, DialogRequest } from './ActionDialog.tsx';
+import type { BookmarkEdit } from './EditBookmarkForm.tsx';
 import { useBookmarkActions } from './bookmark-actions.ts';
 import type { RowAction } from './BookmarkRow.tsx';
 import { type BulkOutcome, runBulk } from './bulk.ts';
@@ -85,7 +86,7 @@ export function useListActions() {
         setDialog({ request: { kind: 'tag', count: 1 }, targets: [b] });
         return;
       case 'edit':
-        setDialog({ request: { kind: 'edit', title: b.title, note: b.note }, targets: [b] });
+        setDialog({ request: { kind: 'edit', bookmark: b }, targets: [b] });
     }
   };
 
@@ -101,12 +102,20 @@ export function useListActions() {
     if (!dialog) return;
     const { targets } = dialog;
     setDialog(null);
-    if (choice.kind === 'edit') update.mutate({ id: targets[0]!.id, patch: { title: choice.title, note: choice.note } }, { onError: fail });
+    if (choice.kind === 'edit') edit(targets[0]!, choice);
     else if (targets.length === 1 && choice.kind === 'move') update.mutate({ id: targets[0]!.id, patch: { collectionId: choice.collectionId } }, { onError: fail });
     else if (targets.length === 1 && choice.kind === 'tag') {
       const b = targets[0]!;
       if (!b.tags.includes(choice.name)) update.mutate({ id: b.id, patch: { tags: [...b.tags, choice.name] } }, { onError: fail });
     } else void bulk(choice.kind === 'move' ? { type: 'move', collectionId: choice.collectionId } : { type: 'tag', name: choice.name }, targets);
+  };
+
+  /** The changed fields in one PATCH, then the cover's removal (its own endpoint): each failure said. */
+  const edit = (b: Bookmark, { patch, removeCover }: BookmarkEdit) => {
+    const withoutCover = () =>
+      void sendLibrary('removeCover', { id: b.id }).then(() => changeBookmarks(qc, new Set([b.id]), (now) => ({ ...now, coverImage: null })), fail);
+    if (Object.keys(patch).length > 0) update.mutate({ id: b.id, patch }, { onError: fail, onSuccess: () => removeCover && withoutCover() });
+    else if (removeCover) withoutCover();
   };
 
   const undo = (b: Bookmark) => restore.mutate(b, { onSuccess: () => setNotice({ text: `Restored: ${b.title || b.url}` }), onError: fail });

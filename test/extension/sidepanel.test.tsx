@@ -340,3 +340,61 @@ describe('side panel: the request budget spent', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });
+
+describe('side panel: editing every field', () => {
+  it('changes title, URL, description, note, tags (added and removed), collection, favourite and cover, sending only what changed', async () => {
+    const reading = await collection('Reading');
+    const [id] = bookmarks(1, { tags: ['old', 'keep'] });
+    server.db.prepare("UPDATE bookmarks SET cover_image = 'https://example.com/cover.png' WHERE id = ?").run(id);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await user.click(await screen.findByRole('button', { name: `Edit Title ${id}` }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit bookmark' });
+    const update = vi.spyOn(bg.services.bookmarks, 'update');
+    const field = (name: string) => within(dialog).getByRole('textbox', { name });
+
+    // Bad input first: said on the spot, nothing sent.
+    await user.clear(within(dialog).getByLabelText('URL'));
+    await user.type(within(dialog).getByLabelText('URL'), 'not a url');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('URL must be an absolute http or https URL.');
+    expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('URL'));
+    await user.type(within(dialog).getByLabelText('URL'), 'https://edited.example/page');
+    await user.clear(field('Title'));
+    await user.type(field('Title'), 'Edited title');
+    await user.type(field('Description'), 'A description');
+    await user.type(field('Note'), 'A note');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove tag old' }));
+    await user.type(within(dialog).getByRole('combobox', { name: 'Tags' }), 'fresh{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: /^Collection: / }));
+    await user.click(await within(dialog).findByRole('treeitem', { name: 'Reading' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Favourite' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Remove cover' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByRole('link', { name: 'Edited title' })).toBeTruthy();
+    await waitFor(() => expect(requested(/DELETE \/v1\/bookmarks\/[^/]+\/cover/).map((r) => r.status)).toEqual([200]));
+    expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(1);
+    expect(update).toHaveBeenCalledTimes(1);
+    expect(update.mock.calls[0]![1]).toEqual({
+      url: 'https://edited.example/page',
+      title: 'Edited title',
+      description: 'A description',
+      note: 'A note',
+      tags: ['keep', 'fresh'],
+      collectionId: reading.id,
+      isFavorite: true,
+    });
+    const row = server.db
+      .prepare('SELECT url, title, description, note, collection_id AS c, is_favorite AS f, cover_image AS cover FROM bookmarks WHERE id = ?')
+      .get(id);
+    expect(row).toEqual({ url: 'https://edited.example/page', title: 'Edited title', description: 'A description', note: 'A note', c: reading.id, f: 1, cover: null });
+
+    // Saving again with nothing changed sends nothing.
+    await user.click(screen.getByRole('button', { name: 'Edit Edited title' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Edit bookmark' })).getByRole('button', { name: 'Save' }));
+    expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(1);
+  });
+});
