@@ -104,7 +104,7 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
   const actions = useListActions();
   const current = tab ? keyOf(tab.url) : null;
   const selected = bookmarks.filter((b) => selection.ids.has(b.id));
-  const many = (action: 'move' | 'tag' | 'favorite' | 'trash') => {
+  const many = (action: 'move' | 'tag' | 'untag' | 'favorite' | 'trash') => {
     const run = actions.actOnMany(action, selected);
     if (run) void run.then(() => setSelection(NO_SELECTION));
   };
@@ -119,6 +119,9 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
           </button>
           <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('tag')}>
             Tag…
+          </button>
+          <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('untag')}>
+            Remove tag…
           </button>
           <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('favorite')}>
             {selected.every((b) => b.isFavorite) ? 'Unfavourite' : 'Favourite'}

@@ -22,6 +22,7 @@ export const BulkAction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('move'), collectionId: z.nullable(Id) }),
   z.object({ type: z.literal('favorite'), isFavorite: z.boolean() }),
   z.object({ type: z.literal('tag'), name: TagName }),
+  z.object({ type: z.literal('untag'), tagId: Id }),
   z.object({ type: z.literal('trash') }),
 ]);
 export type BulkAction = z.infer<typeof BulkAction>;

@@ -398,3 +398,41 @@ describe('side panel: editing every field', () => {
     expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(1);
   });
 });
+
+describe('side panel: bulk tags', () => {
+  const tagsOf = (id: string) =>
+    (server.db.prepare('SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.bookmark_id = ? ORDER BY t.name').all(id) as { name: string }[]).map((r) => r.name);
+
+  it('adds two tags to three bookmarks, then removes one of them, each with one progress line and a summary', async () => {
+    const ids = bookmarks(3, { tags: ['kept'] });
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await screen.findByRole('link', { name: `Title ${ids[0]}` });
+    fireEvent.keyDown(screen.getByRole('region', { name: 'All bookmarks' }), { key: 'a', ctrlKey: true });
+
+    await user.click(screen.getByRole('button', { name: 'Tag…' }));
+    let dialog = screen.getByRole('dialog', { name: 'Tag 3 bookmarks' });
+    // Nothing that can be a tag: said, nothing sent.
+    await user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), ' , ');
+    await user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
+    expect(within(dialog).getByRole('alert').textContent).toMatch(/Type a tag name/);
+    expect(requested(/\/bulk\/tag/)).toHaveLength(0);
+    await user.clear(within(dialog).getByRole('combobox', { name: /Tag name/ }));
+    await user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), 'reading, later, Reading');
+    await user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
+    expect(await screen.findByText('Tagged 3 of 3.')).toBeTruthy();
+    expect(requested(/POST \/v1\/bookmarks\/bulk\/tag/)).toHaveLength(2);
+    for (const id of ids) expect(tagsOf(id)).toEqual(['kept', 'later', 'reading']);
+
+    await user.click(screen.getByRole('button', { name: 'Remove tag…' }));
+    dialog = screen.getByRole('dialog', { name: 'Remove a tag from 3 bookmarks' });
+    const choice = within(dialog).getByRole('combobox', { name: 'Tag to remove' });
+    expect(within(choice).getAllByRole('option').map((o) => o.textContent)).toEqual(['kept', 'later', 'reading']);
+    await user.selectOptions(choice, 'later');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove tag' }));
+    expect(await screen.findByText('Removed the tag from 3 of 3.')).toBeTruthy();
+    expect(requested(/DELETE \/v1\/bookmarks\/bulk\/tag/)).toHaveLength(1);
+    for (const id of ids) expect(tagsOf(id)).toEqual(['kept', 'reading']);
+    expect(within(screen.getByRole('list', { name: 'All bookmarks' })).getAllByText('· #kept #reading')).toHaveLength(3);
+  });
+});
