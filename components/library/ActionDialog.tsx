@@ -6,13 +6,21 @@ import { inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from
 import { useCollections, useTags } from './queries.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
+import { findTag, hasTag, parseTagInput } from '../tag-suggestions.ts';
+import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { type BookmarkEdit, EditBookmarkForm } from './EditBookmarkForm.tsx';
 
-export type DialogChoice = { kind: 'move'; collectionId: string | null } | { kind: 'tag'; name: string } | { kind: 'edit'; title: string; note: string };
+export type DialogChoice =
+  | { kind: 'move'; collectionId: string | null }
+  | { kind: 'tag'; names: string[] }
+  | { kind: 'untag'; tag: { id: string; name: string } }
+  | ({ kind: 'edit' } & BookmarkEdit);
 
 export type DialogRequest =
   | { kind: 'move'; count: number; collectionId: string | null }
   | { kind: 'tag'; count: number }
-  | { kind: 'edit'; title: string; note: string };
+  | { kind: 'untag'; count: number; names: string[] }
+  | { kind: 'edit'; bookmark: Bookmark };
 
 interface Props {
   request: DialogRequest;
@@ -20,11 +28,29 @@ interface Props {
   onCancel(): void;
 }
 
-const heading = (r: DialogRequest) =>
-  r.kind === 'edit' ? 'Edit bookmark' : `${r.kind === 'move' ? 'Move' : 'Tag'} ${r.count === 1 ? 'bookmark' : `${r.count} bookmarks`}`;
+const VERBS = { move: 'Move', tag: 'Tag', untag: 'Remove a tag from' } as const;
+const heading = (r: DialogRequest) => (r.kind === 'edit' ? 'Edit bookmark' : `${VERBS[r.kind]} ${r.count === 1 ? 'bookmark' : `${r.count} bookmarks`}`);
+
+/** Several names typed at once, separated by commas: each as the API will name it, once. */
+const typedNames = (text: string): string[] => {
+  const names: string[] = [];
+  for (const name of text.split(',').map(parseTagInput)) if (name !== null && !hasTag(names, name)) names.push(name);
+  return names;
+};
 
 /** The small form behind "Move…", "Tag…" and "Edit…", for one bookmark or a selection, in the shared modal dialog. */
 export function ActionDialog({ request, onDone, onCancel }: Props) {
+  if (request.kind === 'edit') {
+    return (
+      <Dialog title={heading(request)} onClose={onCancel}>
+        <EditBookmarkForm bookmark={request.bookmark} onDone={(edit) => onDone({ kind: 'edit', ...edit })} onCancel={onCancel} />
+      </Dialog>
+    );
+  }
+  return <ChoiceForm request={request} onDone={onDone} onCancel={onCancel} />;
+}
+
+function ChoiceForm({ request, onDone, onCancel }: Props & { request: Exclude<DialogRequest, { kind: 'edit' }> }) {
   const id = useId();
   // Read when a dialog opens, not with the list: opening a list waits for nothing else.
   const qc = useQueryClient();
@@ -32,15 +58,30 @@ export function ActionDialog({ request, onDone, onCancel }: Props) {
   const tags = useTags().data ?? null;
   const [collectionId, setCollectionId] = useState(request.kind === 'move' ? request.collectionId : null);
   const [tagName, setTagName] = useState('');
-  const [title, setTitle] = useState(request.kind === 'edit' ? request.title : '');
-  const [note, setNote] = useState(request.kind === 'edit' ? request.note : '');
+  const [untag, setUntag] = useState(request.kind === 'untag' ? (request.names[0] ?? '') : '');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  /** A tag added a moment ago may not be in the list read before: the list is read again once before giving up. */
+  const removeTag = async () => {
+    let tag = tags && findTag(tags, untag);
+    if (!tag) {
+      const fresh = await sendLibrary('listTags', { refresh: true }).catch(() => null);
+      if (fresh) qc.setQueryData(keys.tags, fresh);
+      tag = findTag(fresh ?? [], untag);
+    }
+    if (tag) onDone({ kind: 'untag', tag: { id: tag.id, name: tag.name } });
+    else setProblem(`The tag “${untag}” is no longer in your library.`);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (request.kind === 'move') onDone({ kind: 'move', collectionId });
-    else if (request.kind === 'tag') {
-      if (tagName.trim()) onDone({ kind: 'tag', name: tagName.trim() });
-    } else onDone({ kind: 'edit', title, note });
+    else if (request.kind === 'untag') void removeTag();
+    else {
+      const names = typedNames(tagName);
+      if (names.length > 0) onDone({ kind: 'tag', names });
+      else setProblem('Type a tag name: letters, digits and / for levels.');
+    }
   };
 
   let fields: ReactNode;
@@ -57,26 +98,27 @@ export function ActionDialog({ request, onDone, onCancel }: Props) {
         }}
       />
     );
-  } else if (request.kind === 'tag') {
+  } else if (request.kind === 'untag') {
     fields = (
       <label className="block space-y-1">
-        <span className={labelClass}>Tag name</span>
-        <input className={inputClass} value={tagName} onChange={(e) => setTagName(e.target.value)} list={`${id}-tags`} required />
-        <datalist id={`${id}-tags`}>{tags?.map((t) => <option key={t.id} value={t.name} />)}</datalist>
+        <span className={labelClass}>Tag to remove</span>
+        <select className={inputClass} value={untag} onChange={(e) => setUntag(e.target.value)}>
+          {request.names.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
       </label>
     );
   } else {
     fields = (
-      <>
-        <label className="block space-y-1">
-          <span className={labelClass}>Title</span>
-          <input className={inputClass} value={title} onChange={(e) => setTitle(e.target.value)} />
-        </label>
-        <label className="block space-y-1">
-          <span className={labelClass}>Note</span>
-          <textarea className={inputClass} rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
-        </label>
-      </>
+      <label className="block space-y-1">
+        <span className={labelClass}>Tag name</span>
+        <span className="block text-xs text-zinc-500 dark:text-zinc-400">Several at once: separate them with commas.</span>
+        <input className={inputClass} value={tagName} onChange={(e) => setTagName(e.target.value)} list={`${id}-tags`} required />
+        <datalist id={`${id}-tags`}>{tags?.map((t) => <option key={t.id} value={t.name} />)}</datalist>
+      </label>
     );
   }
 
@@ -84,12 +126,17 @@ export function ActionDialog({ request, onDone, onCancel }: Props) {
     <Dialog title={heading(request)} onClose={onCancel}>
       <form onSubmit={submit} className="space-y-3">
         {fields}
+        {problem && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            {problem}
+          </p>
+        )}
         <div className="flex justify-end gap-2">
           <button type="button" className={secondaryButtonClass} onClick={onCancel}>
             Cancel
           </button>
           <button type="submit" className={primaryButtonClass}>
-            {request.kind === 'move' ? 'Move' : request.kind === 'tag' ? 'Add tag' : 'Save'}
+            {request.kind === 'move' ? 'Move' : request.kind === 'untag' ? 'Remove tag' : 'Add tag'}
           </button>
         </div>
       </form>

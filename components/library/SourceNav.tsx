@@ -15,7 +15,11 @@ interface Props {
   tags: readonly Tag[] | null;
   smartFolders: readonly SmartFolder[] | null;
   onOpen(place: Place): void;
+  /** The clean-up views the panel opens in place of a list: not remembered as the place to reopen on. */
+  onTool?(tool: LibraryTool): void;
 }
+
+export type LibraryTool = 'duplicates' | 'trash';
 
 const itemClass = `flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800 ${focusRing}`;
 
@@ -40,7 +44,7 @@ function Group({ title, children, empty }: { title: string; children: React.Reac
 }
 
 /** The library's places: the fixed lists, the collections and tags as trees (with a filter), the smart folders. */
-export function SourceNav({ collections, tags, smartFolders, onOpen }: Props) {
+export function SourceNav({ collections, tags, smartFolders, onOpen, onTool }: Props) {
   const [filter, setFilter] = useState('');
   const q = filter.trim().toLowerCase();
   const list = (source: BrowseSource, title: string) => () => onOpen({ kind: 'list', source, title });
@@ -63,6 +67,8 @@ export function SourceNav({ collections, tags, smartFolders, onOpen }: Props) {
         <Item label="All bookmarks" onClick={list({ kind: 'all' }, 'All bookmarks')} />
         <Item label="Favourites" onClick={list({ kind: 'favorites' }, 'Favourites')} />
         <Item label="Unsorted" onClick={list({ kind: 'unsorted' }, 'Unsorted')} />
+        {onTool && <Item label="Duplicates" onClick={() => onTool('duplicates')} />}
+        {onTool && <Item label="Trash" onClick={() => onTool('trash')} />}
       </ul>
       <label className="block px-2">
         <span className="sr-only">Filter collections and tags</span>

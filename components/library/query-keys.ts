@@ -19,5 +19,6 @@ export const keys = {
   smartFolder: (id: string) => ['bookmarks', 'smart-folder', id] as const,
   savedPage: (url: string) => ['saved-page', url] as const,
   trash: ['trash'] as const,
+  duplicates: ['duplicates'] as const,
   job: (id: string) => ['job', id] as const,
 };

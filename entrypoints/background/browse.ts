@@ -105,6 +105,11 @@ export class Browse {
         await this.library.markTagsStale();
         return result;
       }
+      case 'untag': {
+        const result = await client.call('bulkUntag', { body: { ids, tagId: action.tagId } });
+        await this.library.markTagsStale();
+        return result;
+      }
       case 'trash': {
         const result = await client.call('bulkTrash', { body: { ids } });
         await this.index.forgetIds(result.ids);

@@ -4,6 +4,7 @@ import type { Account } from './account.ts';
 import type { Bookmarks } from './bookmarks.ts';
 import type { Browse } from './browse.ts';
 import type { Covers } from './covers.ts';
+import type { Duplicates } from './duplicates.ts';
 import type { SavedIcon } from './icon.ts';
 import type { LibraryEdits } from './library-edits.ts';
 import type { Library } from './library.ts';
@@ -28,10 +29,11 @@ export interface Services {
   trash: Trash;
   transfer: Transfer;
   queue: SaveQueue;
+  duplicates: Duplicates;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer, queue }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer, queue, duplicates }: Services): Handlers {
   /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
   const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
@@ -76,6 +78,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     evaluateSmartFolder: ({ id, restart }) => smartFolders.evaluate(id, restart),
     bulkBookmarks: ({ action, ids }) => browse.bulk(action, ids),
     restoreBookmark: ({ id }) => browse.restore(id),
+    findDuplicates: () => duplicates.find(),
 
     updateCollection: ({ id, patch }) => edits.updateCollection(id, patch),
     trashCollection: ({ id }) => edits.trashCollection(id),

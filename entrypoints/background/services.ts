@@ -4,6 +4,7 @@ import type { Account } from './account.ts';
 import { Bookmarks } from './bookmarks.ts';
 import { Browse } from './browse.ts';
 import { browserCovers } from './covers.ts';
+import { Duplicates } from './duplicates.ts';
 import type { Services } from './handlers.ts';
 import { SavedIcon } from './icon.ts';
 import { LibraryEdits } from './library-edits.ts';
@@ -48,5 +49,6 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     smartFolderDefinitions: new SmartFolderDefinitions(account, library),
     trash: new Trash(account),
     transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
+    duplicates: new Duplicates(account, scheduler),
   };
 }

@@ -10,7 +10,9 @@ import { sendLibrary } from '../../components/library/send.ts';
 import { NO_SELECTION, type Selection } from '../../components/library/selection.ts';
 import { SmartFolderStatus } from '../../components/library/SmartFolderStatus.tsx';
 import { useSmartFolder } from '../../components/library/smart-folder.ts';
-import { type Place, SourceNav } from '../../components/library/SourceNav.tsx';
+import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
+import { type LibraryTool, type Place, SourceNav } from '../../components/library/SourceNav.tsx';
+import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
 import { useListActions } from '../../components/library/use-list-actions.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { toClientError } from '../../lib/client/errors.ts';
@@ -111,7 +113,7 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
     if (listedUnknown && tab) void qc.invalidateQueries({ queryKey: keys.savedPage(tab.url) });
   }, [listedUnknown, tab, qc]);
   const selected = bookmarks.filter((b) => selection.ids.has(b.id));
-  const many = (action: 'move' | 'tag' | 'favorite' | 'trash') => {
+  const many = (action: 'move' | 'tag' | 'untag' | 'favorite' | 'trash') => {
     const run = actions.actOnMany(action, selected);
     if (run) void run.then(() => setSelection(NO_SELECTION));
   };
@@ -126,6 +128,9 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
           </button>
           <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('tag')}>
             Tag…
+          </button>
+          <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('untag')}>
+            Remove tag…
           </button>
           <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('favorite')}>
             {selected.every((b) => b.isFavorite) ? 'Unfavourite' : 'Favourite'}
@@ -235,7 +240,7 @@ function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
 }
 
 /** The library's places, with the lists they are read from: asked for only when the places are shown. */
-function LibraryNav({ onOpen }: { onOpen(place: Place): void }) {
+function LibraryNav({ onOpen, onTool }: { onOpen(place: Place): void; onTool(tool: LibraryTool): void }) {
   const collections = useCollections();
   const tags = useTags();
   const smartFolders = useSmartFolders();
@@ -243,7 +248,7 @@ function LibraryNav({ onOpen }: { onOpen(place: Place): void }) {
   return (
     <>
       {loadError && <ErrorAlertWithSignIn error={toClientError(loadError)} />}
-      <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={onOpen} />
+      <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={onOpen} onTool={onTool} />
     </>
   );
 }
@@ -263,18 +268,27 @@ function useRememberedPlace(opening: Place | null | undefined): [Place | null | 
   return [place, choose];
 }
 
+const TOOL_TITLES: Record<LibraryTool, string> = { duplicates: 'Duplicates', trash: 'Trash' };
+
 /** Shelf's side panel: browse the library, search it, act on bookmarks, with the current tab's page in view. */
 export function App({ opening }: { /** The place main.tsx read to open on; when not given, the panel reads it. */ opening?: Place | null }) {
   const tab = useCurrentTab();
   const [place, setPlace] = useRememberedPlace(opening);
+  const [tool, setTool] = useState<LibraryTool | null>(null);
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
-  const title = place === null || place === undefined ? null : place.kind === 'list' ? place.title : place.name;
+  const open = (next: Place | null) => {
+    setTool(null);
+    setPlace(next);
+  };
+  const title = tool !== null ? TOOL_TITLES[tool] : place === null || place === undefined ? null : place.kind === 'list' ? place.title : place.name;
 
   let body;
   if (q) body = <SearchResults q={q} tab={tab} />;
+  else if (tool === 'duplicates') body = <DuplicatesView />;
+  else if (tool === 'trash') body = <div className="min-h-0 flex-1 overflow-y-auto p-2"><TrashSection /></div>;
   else if (place === undefined) body = null;
-  else if (place === null) body = <LibraryNav onOpen={setPlace} />;
+  else if (place === null) body = <LibraryNav onOpen={open} onTool={setTool} />;
   else if (place.kind === 'list') body = <BrowseView key={JSON.stringify(place.source)} place={place} tab={tab} />;
   else body = <SmartFolderView key={place.id} place={place} tab={tab} />;
 
@@ -290,7 +304,7 @@ export function App({ opening }: { /** The place main.tsx read to open on; when 
       <CurrentPage tab={tab} />
       {title !== null && !q && (
         <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1.5 dark:border-zinc-800">
-          <button type="button" className={`${quietButtonClass} ${focusRing}`} onClick={() => setPlace(null)}>
+          <button type="button" className={`${quietButtonClass} ${focusRing}`} onClick={() => open(null)}>
             ← Library
           </button>
           <h2 className="min-w-0 truncate text-sm font-semibold">{title}</h2>

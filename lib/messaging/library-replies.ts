@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Bookmark } from '../api/bookmarks.ts';
+import { Bookmark, DuplicateGroup } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
 import { CollectionTrashResult, ShareState } from '../api/collection-edits.ts';
 import { Collection } from '../api/collections.ts';
@@ -41,6 +41,10 @@ export const SmartFolderView = z.object({
 });
 export type SmartFolderView = z.infer<typeof SmartFolderView>;
 
+/** The duplicate groups as the server found them, when, and when the next search may be sent (epoch ms; null: now). */
+export const DuplicatesView = z.object({ groups: z.array(DuplicateGroup), fetchedAt: z.number(), nextCheckAt: z.nullable(z.number()) });
+export type DuplicatesView = z.infer<typeof DuplicatesView>;
+
 /** A finished export as the page saves it: the server's file name and type, and its text. */
 export const ExportFile = z.object({ fileName: z.string(), type: z.string(), text: z.string() });
 export type ExportFile = z.infer<typeof ExportFile>;
@@ -64,6 +68,7 @@ export const libraryReplies = {
   evaluateSmartFolder: SmartFolderView,
   bulkBookmarks: BulkResult,
   restoreBookmark: Bookmark,
+  findDuplicates: DuplicatesView,
 
   updateCollection: Collection,
   trashCollection: CollectionTrashResult,

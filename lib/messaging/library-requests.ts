@@ -22,6 +22,7 @@ export const BulkAction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('move'), collectionId: z.nullable(Id) }),
   z.object({ type: z.literal('favorite'), isFavorite: z.boolean() }),
   z.object({ type: z.literal('tag'), name: TagName }),
+  z.object({ type: z.literal('untag'), tagId: Id }),
   z.object({ type: z.literal('trash') }),
 ]);
 export type BulkAction = z.infer<typeof BulkAction>;
@@ -42,6 +43,8 @@ export const libraryRequests = {
   evaluateSmartFolder: z.object({ id: Id, restart: z.boolean() }),
   bulkBookmarks: z.object({ action: BulkAction, ids: z.array(Id).check(z.minLength(1), z.maxLength(MAX_BULK)) }),
   restoreBookmark: id,
+  /** The API's duplicate groups: a heavy endpoint, sent only when the budget has room at once. */
+  findDuplicates: z.object({}),
 
   // The options page's Collections and Tags sections: each change also refreshes the background's kept list.
   updateCollection: z.object({ id: Id, patch: PatchCollectionBody }),

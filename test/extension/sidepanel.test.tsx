@@ -400,3 +400,99 @@ describe('side panel: search beyond its first matches', () => {
     expect(searches('moss 1')).toEqual(['50']);
   });
 });
+
+describe('side panel: editing every field', () => {
+  it('changes title, URL, description, note, tags (added and removed), collection, favourite and cover, sending only what changed', async () => {
+    const reading = await collection('Reading');
+    const [id] = bookmarks(1, { tags: ['old', 'keep'] });
+    server.db.prepare("UPDATE bookmarks SET cover_image = 'https://example.com/cover.png' WHERE id = ?").run(id);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await user.click(await screen.findByRole('button', { name: `Edit Title ${id}` }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit bookmark' });
+    const update = vi.spyOn(bg.services.bookmarks, 'update');
+    const field = (name: string) => within(dialog).getByRole('textbox', { name });
+
+    // Bad input first: said on the spot, nothing sent.
+    await user.clear(within(dialog).getByLabelText('URL'));
+    await user.type(within(dialog).getByLabelText('URL'), 'not a url');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('URL must be an absolute http or https URL.');
+    expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('URL'));
+    await user.type(within(dialog).getByLabelText('URL'), 'https://edited.example/page');
+    await user.clear(field('Title'));
+    await user.type(field('Title'), 'Edited title');
+    await user.type(field('Description'), 'A description');
+    await user.type(field('Note'), 'A note');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove tag old' }));
+    await user.type(within(dialog).getByRole('combobox', { name: 'Tags' }), 'fresh{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: /^Collection: / }));
+    await user.click(await within(dialog).findByRole('treeitem', { name: 'Reading' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Favourite' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Remove cover' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByRole('link', { name: 'Edited title' })).toBeTruthy();
+    await waitFor(() => expect(requested(/DELETE \/v1\/bookmarks\/[^/]+\/cover/).map((r) => r.status)).toEqual([200]));
+    expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(1);
+    expect(update).toHaveBeenCalledTimes(1);
+    expect(update.mock.calls[0]![1]).toEqual({
+      url: 'https://edited.example/page',
+      title: 'Edited title',
+      description: 'A description',
+      note: 'A note',
+      tags: ['keep', 'fresh'],
+      collectionId: reading.id,
+      isFavorite: true,
+    });
+    const row = server.db
+      .prepare('SELECT url, title, description, note, collection_id AS c, is_favorite AS f, cover_image AS cover FROM bookmarks WHERE id = ?')
+      .get(id);
+    expect(row).toEqual({ url: 'https://edited.example/page', title: 'Edited title', description: 'A description', note: 'A note', c: reading.id, f: 1, cover: null });
+
+    // Saving again with nothing changed sends nothing.
+    await user.click(screen.getByRole('button', { name: 'Edit Edited title' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Edit bookmark' })).getByRole('button', { name: 'Save' }));
+    expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(1);
+  });
+});
+
+describe('side panel: bulk tags', () => {
+  const tagsOf = (id: string) =>
+    (server.db.prepare('SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.bookmark_id = ? ORDER BY t.name').all(id) as { name: string }[]).map((r) => r.name);
+
+  it('adds two tags to three bookmarks, then removes one of them, each with one progress line and a summary', async () => {
+    const ids = bookmarks(3, { tags: ['kept'] });
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await screen.findByRole('link', { name: `Title ${ids[0]}` });
+    fireEvent.keyDown(screen.getByRole('region', { name: 'All bookmarks' }), { key: 'a', ctrlKey: true });
+
+    await user.click(screen.getByRole('button', { name: 'Tag…' }));
+    let dialog = screen.getByRole('dialog', { name: 'Tag 3 bookmarks' });
+    // Nothing that can be a tag: said, nothing sent.
+    await user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), ' , ');
+    await user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
+    expect(within(dialog).getByRole('alert').textContent).toMatch(/Type a tag name/);
+    expect(requested(/\/bulk\/tag/)).toHaveLength(0);
+    await user.clear(within(dialog).getByRole('combobox', { name: /Tag name/ }));
+    await user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), 'reading, later, Reading');
+    await user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
+    expect(await screen.findByText('Tagged 3 of 3.')).toBeTruthy();
+    expect(requested(/POST \/v1\/bookmarks\/bulk\/tag/)).toHaveLength(2);
+    for (const id of ids) expect(tagsOf(id)).toEqual(['kept', 'later', 'reading']);
+
+    await user.click(screen.getByRole('button', { name: 'Remove tag…' }));
+    dialog = screen.getByRole('dialog', { name: 'Remove a tag from 3 bookmarks' });
+    const choice = within(dialog).getByRole('combobox', { name: 'Tag to remove' });
+    expect(within(choice).getAllByRole('option').map((o) => o.textContent)).toEqual(['kept', 'later', 'reading']);
+    await user.selectOptions(choice, 'later');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove tag' }));
+    expect(await screen.findByText('Removed the tag from 3 of 3.')).toBeTruthy();
+    expect(requested(/DELETE \/v1\/bookmarks\/bulk\/tag/)).toHaveLength(1);
+    for (const id of ids) expect(tagsOf(id)).toEqual(['kept', 'reading']);
+    expect(within(screen.getByRole('list', { name: 'All bookmarks' })).getAllByText('· #kept #reading')).toHaveLength(3);
+  });
+});

@@ -1,0 +1,212 @@
+// @vitest-environment node
+// The DOM comes from ./support/dom.ts, imported first (see why there).
+import './support/dom.ts';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { type UserEvent, userEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
+import { defaultKeep, mergePlan } from '../../components/library/duplicate-merge.ts';
+import { libraryQueryClient } from '../../components/library/query-client.ts';
+import { setRuntime } from '../../components/messenger.ts';
+import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
+import { Collection } from '../../lib/api/collections.ts';
+import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
+import { dataOf } from '../support/expect.ts';
+import type { TestUser } from '../support/server.ts';
+import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
+import { type TestBackground, createTestBackground } from './support/background.ts';
+import { libraryPageServer } from './support/library-page.ts';
+
+const MINUTE = 60_000;
+/** The scheduler's heavy-endpoint window (a minute and its margin), and a second more: the next search may go. */
+const HEAVY_WINDOW = MINUTE + SPEC_LIMITS.marginMs + 1000;
+
+const server = libraryPageServer({ width: 560, height: 640 });
+let bg: TestBackground;
+let u: TestUser;
+let user: UserEvent;
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  bg = createTestBackground();
+  setRuntime(bg.runtime);
+  user = userEvent.setup();
+  u = await server.t.user();
+  // Each test starts with the heavy-endpoint minute behind it.
+  await server.t.advance(2 * MINUTE);
+  await bg.services.account.signIn(server.t.baseUrl, u.token);
+  await bg.idle();
+  bg.requests.length = 0;
+});
+afterEach(async () => {
+  cleanup();
+  await bg.idle();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+function show(): void {
+  render(
+    <QueryClientProvider client={libraryQueryClient()}>
+      <DuplicatesView />
+    </QueryClientProvider>,
+  );
+}
+
+const requested = (pattern: RegExp) => bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}`));
+
+/** Saved through the API, with title and description so that no page is fetched; a minute apart, oldest first. */
+async function save(body: { url: string; title: string; tags?: string[]; note?: string; collectionId?: string }): Promise<Bookmark> {
+  await server.t.advance(MINUTE);
+  return dataOf(await u.api('POST', '/bookmarks', { body: { description: 'd', ...body } }), Bookmark, 201);
+}
+
+const get = async (id: string) => dataOf(await u.api('GET', `/bookmarks/${id}`), Bookmark);
+const trashIds = async () => dataOf(await u.api('GET', '/bookmarks/trash'), BookmarkPage).data.map((b) => b.id);
+
+/** One group of three near-duplicates: the second has the most data, so it is kept unless the user chooses. */
+async function group() {
+  const reading = dataOf(await u.api('POST', '/collections', { body: { name: 'Reading' } }), Collection, 201);
+  const oldest = await save({ url: 'http://dup.example/page', title: 'Oldest copy', tags: ['web'] });
+  const richest = await save({ url: 'https://www.dup.example/page/', title: 'Richest copy', tags: ['Web', 'css'], note: 'Read twice.', collectionId: reading.id });
+  const newest = await save({ url: 'https://dup.example/page?utm_source=feed', title: 'Newest copy', tags: ['layout'], note: 'From the feed.' });
+  bg.requests.length = 0;
+  return { oldest, richest, newest };
+}
+
+describe('duplicates: choosing and merging', () => {
+  it('keeps the one with most data by default, the oldest on a tie, and merges tags without case twins and notes once each', async () => {
+    const { oldest, richest, newest } = await group();
+    expect(defaultKeep([oldest, richest, newest]).id).toBe(richest.id);
+    expect(defaultKeep([{ ...oldest, tags: [] }, { ...newest, tags: [], note: '' }]).id).toBe(oldest.id);
+    // The server reuses the first spelling of a tag: "Web" became "web".
+    expect([...richest.tags].sort()).toEqual(['css', 'web']);
+    const plan = mergePlan([oldest, richest, newest], richest.id);
+    expect(plan.patch).toEqual({ tags: [...richest.tags, 'layout'], note: 'Read twice.\n\nFrom the feed.' });
+    expect(mergePlan([{ ...oldest, tags: ['Web'] }, { ...newest, tags: ['web', 'WEB', 'x'] }], oldest.id).patch?.tags).toEqual(['Web', 'x']);
+    expect(plan.trash.map((b) => b.id)).toEqual([oldest.id, newest.id]);
+    // A kept bookmark that already has everything needs no PATCH.
+    expect(mergePlan([{ ...oldest, note: 'x' }, { ...newest, tags: ['web'], note: 'x' }], oldest.id).patch).toBeNull();
+  });
+
+  it('shows each group side by side, merges the others into the kept one with one PATCH, trashes them in one bulk request and says what was done', async () => {
+    const { oldest, richest, newest } = await group();
+    show();
+    const fieldset = await screen.findByRole('group', { name: 'Duplicates of dup.example/page' });
+    expect(await screen.findByText(/1 group of duplicates, found/)).toBeTruthy();
+    // Title, URL, collection, tags, dates and note of each.
+    expect(within(fieldset).getByText('Richest copy')).toBeTruthy();
+    expect(within(fieldset).getByText('https://www.dup.example/page/')).toBeTruthy();
+    expect(within(fieldset).getByText('Reading')).toBeTruthy();
+    expect(within(fieldset).getByText(richest.tags.map((t) => `#${t}`).join(' '))).toBeTruthy();
+    expect(within(fieldset).getByText('Read twice.')).toBeTruthy();
+    expect(within(fieldset).getAllByText('Unsorted')).toHaveLength(2);
+    expect(within(fieldset).getAllByRole('radio')).toHaveLength(3);
+    expect(within(fieldset).getByRole('radio', { name: 'Keep Richest copy (https://www.dup.example/page/)' })).toHaveProperty('checked', true);
+    expect(requested(/GET \/v1\/bookmarks\/duplicates/)).toHaveLength(1);
+
+    await user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
+    expect(await screen.findByText('Merged 1 group of 1: moved 2 duplicates to the trash.')).toBeTruthy();
+    expect(screen.getByText('No duplicates.')).toBeTruthy();
+    const kept = await get(richest.id);
+    expect([...kept.tags].sort()).toEqual(['css', 'layout', 'web']);
+    expect(kept.note).toBe('Read twice.\n\nFrom the feed.');
+    expect(kept.collectionId).toBe(richest.collectionId);
+    expect((await trashIds()).sort()).toEqual([oldest.id, newest.id].sort());
+    expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(1);
+    expect(requested(/POST \/v1\/bookmarks\/bulk\/trash/)).toHaveLength(1);
+    // The merge asks no new search: the heavy budget is left for the user's own.
+    expect(requested(/GET \/v1\/bookmarks\/duplicates/)).toHaveLength(1);
+  });
+
+  it('merges into the bookmark the user chose instead', async () => {
+    const { oldest, richest, newest } = await group();
+    show();
+    const fieldset = await screen.findByRole('group', { name: 'Duplicates of dup.example/page' });
+    await user.click(within(fieldset).getByRole('radio', { name: 'Keep Oldest copy (http://dup.example/page)' }));
+    expect(within(fieldset).getByRole('radio', { name: 'Keep Oldest copy (http://dup.example/page)' })).toHaveProperty('checked', true);
+    await user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
+    await screen.findByText('Merged 1 group of 1: moved 2 duplicates to the trash.');
+    const kept = await get(oldest.id);
+    expect([...kept.tags].sort()).toEqual(['css', 'layout', 'web']);
+    expect(kept.note).toBe('Read twice.\n\nFrom the feed.');
+    expect((await trashIds()).sort()).toEqual([richest.id, newest.id].sort());
+  });
+
+  it('a group whose kept bookmark cannot be changed keeps all its bookmarks, and the summary says why', async () => {
+    const { oldest, richest, newest } = await group();
+    show();
+    const fieldset = await screen.findByRole('group', { name: 'Duplicates of dup.example/page' });
+    // Deleted elsewhere after the search.
+    await u.api('DELETE', `/bookmarks/${richest.id}`);
+    await user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
+    const summary = await screen.findByText(/^Merged 0 groups of 1: moved 0 duplicates to the trash\. 1 group not merged \(.+\)\.$/);
+    expect(summary.textContent).not.toMatch(/undefined|null/);
+    expect(await trashIds()).toEqual([richest.id]);
+    expect((await get(oldest.id)).deletedAt ?? null).toBeNull();
+    expect((await get(newest.id)).tags).toEqual(['layout']);
+    expect(requested(/POST \/v1\/bookmarks\/bulk\/trash/)).toHaveLength(0);
+  });
+
+  it('merges every group at once: one PATCH per group, the others trashed in bulk requests of 50', async () => {
+    const now = server.t.server.deps.clock.now();
+    // 26 groups of three: 52 to trash, two bulk requests.
+    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 78 }, (_, i) => ({ createdAt: now - i * 1000, tags: [`t${i}`] })));
+    const trio = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
+    ids.forEach((id, i) => trio.run(`trio.example/${Math.floor(i / 3)}`, id));
+    show();
+    await user.click(await screen.findByRole('button', { name: 'Merge all 26 groups' }));
+    expect(await screen.findByText('Merged 26 groups of 26: moved 52 duplicates to the trash.', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(26);
+    expect(requested(/POST \/v1\/bookmarks\/bulk\/trash/)).toHaveLength(2);
+    // Each trio's oldest one (the third inserted) is kept, with the three tags.
+    expect([...(await get(ids[2]!)).tags].sort()).toEqual(['t0', 't1', 't2']);
+    expect((await get(ids[0]!)).deletedAt).toBeTruthy();
+  });
+});
+
+describe('duplicates: the heavy-endpoint budget', () => {
+  it('searches once on opening, says when it may search again, and a search refused for the budget waits and then goes', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    await group();
+    const searches = () => requested(/GET \/v1\/bookmarks\/duplicates/);
+    // Another page spent one search of this minute.
+    await bg.services.duplicates.find();
+    show();
+    await screen.findByRole('group', { name: 'Duplicates of dup.example/page' });
+    expect(searches()).toHaveLength(2);
+    expect(await screen.findByText(/You can search again in \d+ s\./)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Search again' })).toHaveProperty('disabled', true);
+
+    await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Search again' })).toHaveProperty('disabled', false));
+    await user.click(screen.getByRole('button', { name: 'Search again' }));
+    await waitFor(() => expect(searches()).toHaveLength(3));
+
+    // A second page opened now finds the minute spent: it says when it will search, sends nothing until then.
+    await bg.services.duplicates.find();
+    cleanup();
+    show();
+    expect(await screen.findByText(/This search can be made twice a minute: it will start in \d+ s\./)).toBeTruthy();
+    expect(searches()).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
+    await screen.findByRole('group', { name: 'Duplicates of dup.example/page' });
+    expect(searches()).toHaveLength(5);
+  });
+
+  it('shows the API’s 500 groups (its most) as a virtualised list: a few groups in the page, not all of them', async () => {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 1000 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
+    server.db.transaction(() => ids.forEach((id, i) => pair.run(`many.example/${Math.floor(i / 2)}`, id)))();
+    show();
+    expect(await screen.findByText(/500 groups of duplicates/)).toBeTruthy();
+    const list = screen.getByRole('list', { name: 'Duplicate groups' });
+    const shown = within(list).getAllByRole('group');
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(10);
+    expect(within(list).getAllByRole('listitem')[0]!.getAttribute('aria-setsize')).toBe('500');
+  });
+});
