@@ -3,6 +3,7 @@ import type { HeldSaves } from '../../lib/messaging/library-replies.ts';
 import type { QueuedSaveInfo } from '../../lib/messaging/replies.ts';
 import { type QueuedSave, type SaveOwner, sameAccount, saveQueueItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
+import { isOwnBudgetWait } from '../../lib/client/scheduler.ts';
 import type { Account } from './account.ts';
 import type * as z from 'zod/mini';
 
@@ -93,7 +94,9 @@ export class SaveQueue {
   /** As the pages show it. */
   async info(save: QueuedSave): Promise<z.infer<typeof QueuedSaveInfo>> {
     const waiting = (await saveQueueItem.get()).filter((s) => !s.refused && sameAccount(s.owner, save.owner)).length;
-    return { body: save.body, error: save.error, refused: save.refused, waiting };
+    // No error on a save that is not refused: it waits for this extension's own request budget, until nextAttemptAt.
+    const goesInSeconds = save.error === null && !save.refused ? Math.max(1, Math.ceil((save.nextAttemptAt - Date.now()) / 1000)) : null;
+    return { body: save.body, error: save.error, refused: save.refused, waiting, goesInSeconds };
   }
 
   /** Runs `task` once every earlier task for this page has finished. */
@@ -114,8 +117,7 @@ export class SaveQueue {
 
   /** A failed attempt of a new save: queued when a retry may succeed. */
   queueFailure(save: Pick<QueuedSave, 'owner' | 'body' | 'edits' | 'key'>, error: ClientError, attempts: number): Promise<void> {
-    const now = Date.now();
-    return this.put({ ...save, queuedAt: now, attempts, nextAttemptAt: now + backoff(attempts), error: plain(error), refused: false });
+    return this.put({ ...save, queuedAt: Date.now(), attempts, ...nextTry(error, attempts), refused: false });
   }
 
   remove(owner: SaveOwner, url: string): Promise<void> {
@@ -166,7 +168,7 @@ export class SaveQueue {
       if (error.code === 'NOT_SIGNED_IN') return false;
       const attempts = save.attempts + 1;
       const queued = shouldQueue(error);
-      const next = { ...save, attempts, nextAttemptAt: Date.now() + backoff(attempts), error: plain(error), refused: !queued };
+      const next = { ...save, attempts, ...nextTry(error, attempts), refused: !queued };
       await this.update((saves) => saves.map((s) => (s.key === save.key ? next : s)));
       // A refusal is this save's alone; anything else (server down, token refused) would stop the next one too.
       return !queued;
@@ -184,3 +186,12 @@ export class SaveQueue {
 }
 
 const plain = (error: ClientError): QueuedSave['error'] => ({ code: error.code, message: error.message });
+
+/**
+ * When a failed attempt is tried again, and why it failed. A save held back by the extension's own request
+ * budget failed at nothing: it goes when the budget has room, and keeps no error to show.
+ */
+function nextTry(error: ClientError, attempts: number): Pick<QueuedSave, 'nextAttemptAt' | 'error'> {
+  if (isOwnBudgetWait(error)) return { nextAttemptAt: Date.now() + error.retryAfterSeconds * 1000, error: null };
+  return { nextAttemptAt: Date.now() + backoff(attempts), error: plain(error) };
+}

@@ -93,6 +93,9 @@ export function committed(state: EditorState): FormValues {
 }
 
 /** The last used collection may have been deleted since; a bookmark's own collection is left alone. */
+/** A wait as the user reads it: seconds under two minutes, whole minutes past them. */
+const aboutTime = (seconds: number) => (seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`);
+
 function withoutGoneCollection(state: EditorState): EditorState {
   const { mode, values, collections } = state;
   const gone = collections !== null && mode.kind === 'create' && values.collectionId !== null && !collections.some((c) => c.id === values.collectionId);
@@ -151,12 +154,12 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       };
     }
     case 'queued': {
-      const { body, error, refused, waiting } = action.queued;
+      const { body, error, refused, waiting, goesInSeconds } = action.queued;
       const answered = state.busy !== null;
       // Found when the popup opened: the form shows the waiting save, unless the user has typed already.
       const values = answered || state.edited ? state.values : valuesOfBody(body);
       // Not a save yet: the draft stays until the server has it. Why it waits (or was refused) shows as an error does.
-      const status = refused ? '' : `⏳ Waiting to be saved${waiting > 1 ? ` (${waiting} waiting)` : ''}`;
+      const status = refused ? '' : goesInSeconds !== null ? `⏳ Saved to the queue: it goes in about ${aboutTime(goesInSeconds)}` : `⏳ Waiting to be saved${waiting > 1 ? ` (${waiting} waiting)` : ''}`;
       return { ...state, values, busy: null, sent: null, error: error && { ...error, retryAfterSeconds: undefined }, status };
     }
     case 'trashed':

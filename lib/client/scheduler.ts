@@ -398,6 +398,14 @@ async function errorOf(response: Response): Promise<{ code?: unknown; message?: 
   return typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'object' && body.error !== null ? body.error : undefined;
 }
 
+/**
+ * This scheduler's own refusal to wait longer for the request budget (nothing was sent, so no status): the
+ * server refused nothing, and the request can go once the budget has room, retryAfterSeconds from now.
+ */
+export function isOwnBudgetWait(error: ClientError): error is ClientError & { retryAfterSeconds: number } {
+  return error.code === 'RATE_LIMITED' && error.status === undefined && error.retryAfterSeconds !== undefined;
+}
+
 /** A limit's 429 (RATE_LIMITED, or the gateway's, which may carry no envelope), as opposed to another code answered with 429. */
 async function isRateLimit(response: Response): Promise<boolean> {
   const code = (await errorOf(response))?.code;

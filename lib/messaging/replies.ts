@@ -25,6 +25,8 @@ export const QueuedSaveInfo = z.object({
   refused: z.boolean(),
   /** How many saves wait in all (refused ones not counted). */
   waiting: z.number(),
+  /** For a save held back only by the extension's own request budget: about how long until it goes; null otherwise. */
+  goesInSeconds: z.nullable(z.number()),
 });
 
 /** A page's bookmark and its save waiting in the queue: one shape for a lookup and a save. */

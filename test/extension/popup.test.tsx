@@ -27,6 +27,7 @@ import { ALL_SCOPES } from '../../lib/api/scopes.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import { dataOf } from '../support/expect.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
+import { ShiftedClock } from '../support/manual-clock.ts';
 import { png } from '../support/images.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
@@ -533,6 +534,47 @@ describe('errors and other states', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('a save held back by the extension’s own request budget is queued: the popup says when it goes, never to try again, and it goes then', async () => {
+    const clock = new ShiftedClock();
+    bg = createTestBackground({ clock });
+    messages = gate(bg.runtime);
+    setRuntime(messages.runtime);
+    await signIn();
+    await bg.idle();
+    // The minute's budget spent by this extension (the server has refused nothing): the next request would wait longer than a user's does.
+    const client = await bg.services.account.client();
+    for (let sent = 0; ; sent++) {
+      expect(sent).toBeLessThan(100);
+      const answer = await client.call('listTags', { priority: 'user' }).catch((err: unknown) => err);
+      if (answer instanceof Error) {
+        expect(answer).toMatchObject({ code: 'RATE_LIMITED', status: undefined });
+        break;
+      }
+    }
+    await openForm();
+    await user.clear(field('Title'));
+    await user.type(field('Title'), 'Saved while the budget was spent');
+    await user.click(await saveButton());
+
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^⏳ Saved to the queue: it goes in about \d+ s$/));
+    const goesIn = Number(/about (\d+) s/.exec(screen.getByRole('status').textContent ?? '')![1]);
+    expect(goesIn).toBeGreaterThan(15);
+    expect(goesIn).toBeLessThanOrEqual(65);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.body.textContent).not.toContain('try again');
+    const [queued] = await saveQueueItem.get();
+    expect(queued).toMatchObject({ error: null, refused: false, body: { title: 'Saved while the budget was spent' } });
+    expect(queued!.nextAttemptAt - Date.now()).toBeGreaterThan(15_000);
+    expect(await allBookmarks()).toEqual([]);
+
+    // Once the minute has passed, the queue's next try sends it.
+    clock.advance(2 * MINUTE);
+    await t.advance(2 * MINUTE);
+    await bg.services.queue.drain(true);
+    expect((await allBookmarks()).map((b) => b.title)).toEqual(['Saved while the budget was spent']);
+    expect(await saveQueueItem.get()).toEqual([]);
   });
 
   it('says in words why a new collection could not be made', async () => {
