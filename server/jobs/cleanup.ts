@@ -30,5 +30,10 @@ export async function sweepJobs(deps: JobDeps, now: number): Promise<void> {
 /** `exportFiles`: the store's export files, listed once per sweep; an export job's are those of all its attempts (one that lost its lease may have left one). */
 async function removeFiles({ storage, store }: JobDeps, job: JobRecord, exportFiles: readonly string[]): Promise<void> {
   if (job.type === 'import') await storage.deleteImportFilesOfJob(job.id);
-  else await store.exports.remove(exportFiles.filter((name) => isArtifactOf(job.id, name)));
+  else {
+    // The listing leaves out files written lately (PostgreSQL lists only those no writer can still be adding to):
+    // the completed attempt's own file, which the job names, goes whatever its age.
+    const named = job.storageId ? [job.storageId] : [];
+    await store.exports.remove(new Set([...named, ...exportFiles.filter((name) => isArtifactOf(job.id, name))]));
+  }
 }

@@ -104,7 +104,10 @@ describe('side panel: browsing', () => {
     vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ ...tab, title: 'Recipes' }]);
     stubPageFetch(server.t, { title: 'Recipes', description: '' });
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'Save this page' }));
+    // Enabled once the background has asked the server whether the page is saved (its index may be behind).
+    const save = await screen.findByRole('button', { name: 'Save this page' });
+    await waitFor(() => expect((save as HTMLButtonElement).disabled).toBe(false));
+    await user.click(save);
     expect(await screen.findByText('Saved')).toBeTruthy();
     await user.click(within(screen.getByRole('navigation', { name: 'Library' })).getByRole('button', { name: 'All bookmarks' }));
     const link = await screen.findByRole('link', { name: /Recipes/ });
