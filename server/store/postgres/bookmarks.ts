@@ -66,7 +66,7 @@ const SQL = {
   insert: `INSERT INTO bookmarks (id, user_id, url, url_key, title, description, excerpt, note, type, is_favorite, collection_id,
              domain, favicon, metadata_status, link_status, last_checked_at, http_status_code, created_at, updated_at, link_checked_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $16, $16,
-             CASE WHEN $15 = 'unchecked' THEN 0 ELSE $16 END)`,
+             CASE WHEN $15 = 'unchecked' THEN 0 ELSE $16::bigint END)`,
   trash: `UPDATE bookmarks AS b SET deleted_at = $3, updated_at = $3 WHERE ${IN_IDS} AND b.deleted_at IS NULL`,
   // A bookmark whose collection is no longer active comes back Unsorted, out of that collection's trash.
   restore: `UPDATE bookmarks AS b SET deleted_at = NULL, trash_root = NULL, updated_at = $1,
