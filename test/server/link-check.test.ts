@@ -258,15 +258,16 @@ describe('link check on two instances', () => {
       ...(database === null ? { dataDir: a.dataDir } : { databaseUrl: database }),
     }));
     const users = [await a.user(), await a.user(), await a.user()];
-    for (const [i, user] of users.entries()) await save(user, Array.from({ length: 20 }, (_, n) => `${pages.origin}/ok-twice-${i}-${n}`));
+    for (const [i, user] of users.entries()) await save(user, Array.from({ length: 12 }, (_, n) => `${pages.origin}/ok-twice-${i}-${n}`));
     a.server.deps.linkChecker.wake();
     b.server.deps.linkChecker.wake();
     await Promise.all([a.server.deps.linkChecker.idle(), b.server.deps.linkChecker.idle()]);
     const hits = [...pages.hits.entries()].filter(([p]) => p.startsWith('/ok-twice-'));
-    expect(hits).toHaveLength(60);
+    expect(hits).toHaveLength(36);
     for (const [path, times] of hits) expect([path, times.length]).toEqual([path, 1]);
     for (const user of users) for (const bm of (await byUrl(user)).values()) expect(bm.linkStatus).toBe('ok');
-  });
+    // Saving 36 bookmarks over HTTP takes a while on PostgreSQL on a loaded machine.
+  }, 90_000);
 });
 
 describe('link check configuration', () => {
