@@ -20,9 +20,11 @@ const VERBS: Record<BulkAction['type'], [string, string]> = {
   favorite: ['Updating', 'Updated'],
   tag: ['Tagging', 'Tagged'],
   trash: ['Trashing', 'Moved to the trash:'],
+  check: ['Asking for a re-check of', 'Queued for a re-check:'],
 };
 
-function summary(action: BulkAction, total: number, outcome: BulkOutcome): string {
+/** One line for a finished bulk action: how many were done, and why the others were not. */
+export function bulkSummary(action: BulkAction, total: number, outcome: BulkOutcome): string {
   const done = `${VERBS[action.type][1]} ${outcome.done.length} of ${total}.`;
   if (outcome.failed.length === 0) return done;
   const reasons = outcome.failed.map((f) => `${f.ids.length} (${f.reason.replace(/\.$/, '')})`).join(', ');
@@ -40,6 +42,9 @@ function applied(action: BulkAction): (b: Bookmark) => Bookmark | null {
       return (b) => (b.tags.includes(action.name) ? b : { ...b, tags: [...b.tags, action.name] });
     case 'trash':
       return () => null;
+    case 'check':
+      // The server checks later: nothing shown changes now.
+      return (b) => b;
   }
 }
 
@@ -64,7 +69,7 @@ export function useListActions() {
     changeBookmarks(qc, new Set(outcome.done), applied(action));
     void qc.invalidateQueries({ queryKey: keys.collections });
     if (action.type === 'tag') void qc.invalidateQueries({ queryKey: keys.tags });
-    setNotice({ text: summary(action, ids.length, outcome), error: outcome.failed.length > 0 });
+    setNotice({ text: bulkSummary(action, ids.length, outcome), error: outcome.failed.length > 0 });
     setRunning(false);
     return outcome;
   };

@@ -101,6 +101,8 @@ export class Browse {
         this.onSavedChange();
         return result;
       }
+      case 'check':
+        return client.call('bulkCheck', { body: { ids } });
     }
   }
 

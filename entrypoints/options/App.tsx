@@ -1,6 +1,7 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import { AccountForm } from '../../components/account/AccountForm.tsx';
 import { focusRing } from '../../components/field-styles.ts';
+import { BrokenLinksSection } from '../../components/options/broken-links/BrokenLinksSection.tsx';
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
 import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
 import { SmartFoldersSection } from '../../components/options/smart-folders/SmartFoldersSection.tsx';
@@ -21,6 +22,7 @@ const SECTIONS = [
   { id: 'tags', label: 'Tags', Content: TagsSection },
   { id: 'smart-folders', label: 'Smart folders', Content: SmartFoldersSection },
   { id: 'trash', label: 'Trash', Content: TrashSection },
+  { id: 'broken-links', label: 'Broken links', Content: BrokenLinksSection },
   { id: 'import-export', label: 'Import and export', Content: TransferSection },
 ] as const satisfies readonly [Section, ...Section[]];
 

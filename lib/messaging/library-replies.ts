@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Bookmark } from '../api/bookmarks.ts';
+import { Bookmark, LinkStatusCount } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
 import { CollectionTrashResult, ShareState } from '../api/collection-edits.ts';
 import { Collection } from '../api/collections.ts';
@@ -82,6 +82,9 @@ export const libraryReplies = {
   listTrash: BrowsePage,
   deleteBookmark: SuccessResult,
   emptyTrash: EmptiedTrash,
+
+  linkStatusCounts: z.array(LinkStatusCount),
+  bookmarksByLinkStatus: BrowsePage,
 
   createSmartFolder: SmartFolder,
   updateSmartFolder: SmartFolder,
