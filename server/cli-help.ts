@@ -38,6 +38,17 @@ flags (each flag wins over its environment variable):
                          started with it (--data is then not used). Env DATABASE_URL.
   --job-lease-ms N       how long an instance holds an import or export job between heartbeats
                          before another instance may take it over; default 30000.
+  --no-link-check        turns off the link checker, which otherwise re-checks every bookmark's
+                         URL in the background (one GET through the same guard as the page
+                         fetcher, headers only). Env LINK_CHECK=off.
+  --link-check           turns the link checker on under --test-clock (off there by default).
+  --link-check-pace-ms N      least time between two requests to one host; default 2000.
+  --link-check-concurrency N  link checks in flight at once on this instance; default 8.
+  --link-check-daily-cap N    link checks per user and day; default 2000.
+  --link-check-recheck-ms N   a link is checked again this long after its last check;
+                              default 604800000 (7 days).
+  --link-check-timeout-ms N   a check with no answer by then is unreachable; default 10000.
+  --link-check-poll-ms N      how often an idle checker looks for due links; default 60000.
   --test-clock           enables POST /__test__/clock {"advanceMs": N}, which moves the
                          server's clock forward (for tests only; shared through --redis).
   --raise-limits         lifts the request-count limits out of a load generator's reach (for

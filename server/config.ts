@@ -20,7 +20,46 @@ export interface ServerConfig {
   jobLeaseMs: number;
   /** --ipv6-prefix / IPV6_PREFIX: the per-address limits and blocks key on an IPv6 client's network of this many bits (128: the address). */
   ipv6Prefix: number;
+  /** The link checker (server/link-check/). */
+  linkCheck: LinkCheckConfig;
 }
+
+export interface LinkCheckConfig {
+  /** On by default, off with --no-link-check or LINK_CHECK=off, and off under --test-clock unless --link-check. */
+  enabled: boolean;
+  /** A link is checked again this long after its last check. */
+  recheckMs: number;
+  /** The least time between two requests to one host (host:port) from this instance. */
+  hostPaceMs: number;
+  /** Requests in flight at once on this instance. */
+  concurrency: number;
+  /** Checks per user and day (the server's clock), whichever instance makes them. */
+  dailyCap: number;
+  /** A check with no response headers by then is `unreachable`. */
+  timeoutMs: number;
+  /** How often an idle checker looks for links that became due. */
+  pollMs: number;
+}
+
+export const LINK_CHECK_DEFAULTS: LinkCheckConfig = {
+  enabled: true,
+  recheckMs: 7 * 24 * 3_600_000,
+  hostPaceMs: 2000,
+  concurrency: 8,
+  dailyCap: 2000,
+  timeoutMs: 10_000,
+  pollMs: 60_000,
+};
+
+/** Flag name, key and bounds of each number of the link checker. */
+const LINK_CHECK_NUMBERS = [
+  ['link-check-recheck-ms', 'recheckMs', 1000, 365 * 24 * 3_600_000],
+  ['link-check-pace-ms', 'hostPaceMs', 0, 3_600_000],
+  ['link-check-concurrency', 'concurrency', 1, 256],
+  ['link-check-daily-cap', 'dailyCap', 1, 1_000_000],
+  ['link-check-timeout-ms', 'timeoutMs', 100, 120_000],
+  ['link-check-poll-ms', 'pollMs', 10, 3_600_000],
+] as const;
 
 const MAX_PROXY_HOPS = 10;
 const Port = z.coerce.number().int().min(0).max(65535);
@@ -46,6 +85,9 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
       database: { type: 'string' },
       'job-lease-ms': { type: 'string' },
       'ipv6-prefix': { type: 'string' },
+      'link-check': { type: 'boolean', default: false },
+      'no-link-check': { type: 'boolean', default: false },
+      ...Object.fromEntries(LINK_CHECK_NUMBERS.map(([flag]) => [flag, { type: 'string' as const }])),
     },
     strict: true,
     allowPositionals: false,
@@ -77,7 +119,24 @@ export function parseServerConfig(argv: string[], env: NodeJS.ProcessEnv): Serve
     databaseUrl: databaseUrl ?? null,
     jobLeaseMs: lease.data,
     ipv6Prefix: prefix.data,
+    linkCheck: linkCheckConfig(values, env),
   };
+}
+
+/** Off with --no-link-check or LINK_CHECK=off|0|false; off under --test-clock unless --link-check asks for it. */
+function linkCheckConfig(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): LinkCheckConfig {
+  if (values['link-check'] === true && values['no-link-check'] === true) throw new Error('--link-check and --no-link-check contradict each other');
+  const envOff = ['off', '0', 'false'].includes((env.LINK_CHECK ?? '').trim().toLowerCase());
+  const enabled = values['no-link-check'] === true ? false : values['link-check'] === true || (!envOff && values['test-clock'] !== true);
+  const config: LinkCheckConfig = { ...LINK_CHECK_DEFAULTS, enabled };
+  for (const [flag, key, min, max] of LINK_CHECK_NUMBERS) {
+    const raw = values[flag];
+    if (typeof raw !== 'string') continue;
+    const parsed = z.coerce.number().int().min(min).max(max).safeParse(raw);
+    if (!parsed.success) throw new Error(`--${flag} must be a whole number from ${min} to ${max}, got ${raw}`);
+    config[key] = parsed.data;
+  }
+  return config;
 }
 
 const Hops = z.coerce.number().int().min(1).max(MAX_PROXY_HOPS);

@@ -3,6 +3,8 @@ import { Authenticator } from './auth/authenticate.ts';
 import { Clock, DAY } from './clock.ts';
 import type { ServerConfig } from './config.ts';
 import { JobRunner } from './jobs/runner.ts';
+import { checkLink } from './link-check/check-link.ts';
+import { LinkChecker } from './link-check/checker.ts';
 import { Guards } from './limits/guards.ts';
 import { newId } from './ids.ts';
 import type { LimitStore } from './limits/limit-store.ts';
@@ -33,6 +35,8 @@ export interface ServerDeps {
   responseCache: ResponseCache;
   /** This process among the instances that share the database: the owner named in job leases. */
   instanceId: string;
+  /** Re-checks the bookmarks' links in the background (started by startServer when config.linkCheck.enabled). */
+  linkChecker: LinkChecker;
 }
 
 /** `redis`: what the instances share beyond the database (config.redisUrl, connected); null: this process alone. */
@@ -42,7 +46,7 @@ export function createDeps(config: ServerConfig, store: Store, redis: Redis | nu
   const maintenance = new Maintenance(() => clock.now());
   maintenance.add('forget-idempotency-keys', (now) => store.idempotency.purgeOlderThan(now - DAY));
   maintenance.add('forget-ended-ip-blocks', (now) => store.blocks.purgeEnded(now));
-  return {
+  const deps: Omit<ServerDeps, 'linkChecker'> = {
     config,
     clock,
     store,
@@ -56,4 +60,6 @@ export function createDeps(config: ServerConfig, store: Store, redis: Redis | nu
     responseCache: new ResponseCache(),
     instanceId: newId('inst'),
   };
+  const { allowPrivateFetch: allowPrivate, linkCheck } = config;
+  return { ...deps, linkChecker: new LinkChecker(deps, (url) => checkLink(url, { allowPrivate, timeoutMs: linkCheck.timeoutMs })) };
 }

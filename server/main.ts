@@ -16,7 +16,7 @@ try {
   config = parseServerConfig(argv, process.env);
 } catch (err) {
   console.error(`shelf server: ${(err as Error).message}`);
-  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy] [--trust-proxy-hops N] [--redis redis://HOST:PORT] [--database postgres://USER@HOST:PORT/DB] [--job-lease-ms 30000]');
+  console.error('usage: npm run --silent server -- [--port 8787] [--host 127.0.0.1] [--data ./data] [--test-clock] [--allow-private-fetch] [--trust-proxy] [--trust-proxy-hops N] [--redis redis://HOST:PORT] [--database postgres://USER@HOST:PORT/DB] [--job-lease-ms 30000] [--no-link-check] [--link-check] [--link-check-pace-ms N] ...');
   process.exit(2);
 }
 

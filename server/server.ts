@@ -30,6 +30,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   deps.maintenance.start(HOUR / 4);
   await resumeInterruptedJobs(deps);
   const stopWatchingJobs = watchForInterruptedJobs(deps);
+  deps.linkChecker.start();
 
   let server: ServerType;
   try {
@@ -40,6 +41,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
   } catch (err) {
     // Not listening (say, the port is taken): stop what started and let the caller say why.
     await deps.maintenance.stop();
+    await deps.linkChecker.stop();
     await deps.jobRunner.stop();
     await store.close();
     throw err;
@@ -62,6 +64,7 @@ export async function startServer(config: ServerConfig): Promise<RunningServer> 
         });
         await deps.maintenance.stop();
         stopWatchingJobs();
+        await deps.linkChecker.stop();
         await deps.jobRunner.stop();
         await store.close();
         // quit() waits for Redis to say goodbye; a Redis that is away would make it throw.

@@ -7,6 +7,8 @@ import type { MessageInput, MessageOutput } from '../../lib/messaging/protocol.t
 export interface BulkFailure {
   ids: string[];
   reason: string;
+  /** The error's code where the server refused the request (e.g. CONFLICT: a server that does not check links). */
+  code?: string;
 }
 
 export interface BulkOutcome {
@@ -40,7 +42,7 @@ export async function runBulk(send: SendBulk, action: BulkAction, ids: readonly 
         const rest = chunk.filter((id) => !named.includes(id));
         if (rest.length) await request(rest, false);
       } else {
-        outcome.failed.push({ ids: chunk, reason: describeError(error).title });
+        outcome.failed.push({ ids: chunk, reason: describeError(error).title, code: error.code });
       }
     }
   };

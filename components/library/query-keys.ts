@@ -1,3 +1,4 @@
+import type { LinkStatus } from '../../lib/api/bookmarks.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 
 /**
@@ -20,5 +21,8 @@ export const keys = {
   savedPage: (url: string) => ['saved-page', url] as const,
   trash: ['trash'] as const,
   duplicates: ['duplicates'] as const,
+  /** Under 'bookmarks', so that a change to bookmarks elsewhere reaches the Broken links lists too. */
+  linkStatusCounts: ['bookmarks', 'link-status-counts'] as const,
+  byLinkStatus: (linkStatus: LinkStatus) => ['bookmarks', 'link-status', linkStatus] as const,
   job: (id: string) => ['job', id] as const,
 };

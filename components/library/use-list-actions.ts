@@ -23,9 +23,11 @@ const VERBS: Record<BulkAction['type'], [string, string]> = {
   tag: ['Tagging', 'Tagged'],
   untag: ['Removing a tag from', 'Removed the tag from'],
   trash: ['Trashing', 'Moved to the trash:'],
+  check: ['Asking for a re-check of', 'Queued for a re-check:'],
 };
 
-function summary(action: BulkAction, total: number, outcome: BulkOutcome): string {
+/** One line for a finished bulk action: how many were done, and why the others were not. */
+export function bulkSummary(action: BulkAction, total: number, outcome: BulkOutcome): string {
   const done = `${VERBS[action.type][1]} ${outcome.done.length} of ${total}.`;
   if (outcome.failed.length === 0) return done;
   const reasons = outcome.failed.map((f) => `${f.ids.length} (${f.reason.replace(/\.$/, '')})`).join(', ');
@@ -45,6 +47,9 @@ function applied(action: BulkAction, untagged: string): (b: Bookmark) => Bookmar
       return (b) => ({ ...b, tags: b.tags.filter((t) => t.toLowerCase() !== untagged.toLowerCase()) });
     case 'trash':
       return () => null;
+    case 'check':
+      // The server checks later: nothing shown changes now.
+      return (b) => b;
   }
 }
 
@@ -83,7 +88,7 @@ export function useListActions() {
     }
     void qc.invalidateQueries({ queryKey: keys.collections });
     if (first.type === 'tag' || first.type === 'untag') void qc.invalidateQueries({ queryKey: keys.tags });
-    setNotice({ text: summary(first, ids.length, outcome), error: outcome.failed.length > 0 });
+    setNotice({ text: bulkSummary(first, ids.length, outcome), error: outcome.failed.length > 0 });
     setRunning(false);
     return outcome;
   };

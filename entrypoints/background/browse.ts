@@ -116,6 +116,8 @@ export class Browse {
         this.onSavedChange();
         return result;
       }
+      case 'check':
+        return client.call('bulkCheck', { body: { ids } });
     }
   }
 

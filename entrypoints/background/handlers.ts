@@ -12,6 +12,7 @@ import type { SavedIndex } from './saved-index.ts';
 import type { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import type { SmartFolders } from './smart-folders.ts';
 import type { Transfer } from './transfer.ts';
+import type { LinkStatuses } from './link-statuses.ts';
 import type { Trash } from './trash.ts';
 import type { SaveQueue } from './save-queue.ts';
 
@@ -27,13 +28,14 @@ export interface Services {
   smartFolders: SmartFolders;
   smartFolderDefinitions: SmartFolderDefinitions;
   trash: Trash;
+  linkStatuses: LinkStatuses;
   transfer: Transfer;
   queue: SaveQueue;
   duplicates: Duplicates;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, transfer, queue, duplicates }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates }: Services): Handlers {
   /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
   const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
@@ -95,6 +97,9 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     listTrash: ({ cursor }) => trash.page(cursor),
     deleteBookmark: ({ id }) => trash.deleteForever(id),
     emptyTrash: () => trash.empty(),
+
+    linkStatusCounts: () => linkStatuses.counts(),
+    bookmarksByLinkStatus: ({ linkStatus, cursor }) => linkStatuses.page(linkStatus, cursor),
 
     createSmartFolder: (body) => smartFolderDefinitions.create(body),
     updateSmartFolder: ({ id, patch }) => smartFolderDefinitions.update(id, patch),

@@ -14,6 +14,7 @@ import { SaveQueue } from './save-queue.ts';
 import { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import { SmartFolders } from './smart-folders.ts';
 import { Transfer } from './transfer.ts';
+import { LinkStatuses } from './link-statuses.ts';
 import { Trash } from './trash.ts';
 
 /**
@@ -48,6 +49,7 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     smartFolders: new SmartFolders(account, library, scheduler),
     smartFolderDefinitions: new SmartFolderDefinitions(account, library),
     trash: new Trash(account),
+    linkStatuses: new LinkStatuses(account),
     transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
     duplicates: new Duplicates(account, scheduler),
   };

@@ -2,6 +2,7 @@ import { type ComponentType, useEffect, useState } from 'react';
 import { AccountForm } from '../../components/account/AccountForm.tsx';
 import { focusRing } from '../../components/field-styles.ts';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
+import { BrokenLinksSection } from '../../components/options/broken-links/BrokenLinksSection.tsx';
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
 import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
 import { SmartFoldersSection } from '../../components/options/smart-folders/SmartFoldersSection.tsx';
@@ -24,6 +25,7 @@ const SECTIONS = [
   { id: 'smart-folders', label: 'Smart folders', Content: SmartFoldersSection },
   { id: 'duplicates', label: 'Duplicates', Content: DuplicatesView },
   { id: 'trash', label: 'Trash', Content: TrashSection },
+  { id: 'broken-links', label: 'Broken links', Content: BrokenLinksSection },
   { id: 'import-export', label: 'Import and export', Content: TransferSection },
   { id: 'site-access', label: 'Site access', Content: SiteAccessSection },
 ] as const satisfies readonly [Section, ...Section[]];

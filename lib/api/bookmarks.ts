@@ -7,8 +7,21 @@ export type BookmarkType = z.infer<typeof BookmarkType>;
 
 /** metadataStatus: how the auto-detection of title and description went. */
 export const MetadataStatus = z.enum(['complete', 'failed', 'skipped']);
-/** linkStatus: what the last fetch of the URL said about the link. */
-export const LinkStatus = z.enum(['unchecked', 'ok', 'broken', 'unreachable']);
+/**
+ * linkStatus: what the last fetch of the URL said about the link (docs/api-decisions.md, "Link check").
+ * `redirected` and `error` come from the link checker only; a save-time fetch says `broken` for any failing status.
+ */
+export const LinkStatus = z.enum(['unchecked', 'ok', 'broken', 'redirected', 'error', 'unreachable']);
+export type LinkStatus = z.infer<typeof LinkStatus>;
+
+/** Query-string list of link statuses, comma-separated: `broken,redirected`. */
+const linkStatusList = z.pipe(
+  z.pipe(
+    z.string().check(z.minLength(1), z.maxLength(100)),
+    z.transform((raw: string) => [...new Set(raw.split(',').map((s) => s.trim()))]),
+  ),
+  z.array(LinkStatus),
+);
 
 export const Bookmark = z.object({
   id: Id,
@@ -133,6 +146,7 @@ export const ListBookmarksQuery = z.object({
   isFavorite: z.optional(booleanParam),
   /** The bookmarks saved under this URL once normalised (see docs/api-decisions.md): how a client asks whether a page is saved. */
   url: z.optional(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(2048))),
+  linkStatus: z.optional(linkStatusList),
   sortBy: z._default(BookmarkSort, 'newest'),
   cursor: z.optional(Cursor),
 });
@@ -155,6 +169,10 @@ export const SearchQuery = /* @__PURE__ */ z
   .check(z.refine(({ q }) => q.length > 0, { message: 'is required (q or query)', path: ['q'] }));
 
 export const DomainCount = z.object({ domain: z.string(), count: z.number() });
+
+/** GET /bookmarks/link-statuses: active bookmarks per link status (statuses without any are left out). */
+export const LinkStatusCount = z.object({ linkStatus: LinkStatus, count: z.number() });
+export type LinkStatusCount = z.infer<typeof LinkStatusCount>;
 
 export const BookmarkStats = z.object({
   total: z.number(),

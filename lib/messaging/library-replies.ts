@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Bookmark, DuplicateGroup } from '../api/bookmarks.ts';
+import { Bookmark, DuplicateGroup, LinkStatusCount } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
 import { CollectionTrashResult, ShareState } from '../api/collection-edits.ts';
 import { Collection } from '../api/collections.ts';
@@ -87,6 +87,9 @@ export const libraryReplies = {
   listTrash: BrowsePage,
   deleteBookmark: SuccessResult,
   emptyTrash: EmptiedTrash,
+
+  linkStatusCounts: z.array(LinkStatusCount),
+  bookmarksByLinkStatus: BrowsePage,
 
   createSmartFolder: SmartFolder,
   updateSmartFolder: SmartFolder,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_LIST_LIMIT, TagName } from '../api/bookmarks.ts';
+import { LinkStatus, MAX_LIST_LIMIT, TagName } from '../api/bookmarks.ts';
 import { MAX_BULK } from '../api/bulk.ts';
 import { PatchCollectionBody } from '../api/collection-edits.ts';
 import { Id } from '../api/common.ts';
@@ -24,6 +24,8 @@ export const BulkAction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tag'), name: TagName }),
   z.object({ type: z.literal('untag'), tagId: Id }),
   z.object({ type: z.literal('trash') }),
+  /** Puts the links first in the server's link-check queue. */
+  z.object({ type: z.literal('check') }),
 ]);
 export type BulkAction = z.infer<typeof BulkAction>;
 
@@ -63,6 +65,10 @@ export const libraryRequests = {
   listTrash: z.object({ cursor: z.optional(z.string().check(z.maxLength(2048))) }),
   deleteBookmark: id,
   emptyTrash: z.object({}),
+
+  // The options page's Broken links section.
+  linkStatusCounts: z.object({}),
+  bookmarksByLinkStatus: z.object({ linkStatus: LinkStatus, cursor: z.optional(z.string().check(z.maxLength(2048))) }),
 
   createSmartFolder: CreateSmartFolderBody,
   updateSmartFolder: z.object({ id: Id, patch: PatchSmartFolderBody }),

@@ -35,6 +35,8 @@ export type FetchOutcome =
   | {
       kind: 'response';
       status: number;
+      /** The first hop's status: a 3xx when the response came through redirects, else the same as status. */
+      firstStatus: number;
       /** URL of the response actually returned, after redirects. */
       url: string;
       contentType: string;
@@ -189,6 +191,7 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
       return { kind: 'refused', detail: 'invalid URL' };
     }
 
+    let firstStatus: number | undefined;
     for (let redirects = 0; ; redirects++) {
       // DNS cannot be cancelled, so a hung resolver is raced against the deadline.
       const checked = await unlessAborted(guard(current, options.allowPrivate), signal);
@@ -205,6 +208,7 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
       }
       const { res } = hop;
       const status = res.statusCode ?? 0;
+      firstStatus ??= status;
       const contentType = String(res.headers['content-type'] ?? '');
       const location = res.headers.location;
 
@@ -214,7 +218,7 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
         try {
           next = new URL(location, checked.url);
         } catch {
-          return { kind: 'response', status, url: checked.url.href, contentType, body: Buffer.alloc(0) };
+          return { kind: 'response', status, firstStatus, url: checked.url.href, contentType, body: Buffer.alloc(0) };
         }
         next.hash = '';
         current = next;
@@ -225,7 +229,7 @@ export async function fetchPage(url: string, options: FetchPageOptions): Promise
       let body: Buffer = Buffer.alloc(0);
       if (options.wantBody(status, contentType)) body = await readBody(res, options.maxBytes, signal);
       else discard(res);
-      return { kind: 'response', status, url: checked.url.href, contentType, body };
+      return { kind: 'response', status, firstStatus, url: checked.url.href, contentType, body };
     }
   } catch (err) {
     return { kind: 'unreachable', detail: err instanceof Error ? err.message : String(err) };

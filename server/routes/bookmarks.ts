@@ -17,6 +17,7 @@ export function bookmarkRoutes(r: Router, deps: ServerDeps): void {
   r.add(endpoints.searchBookmarks, ({ auth, query }) => bookmarks.search(auth.userId, query.q, query.limit));
   r.add(endpoints.domains, ({ auth }) => bookmarks.domains(auth.userId));
   r.add(endpoints.stats, ({ auth }) => bookmarks.stats(auth.userId));
+  r.add(endpoints.linkStatuses, ({ auth }) => deps.store.linkChecks.counts(auth.userId));
   r.add(endpoints.duplicates, ({ auth }) => bookmarks.duplicates(auth.userId));
   r.add(endpoints.listTrash, ({ auth, query }) => bookmarks.listTrash(auth.userId, query));
   r.add(endpoints.emptyTrash, async ({ auth }) => ({ deleted: await bookmarks.emptyTrash(auth.userId) }));

@@ -6,6 +6,7 @@ import type { CollectionsStore } from './collections.ts';
 import type { FileBytes } from './files.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import type { JobsStore } from './jobs.ts';
+import type { LinkChecksStore } from './link-checks.ts';
 import type { SmartFoldersStore } from './smart-folders.ts';
 import type { TagsStore } from './tags.ts';
 import type { UploadsStore } from './uploads.ts';
@@ -18,6 +19,7 @@ export interface Store {
   tags: TagsStore;
   idempotency: IdempotencyStore;
   jobs: JobsStore;
+  linkChecks: LinkChecksStore;
   smartFolders: SmartFoldersStore;
   uploads: UploadsStore;
   blocks: BlocksStore;

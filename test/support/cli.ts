@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import type { z } from 'zod';
+import { linkCheckOffUnlessAsked } from './link-check-args.ts';
 
 /** The project's commands, run exactly as outside tools run them: through npm run. */
 
@@ -15,7 +16,7 @@ export interface Started {
 
 /** `npm run --silent <script> -- ...args`, resolved once it prints its listening line. */
 export async function startServerProcess(args: string[] = [], env: Record<string, string> = {}, script = 'server'): Promise<Started> {
-  const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: root, env: { ...process.env, ...env } });
+  const child = spawn('npm', ['run', '--silent', script, '--', ...linkCheckOffUnlessAsked(args)], { cwd: root, env: { ...process.env, ...env } });
   let stdout = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line; stdout: ${stdout}`)), 15_000);

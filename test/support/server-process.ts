@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { linkCheckOffUnlessAsked } from './link-check-args.ts';
 
 /**
  * A TypeScript server script run as its own process, read until it prints its
@@ -12,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
+/** The Shelf server, run from source or from its bundle (the bench's baselines take other arguments). */
+const SHELF_SERVER = /(^|\/)server\/main\.(ts|js)$/;
 
 /** A server running in its own process, so that the load generator never shares its event loop. */
 export interface ServerProcess {
@@ -36,7 +39,8 @@ process.on('exit', () => {
 
 /** A TypeScript script runs through tsx; `nodeArgs: []` runs a built JavaScript file with plain node. */
 export function startServerProcess(script: string, args: string[], nodeArgs: string[] = ['--import', 'tsx']): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+  const serverArgs = SHELF_SERVER.test(script) ? linkCheckOffUnlessAsked(args) : args;
+  const child = spawn(process.execPath, [...nodeArgs, script, ...serverArgs], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALL_SCOPES, type Scope } from '../../lib/api/scopes.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
-import type { ServerConfig } from '../../server/config.ts';
+import { LINK_CHECK_DEFAULTS, type ServerConfig } from '../../server/config.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { createDatabase, startPostgres } from './postgres.ts';
 
@@ -85,6 +85,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     databaseUrl: process.env.SHELF_TEST_POSTGRES_URL ? await createDatabase(process.env.SHELF_TEST_POSTGRES_URL) : null,
     jobLeaseMs: 30_000,
     ipv6Prefix: 64,
+    // As under --test-clock: only the tests of the link checker turn it on.
+    linkCheck: { ...LINK_CHECK_DEFAULTS, enabled: false },
     ...overrides,
   });
   const { store, clock } = server.deps;

@@ -64,8 +64,9 @@ const SQL = {
   otherActiveByUrl: 'SELECT id FROM bookmarks WHERE user_id = $1 AND url = $2 AND deleted_at IS NULL AND id != $3 LIMIT 1',
   activeCollection: 'SELECT id FROM collections WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL',
   insert: `INSERT INTO bookmarks (id, user_id, url, url_key, title, description, excerpt, note, type, is_favorite, collection_id,
-             domain, favicon, metadata_status, link_status, last_checked_at, http_status_code, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $16, $16)`,
+             domain, favicon, metadata_status, link_status, last_checked_at, http_status_code, created_at, updated_at, link_checked_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $16, $16,
+             CASE WHEN $15 = 'unchecked' THEN 0 ELSE $16::bigint END)`,
   trash: `UPDATE bookmarks AS b SET deleted_at = $3, updated_at = $3 WHERE ${IN_IDS} AND b.deleted_at IS NULL`,
   // A bookmark whose collection is no longer active comes back Unsorted, out of that collection's trash.
   restore: `UPDATE bookmarks AS b SET deleted_at = NULL, trash_root = NULL, updated_at = $1,
@@ -127,7 +128,7 @@ export class PgBookmarks implements BookmarksStore {
   // Reading
 
   async list(userId: string, query: ListBookmarksQuery): Promise<BookmarkPage> {
-    const { sortBy, isFavorite, collectionId, domain, type, url, limit, cursor } = query;
+    const { sortBy, isFavorite, collectionId, domain, type, url, linkStatus, limit, cursor } = query;
     const windowOrder = favoritesWindowOrder(query);
     if (windowOrder !== null) {
       // The window has no further pages; a cursor is still checked, so that a bad one never passes silently.
@@ -142,6 +143,7 @@ export class PgBookmarks implements BookmarksStore {
     if (domain !== undefined) where.push(`b.domain = ${p.add(normaliseDomainFilter(domain))}`);
     if (type !== undefined) where.push(`b.type = ${p.add(type)}`);
     if (url !== undefined) where.push(`b.url_key = ${p.add(normaliseUrl(url))}`);
+    if (linkStatus !== undefined) where.push(`b.link_status = ANY(${p.add(linkStatus)}::text[])`);
     return this.page(sortBy, where, p, limit, cursor);
   }
 
@@ -391,6 +393,8 @@ export class PgBookmarks implements BookmarksStore {
       set('url', patch.url);
       set('url_key', normaliseUrl(patch.url));
       set('domain', domainOf(patch.url));
+      // A new URL is checked again first: what the checker said about the old one no longer holds.
+      set('link_checked_at', 0);
     }
     if (patch.title !== undefined) set('title', titleOr(patch.title, url));
     for (const [field, column] of Object.entries(PLAIN_COLUMNS) as [keyof typeof PLAIN_COLUMNS, string][]) {

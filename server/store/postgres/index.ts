@@ -7,6 +7,7 @@ import { PgCollections } from './collections.ts';
 import { PgFileBytes } from './files.ts';
 import { PgIdempotency } from './idempotency.ts';
 import { PgJobs } from './jobs.ts';
+import { PgLinkChecks } from './link-checks.ts';
 import { PgSmartFolders } from './smart-folders.ts';
 import { PgTags } from './tags.ts';
 import { PgUploads } from './uploads.ts';
@@ -20,6 +21,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     tags: new PgTags(db),
     idempotency: new PgIdempotency(db),
     jobs: new PgJobs(db),
+    linkChecks: new PgLinkChecks(db),
     smartFolders: new PgSmartFolders(db),
     uploads: new PgUploads(db),
     blocks: new PgBlocks(db),

@@ -12,9 +12,10 @@ export const ORDER_KEYS: Record<CursorOrder, (r: BookmarkRow) => Omit<CursorKey,
 };
 
 /** The order of the spec's favourites window when the query asks for it (favourites by title or domain, no other filter), else null. */
-export function favoritesWindowOrder({ sortBy, isFavorite, collectionId, domain, type, url }: ListBookmarksQuery): 'title' | 'domain' | null {
+export function favoritesWindowOrder({ sortBy, isFavorite, collectionId, domain, type, url, linkStatus }: ListBookmarksQuery): 'title' | 'domain' | null {
   const windowed = (sortBy === 'title' || sortBy === 'domain') && isFavorite === true;
-  return windowed && collectionId === undefined && domain === undefined && type === undefined && url === undefined ? sortBy : null;
+  const filtered = collectionId !== undefined || domain !== undefined || type !== undefined || url !== undefined || linkStatus !== undefined;
+  return windowed && !filtered ? sortBy : null;
 }
 
 /** A page from the rows read for it: up to limit + 1 in `order`, the extra one saying that more follow. */

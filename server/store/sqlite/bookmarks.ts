@@ -85,9 +85,10 @@ export class SqliteBookmarks implements BookmarksStore {
       ),
       insert: db.prepare<[Params]>(
         `INSERT INTO bookmarks (id, user_id, url, url_key, title, description, excerpt, note, type, is_favorite, collection_id,
-           domain, favicon, metadata_status, link_status, last_checked_at, http_status_code, created_at, updated_at)
+           domain, favicon, metadata_status, link_status, last_checked_at, http_status_code, created_at, updated_at, link_checked_at)
          VALUES (@id, @userId, @url, @urlKey, @title, @description, @excerpt, @note, @type, @isFavorite, @collectionId,
-           @domain, @favicon, @metadataStatus, @linkStatus, @now, @httpStatusCode, @now, @now)`,
+           @domain, @favicon, @metadataStatus, @linkStatus, @now, @httpStatusCode, @now, @now,
+           CASE WHEN @linkStatus = 'unchecked' THEN 0 ELSE @now END)`,
       ),
       trash: db.prepare<[Params]>(
         `UPDATE bookmarks AS b SET deleted_at = @now, updated_at = @now WHERE b.user_id = @userId AND b.deleted_at IS NULL AND ${IN_IDS}`,
@@ -160,7 +161,7 @@ export class SqliteBookmarks implements BookmarksStore {
   // Reading
 
   async list(userId: string, query: ListBookmarksQuery): Promise<BookmarkPage> {
-    const { sortBy, isFavorite, collectionId, domain, type, url, limit, cursor } = query;
+    const { sortBy, isFavorite, collectionId, domain, type, url, linkStatus, limit, cursor } = query;
     const windowOrder = favoritesWindowOrder(query);
     if (windowOrder !== null) {
       // The window has no further pages; a cursor is still checked, so that a bad one never passes silently.
@@ -186,6 +187,10 @@ export class SqliteBookmarks implements BookmarksStore {
     if (url !== undefined) {
       where.push('b.url_key = @urlKey');
       params.urlKey = normaliseUrl(url);
+    }
+    if (linkStatus !== undefined) {
+      where.push('b.link_status IN (SELECT value FROM json_each(@linkStatus))');
+      params.linkStatus = JSON.stringify(linkStatus);
     }
     return this.page(sortBy, where, params, limit, cursor);
   }
@@ -444,6 +449,8 @@ export class SqliteBookmarks implements BookmarksStore {
       set('url', patch.url);
       set('url_key', normaliseUrl(patch.url));
       set('domain', domainOf(patch.url));
+      // A new URL is checked again first: what the checker said about the old one no longer holds.
+      set('link_checked_at', 0);
     }
     if (patch.title !== undefined) set('title', titleOr(patch.title, url));
     for (const [field, column] of Object.entries(PLAIN_COLUMNS) as [keyof typeof PLAIN_COLUMNS, string][]) {

@@ -9,6 +9,7 @@ import { SqliteBookmarks } from './bookmarks.ts';
 import { SqliteCollections } from './collections.ts';
 import { SqliteIdempotency } from './idempotency.ts';
 import { SqliteJobs } from './jobs.ts';
+import { SqliteLinkChecks } from './link-checks.ts';
 import { SqliteSmartFolders } from './smart-folders.ts';
 import { SqliteTags } from './tags.ts';
 import { SqliteUploads } from './uploads.ts';
@@ -25,6 +26,7 @@ export function openSqliteStore(dataDir: string): Store {
     tags,
     idempotency: new SqliteIdempotency(db),
     jobs: new SqliteJobs(db),
+    linkChecks: new SqliteLinkChecks(db),
     smartFolders: new SqliteSmartFolders(db),
     uploads: new SqliteUploads(db),
     blocks: new SqliteBlocks(db, version),
