@@ -4,6 +4,8 @@ import { Color } from './color.ts';
 import { Cursor, Id, IsoDate, limitParam, text } from './common.ts';
 
 export const MAX_COLLECTION_DEPTH = 9;
+/** Collections of one user, trashed ones included (docs/api-decisions.md, Collections: how many). */
+export const MAX_COLLECTIONS_PER_USER = 10_000;
 export const COLLECTION_ROW_LIMIT = 1000;
 
 export const Collection = z.object({
