@@ -6,6 +6,7 @@ import { latencyDuring } from '../test/support/latency.ts';
 import { openRawDb } from '../test/support/raw-db.ts';
 import { apiClient } from './api.ts';
 import { Load } from './http-load.ts';
+import { otherUserAlone } from './other-user.ts';
 import { startShelfServer } from './processes.ts';
 import { median, percentile } from './stats.ts';
 import { type Row, fmtCount, fmtMs, measured, verdict } from './table.ts';
@@ -14,7 +15,6 @@ import type { Workspace } from './workspace.ts';
 const SECTION = 'Collections';
 /** How long another user may wait while the worst collection request runs (docs/api-decisions.md, "Collections: how many"). */
 const MAX_OTHER_P99_MS = 50;
-const IDLE_PROBES = 200;
 /** The account at the cap asks for its whole list over this many connections at once, as the review's loop did, for this long. */
 const CONCURRENT = 8;
 const SECONDS = 5;
@@ -37,9 +37,7 @@ export async function collectionsSection(ws: Workspace): Promise<Row[]> {
     const a = apiClient(shelf.url, token);
     const other = apiClient(shelf.url, ws.token);
     const probe = () => other.call('GET', '/bookmarks?limit=1');
-    const idle: number[] = [];
-    for (let i = 0; i < IDLE_PROBES; i++) idle.push((await latencyDuring(probe, async () => undefined)).waits[0]!.ms);
-    const beside = `other user alone: p50 ${fmtMs(median(idle))} · p99 ${fmtMs(percentile(idle, 99))}`;
+    const beside = await otherUserAlone(probe);
     const load = new Load(
       { url: `${shelf.url}/collections`, method: 'GET', headers: { Authorization: `Bearer ${token}` } },
       { connections: CONCURRENT, warmupSeconds: 0, durationSeconds: SECONDS, rounds: 1 },
