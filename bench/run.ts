@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { collectionsSection } from './collections.ts';
 import { coverSection } from './cover.ts';
 import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
@@ -16,7 +17,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,export,import,extension,side-panel,options,cover,reliability,scale,postgres]`:
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,collections,export,import,extension,side-panel,options,cover,reliability,scale,postgres]`:
  * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -27,6 +28,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   startup: startupSection,
   'smart-folder': smartFolderSection,
   tags: tagsSection,
+  collections: collectionsSection,
   export: exportSection,
   import: importSection,
   extension: extensionSection,

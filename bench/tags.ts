@@ -7,6 +7,7 @@ import { latencyDuring } from '../test/support/latency.ts';
 import { openRawDb } from '../test/support/raw-db.ts';
 import { seedTagsAtCaps } from '../test/support/tag-library.ts';
 import { apiClient } from './api.ts';
+import { otherUserAlone } from './other-user.ts';
 import { startShelfServer } from './processes.ts';
 import { median, percentile } from './stats.ts';
 import { type Row, fmtCount, fmtMs, measured, verdict } from './table.ts';
@@ -17,7 +18,6 @@ const SECTION = 'Tags';
 const TAGGED_BOOKMARKS = 3000;
 /** How long another user may wait while the worst tags requests run (docs/api-decisions.md, "Tag caps"). */
 const MAX_OTHER_P99_MS = 50;
-const IDLE_PROBES = 200;
 
 /**
  * Issue 8 point 3: the worst tags requests the caps allow, from a user with
@@ -34,9 +34,7 @@ export async function tagsSection(ws: Workspace): Promise<Row[]> {
     const a = apiClient(shelf.url, token);
     const other = apiClient(shelf.url, ws.token);
     const verify = () => other.call('GET', '/auth/verify');
-    const idle: number[] = [];
-    for (let i = 0; i < IDLE_PROBES; i++) idle.push((await latencyDuring(verify, async () => undefined)).waits[0]!.ms);
-    const beside = `other user alone: p50 ${fmtMs(median(idle))} · p99 ${fmtMs(percentile(idle, 99))}`;
+    const beside = await otherUserAlone(verify);
     const requests: [string, () => Promise<unknown>][] = [
       [`GET /tags (${fmtCount(MAX_TAGS_PER_USER)} tags)`, () => a.raw('GET', `${shelf.url}/tags`).then((res) => res.arrayBuffer())],
       [`PATCH /tags/:id, the root of ${fmtCount(MAX_TAGS_PER_USER)} tags`, () => a.call('PATCH', `/tags/${rootId}`, { newName: 'renamed' })],

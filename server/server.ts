@@ -7,6 +7,7 @@ import type { ServerConfig } from './config.ts';
 import { type ServerDeps, createDeps } from './deps.ts';
 import type { AppEnv } from './http/env.ts';
 import { resumeInterruptedJobs, watchForInterruptedJobs } from './jobs/recovery.ts';
+import { makeDataDirPrivate, privateModesNotice } from './private-data-dir.ts';
 import { openRedis } from './redis/connect.ts';
 import { openStore } from './store/open.ts';
 
@@ -21,6 +22,10 @@ export interface RunningServer {
 }
 
 export async function startServer(config: ServerConfig): Promise<RunningServer> {
+  if (config.databaseUrl === null) {
+    const changed = makeDataDirPrivate(config.dataDir);
+    if (changed > 0) console.error(privateModesNotice(config.dataDir, changed));
+  }
   const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl);
   const store = await openStore(config);
   const deps = createDeps(config, store, redis);

@@ -1,5 +1,6 @@
 import { type MouseEvent, memo } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { shownImage } from '../../lib/dom/shown-values.ts';
 import { focusRing } from '../field-styles.ts';
 import { relativeDate } from './relative-date.ts';
 import { type SelectMode, modeOf } from './selection.ts';
@@ -25,6 +26,8 @@ const actionButton = `rounded px-1.5 py-0.5 text-xs text-zinc-600 hover:bg-zinc-
  */
 export const BookmarkRow = memo(function BookmarkRow({ bookmark: b, selected, current, onSelect, onOpen, onAction }: BookmarkRowProps) {
   const title = b.title || b.url;
+  const favicon = shownImage(b.favicon);
+  const cover = shownImage(b.coverImage);
   const open = (event: MouseEvent) => {
     event.preventDefault();
     event.stopPropagation();
@@ -46,7 +49,7 @@ export const BookmarkRow = memo(function BookmarkRow({ bookmark: b, selected, cu
         onChange={(event) => onSelect(b, (event.nativeEvent as unknown as globalThis.MouseEvent).shiftKey ? 'range' : 'toggle')}
         className="mt-1"
       />
-      {b.favicon ? <img src={b.favicon} alt="" width={16} height={16} className="mt-1 shrink-0" loading="lazy" /> : <span className="w-4 shrink-0" />}
+      {favicon ? <img src={favicon} alt="" width={16} height={16} className="mt-1 shrink-0" loading="lazy" /> : <span className="w-4 shrink-0" />}
       <div className="min-w-0 flex-1">
         <a href={b.url} onClick={open} onAuxClick={open} className={`block truncate text-sm font-medium hover:underline ${focusRing}`} title={b.url}>
           {current && <span className="sr-only">Current page: </span>}
@@ -74,7 +77,7 @@ export const BookmarkRow = memo(function BookmarkRow({ bookmark: b, selected, cu
           </button>
         </div>
       </div>
-      {b.coverImage && <img src={b.coverImage} alt="Cover" width={48} height={48} className="h-12 w-12 shrink-0 rounded object-cover" loading="lazy" />}
+      {cover && <img src={cover} alt="Cover" width={48} height={48} className="h-12 w-12 shrink-0 rounded object-cover" loading="lazy" />}
     </div>
   );
 });

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type DragEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { colorDot } from '../../lib/dom/shown-values.ts';
 import { focusRing } from '../field-styles.ts';
 import type { Row, TreeItem } from './tree-rows.ts';
 
@@ -98,6 +99,7 @@ export function TreeView<T extends TreeItem>({ label, rows, selectedId, onSelect
           const row = rows[v.index]!;
           const selected = row.item.id === selectedId;
           const text = detail(row.item);
+          const dot = colorDot(row.item.color);
           return (
             <div
               key={row.item.id}
@@ -127,7 +129,7 @@ export function TreeView<T extends TreeItem>({ label, rows, selectedId, onSelect
               style={{ height: ROW_HEIGHT, transform: `translateY(${v.start}px)`, paddingLeft: `${0.5 + row.depth * 1}rem` }}
             >
               <Toggle row={row} onToggle={onToggle} />
-              {row.item.color && <span aria-hidden="true" className="inline-block size-2.5 shrink-0 rounded-full" style={{ background: row.item.color }} />}
+              {dot && <span aria-hidden="true" className="inline-block size-2.5 shrink-0 rounded-full" style={dot} />}
               <span className="truncate">{row.item.label}</span>
               <span className="ml-auto shrink-0 text-xs text-zinc-600 dark:text-zinc-400">{text}</span>
             </div>

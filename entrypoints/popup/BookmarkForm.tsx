@@ -3,6 +3,7 @@ import { CollectionPicker } from '../../components/CollectionPicker.tsx';
 import { dangerButtonClass, focusRing, primaryButtonClass } from '../../components/field-styles.ts';
 import { TagInput } from '../../components/TagInput.tsx';
 import { useEarlyValue } from '../../components/use-early-value.ts';
+import { shownImage } from '../../lib/dom/shown-values.ts';
 import type { EditorActions } from './editor-hooks.ts';
 import { type EditorAction, type EditorState, knownTags } from './editor-state.ts';
 import type { FormValues } from './form.ts';
@@ -19,6 +20,7 @@ interface BookmarkFormProps {
 /** The fields, with Save for a new bookmark or Update and Move to trash for a saved one. */
 export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkFormProps) {
   const { mode, values, busy } = state;
+  const cover = mode.kind === 'edit' ? shownImage(mode.bookmark.coverImage) : null;
   const change = (next: Partial<FormValues>) => dispatch({ type: 'change', values: next });
   const favoriteRef = useEarlyValue((field: HTMLInputElement) => field.checked, values.isFavorite, (isFavorite) => change({ isFavorite }));
   const shortcut = useSaveShortcutLabel();
@@ -39,7 +41,7 @@ export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkForm
       <TextField label="URL" value={mode.kind === 'edit' ? mode.bookmark.url : pageUrl} readOnly />
       {mode.kind === 'edit' && mode.bookmark.coverImage && (
         <div className="flex items-center gap-2">
-          <img src={mode.bookmark.coverImage} alt="Cover" className="h-12 w-20 rounded object-cover" />
+          {cover && <img src={cover} alt="Cover" className="h-12 w-20 rounded object-cover" />}
           <button type="button" onClick={() => void actions.removeCover(mode.bookmark)} disabled={busy !== null} className={dangerButtonClass}>
             Remove cover
           </button>

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_TAG_NAME_LENGTH, TAG_NAME_CHECKS, normaliseTagName } from './tag-name.ts';
-import { Cursor, Id, IsoDate, booleanParam, httpUrl, limitParam, text } from './common.ts';
+import { Cursor, Id, IsoDate, booleanParam, httpUrl, imageUrl, limitParam, text } from './common.ts';
 
 export const BookmarkType = z.enum(['link', 'article', 'image', 'video', 'document']);
 export type BookmarkType = z.infer<typeof BookmarkType>;
@@ -100,7 +100,7 @@ const writableFields = {
   collectionId: z.nullable(Id),
   type: BookmarkType,
   isFavorite: z.boolean(),
-  favicon: /* @__PURE__ */ z.string().check(z.maxLength(8192)),
+  favicon: imageUrl,
   clickCount: /* @__PURE__ */ z.int().check(z.minimum(0), z.maximum(1_000_000_000)),
 };
 

@@ -1,8 +1,11 @@
 import * as z from 'zod/mini';
 import { Bookmark } from './bookmarks.ts';
+import { Color } from './color.ts';
 import { Cursor, Id, IsoDate, limitParam, text } from './common.ts';
 
 export const MAX_COLLECTION_DEPTH = 9;
+/** Collections of one user, trashed ones included (docs/api-decisions.md, Collections: how many). */
+export const MAX_COLLECTIONS_PER_USER = 10_000;
 export const COLLECTION_ROW_LIMIT = 1000;
 
 export const Collection = z.object({
@@ -26,14 +29,13 @@ export type Collection = z.infer<typeof Collection>;
 
 const name = /* @__PURE__ */ text(200).check(z.refine((s) => s.length > 0, 'must not be empty'));
 const icon = /* @__PURE__ */ z.string().check(z.maxLength(64));
-const color = /* @__PURE__ */ z.string().check(z.maxLength(32));
 /** The fields a collection is created with, also the ones a PATCH changes (collection-edits.ts). */
-export const collectionFields = { name, icon, color };
+export const collectionFields = { name, icon, color: Color };
 
 export const CreateCollectionBody = z.strictObject({
   name,
   icon: z.optional(icon),
-  color: z.optional(color),
+  color: z.optional(Color),
   parentId: z.optional(z.nullable(Id)),
 });
 export type CreateCollectionBody = z.infer<typeof CreateCollectionBody>;

@@ -30,15 +30,24 @@ export const Cursor = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLeng
 /** A free-text field: surrounding white space is dropped, inner text kept as given. */
 export const text = /* @__NO_SIDE_EFFECTS__ */ (max: number) => z.pipe(z.string().check(z.maxLength(max)), z.transform((s: string) => s.trim()));
 
+export function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol, hostname } = new URL(value);
+  return (protocol === 'http:' || protocol === 'https:') && hostname.length > 0;
+}
+
 export const httpUrl = z.string().check(
   z.trim(),
   z.minLength(1, 'is required'),
   z.maxLength(8192),
-  z.refine((value) => {
-    if (!URL.canParse(value)) return false;
-    const { protocol, hostname } = new URL(value);
-    return (protocol === 'http:' || protocol === 'https:') && hostname.length > 0;
-  }, 'must be an absolute http or https URL'),
+  z.refine(isHttpUrl, 'must be an absolute http or https URL'),
+);
+
+/** An image the extension shows (a favicon): fetched by every page that lists the bookmark, so http(s) only; '' means none. */
+export const imageUrl = z.string().check(
+  z.trim(),
+  z.maxLength(8192),
+  z.refine((value) => value === '' || isHttpUrl(value), 'must be an absolute http or https URL, or empty'),
 );
 
 export const EmptyBody = z.strictObject({});

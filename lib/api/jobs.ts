@@ -35,6 +35,11 @@ export const Job = z.object({
   skippedReasons: z.optional(z.array(SkippedReason)),
   /** A completed import: every skipped entry counted by kind, most first; the counts add up to result.skipped. */
   skippedCounts: z.optional(z.array(SkippedCount)),
+  /**
+   * A completed import: the file's folders not made because the account reached its collection
+   * cap; their bookmarks were filed in the nearest folder above them (or Unsorted).
+   */
+  collectionsCapped: z.optional(z.number()),
 });
 export type Job = z.infer<typeof Job>;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { Bookmark, BookmarkType } from './bookmarks.ts';
+import { Color } from './color.ts';
 import { Cursor, Id, IsoDate, text } from './common.ts';
 
 export const MAX_CONDITIONS = 10;
@@ -78,11 +79,11 @@ const name = text(200).check(z.refine((s) => s.length > 0, 'must not be empty'))
 export const CreateSmartFolderBody = z.strictObject({
   name,
   icon: z.optional(z.string().check(z.maxLength(64))),
-  color: z.optional(z.string().check(z.maxLength(32))),
+  color: z.optional(Color),
   rules: Rules,
 });
 export const PatchSmartFolderBody = z.partial(
-  z.strictObject({ name, icon: z.string().check(z.maxLength(64)), color: z.string().check(z.maxLength(32)), rules: Rules }),
+  z.strictObject({ name, icon: z.string().check(z.maxLength(64)), color: Color, rules: Rules }),
 );
 
 export const EvaluateQuery = z.object({ cursor: z.optional(Cursor) });

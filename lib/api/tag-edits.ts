@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import { TagName } from './bookmarks.ts';
+import { Color } from './color.ts';
 import { Id } from './common.ts';
 import { Tag } from './tags.ts';
 
 // Apart from tags.ts: the popup loads that module, and these only the options page and the background need.
 
-export const CreateTagBody = z.strictObject({ name: TagName, color: z.optional(z.string().check(z.maxLength(32))) });
+export const CreateTagBody = z.strictObject({ name: TagName, color: z.optional(Color) });
 
 export const RenameTagBody = z.strictObject({ newName: TagName });
 

@@ -1,3 +1,5 @@
+import { mixesScripts } from './mixed-script.ts';
+
 /**
  * The rule for hierarchical tag names, as plain code (no schema library), so
  * that the popup's tag field can apply it before any schema loads. The TagName
@@ -27,10 +29,15 @@ export const normaliseTagName = (raw: string): string =>
     .map((segment) => segment.trim().replace(/\s+/g, ' '))
     .join('/');
 
-/** The two checks a normalised name must pass, each with the message the API gives. */
+/** The checks a normalised name must pass, each with the message the API gives. */
 export const TAG_NAME_CHECKS: readonly { ok: (name: string) => boolean; message: string }[] = [
   { ok: (name) => name.length > 0, message: 'must not be empty' },
   { ok: (name) => name.split('/').every((segment) => segment.length > 0), message: 'must not have an empty level (as in a//b)' },
+  // A look-alike of another tag ("pаypal" with a Cyrillic "а") would sit beside it, unnoticed.
+  {
+    ok: (name) => !mixesScripts(name),
+    message: 'must not mix alphabets within a word (such as a Cyrillic letter among Latin ones), so that it cannot pass for another tag',
+  },
 ];
 
 /** What the user typed as a tag name, normalised; null when it cannot be one. */

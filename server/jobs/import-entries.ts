@@ -1,4 +1,5 @@
 import { MAX_TAG_DEPTH, MAX_TAGS_PER_BOOKMARK, TagName, tagDepth } from '../../lib/api/bookmarks.ts';
+import { isSafeColor } from '../../lib/api/color.ts';
 import { MAX_COLLECTION_DEPTH } from '../../lib/api/collections.ts';
 import { httpUrl } from '../../lib/api/common.ts';
 import { titleOr } from '../bookmarks/title.ts';
@@ -6,7 +7,7 @@ import type { InterchangeBookmark, InterchangeCollection } from '../interchange/
 import type { ImportEntry } from '../store/jobs.ts';
 
 /** The API's own limits (lib/api), which imported text is cut to rather than losing the bookmark. */
-const MAX = { title: 2000, description: 10_000, note: 10_000, collectionName: 200, icon: 64, color: 32, notes: 10_000, tag: 200 };
+const MAX = { title: 2000, description: 10_000, note: 10_000, collectionName: 200, icon: 64, notes: 10_000, tag: 200 };
 const MAX_URL = 8192;
 
 /** Cuts text to at most max UTF-16 units without splitting a surrogate pair. */
@@ -24,8 +25,10 @@ export function importPath(path: readonly string[]): string[] {
     .filter((name) => name !== '');
 }
 
+/** A colour the API would refuse (say `url(//tracker.example/c.gif)`) is dropped, the folder kept. */
 export function importCollection(c: InterchangeCollection): InterchangeCollection {
-  return { path: importPath(c.path), icon: clip(c.icon, MAX.icon), color: clip(c.color, MAX.color), notes: clip(c.notes, MAX.notes) };
+  const color = c.color.trim();
+  return { path: importPath(c.path), icon: clip(c.icon, MAX.icon), color: isSafeColor(color) ? color : '', notes: clip(c.notes, MAX.notes) };
 }
 
 /**

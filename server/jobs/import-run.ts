@@ -70,7 +70,7 @@ export class ImportRun implements ImportSink {
   async finish(): Promise<boolean> {
     if (this.batch.length > 0) await this.write(this.batch.splice(0), 99);
     await this.writeFolders();
-    const summary = this.skips.summary(this.writer.rejected());
+    const summary = { ...this.skips.summary(this.writer.rejected()), collectionsCapped: this.writer.collectionsCapped() };
     const { store, clock } = this.deps;
     return store.jobs.completeImport(this.job.id, this.owner, { skipped: this.unreadable, summary }, clock.now());
   }

@@ -15,6 +15,7 @@ export function toJob(r: JobRecord): Job {
     job.result = r.counts;
     job.skippedReasons = r.skipped?.reasons ?? [];
     job.skippedCounts = r.skipped?.counts ?? [];
+    job.collectionsCapped = r.skipped?.collectionsCapped ?? 0;
   }
   return job;
 }

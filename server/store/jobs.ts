@@ -15,6 +15,8 @@ export interface SkippedSummary {
   reasons: SkippedReason[];
   /** All of them by kind. */
   counts: SkippedCount[];
+  /** Folders not made for the collection cap (see ImportWriter.collectionsCapped); absent in jobs stored before it. */
+  collectionsCapped?: number;
 }
 
 /** A job as stored, with what the runner needs beyond the API's view of it. */
@@ -83,6 +85,12 @@ export interface ImportWriter {
   writeBatch(entries: readonly ImportEntry[], at: BatchPosition, now: number): Promise<boolean>;
   /** Why the committed batches of this run skipped entries that the file alone did not show to be bad. */
   rejected(): readonly SkippedReason[];
+  /**
+   * How many of the file's folders this run did not make because the account reached
+   * MAX_COLLECTIONS_PER_USER collections (their bookmarks went into the nearest folder above
+   * them that exists or was made, or Unsorted).
+   */
+  collectionsCapped(): number;
   /** Ends the run (call it however the run ends): what it held back for speed is done now. */
   close(): Promise<void>;
 }

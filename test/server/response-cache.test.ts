@@ -100,11 +100,13 @@ describe('the read cache accounting', () => {
     expect(entries).toBe(Math.floor((64 * 1024) / perEntry));
   });
 
-  it('refuses an answer larger than an eighth of its budget, and keeps the others', () => {
+  it('refuses an answer larger than a quarter of its budget, and keeps the others', () => {
     const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
     cache.set('small', 'v1', Buffer.alloc(100));
-    cache.set('large', 'v1', Buffer.alloc(1_000));
+    cache.set('quarter', 'v1', Buffer.alloc(1_800));
+    cache.set('large', 'v1', Buffer.alloc(2_000));
     expect(cache.get('large', 'v1')).toBeUndefined();
+    expect(cache.get('quarter', 'v1')?.length).toBe(1_800);
     expect(cache.get('small', 'v1')?.length).toBe(100);
   });
 

@@ -1,5 +1,6 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import type { Tag } from '../../../lib/api/tags.ts';
+import { colorDot } from '../../../lib/dom/shown-values.ts';
 import { toClientError } from '../../../lib/client/errors.ts';
 import { dangerButtonClass, inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from '../../field-styles.ts';
 import { Dialog } from '../../Dialog.tsx';
@@ -21,6 +22,7 @@ export function TagDetails({ tag, tags, canWrite, changes, onGone }: Props) {
   const [newName, setNewName] = useState(tag.name);
   const [open, setOpen] = useState<'merge' | 'delete' | null>(null);
   const descendants = subtreeOf(tags, tag.id).slice(1);
+  const dot = colorDot(tag.color);
   const error = changes.rename.error ?? changes.merge.error ?? changes.remove.error;
 
   const rename = (event: FormEvent) => {
@@ -31,7 +33,7 @@ export function TagDetails({ tag, tags, canWrite, changes, onGone }: Props) {
   return (
     <section aria-label={`Tag ${tag.name}`} className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
       <h3 className="flex items-center gap-2 text-base font-semibold">
-        {tag.color && <span aria-hidden="true" className="inline-block size-3 rounded-full" style={{ background: tag.color }} />}
+        {dot && <span aria-hidden="true" className="inline-block size-3 rounded-full" style={dot} />}
         {tag.name}
       </h3>
       <p className="text-sm text-zinc-700 dark:text-zinc-300">

@@ -181,10 +181,9 @@ export class PgCollections implements CollectionsStore {
   }
 
   private async read(userId: string, id: string): Promise<Collection> {
-    const { rows, tree } = await this.library(userId);
-    const row = rows.find((r) => r.id === id);
+    const row = await this.db.get<CollectionRow & { depth: number }>(mapping.collectionWithDepthSql('$1', '$2'), [userId, id]);
     if (!row) throw notFound('collection', id);
-    return mapping.toCollection(row, tree.depth(id));
+    return mapping.toCollection(row, row.depth);
   }
 
   /** All the user's collections, active and trashed, in the order made, and their tree: one statement, one snapshot. */

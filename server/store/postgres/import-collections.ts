@@ -2,6 +2,7 @@ import type { Sql } from '../../db/postgres/pg.ts';
 import { newId } from '../../ids.ts';
 import type { InterchangeCollection } from '../../interchange/types.ts';
 import { newSlug } from '../shared/collection-rows.ts';
+import { CappedFolders } from '../shared/import-lookups.ts';
 
 /** A collection an import needs at a path; `created`: the last level's attributes, should it be made. */
 export interface WantedCollection {
@@ -26,10 +27,20 @@ const ROOT = '';
  * Call inside a transaction locked on the user. However many paths, it costs one read per level
  * of the tree (the children of every parent the paths pass through) and one INSERT of the
  * collections made, in the order SQLite's writer makes them one at a time: paths in order,
- * parents first, each after its parent's existing children.
+ * parents first, each after its parent's existing children. Once the account holds
+ * MAX_COLLECTIONS_PER_USER collections a path ends at the deepest level found or made (null:
+ * Unsorted) and the levels not made go to `capped`; the user's collections are counted only
+ * when a path needs a new one.
  */
-export async function collectionsAt(tx: Sql, userId: string, wanted: readonly WantedCollection[], now: number): Promise<(string | null)[]> {
+export async function collectionsAt(
+  tx: Sql,
+  userId: string,
+  wanted: readonly WantedCollection[],
+  now: number,
+  capped: CappedFolders,
+): Promise<(string | null)[]> {
   const children = await existingChildren(tx, userId, wanted.map((w) => w.path));
+  let count = wanted.some(({ path }) => !found(children, path)) ? await collectionCount(tx, userId) : 0;
   const made: { id: string; name: string; parentId: string | null; order: number; icon: string; color: string; notes: string }[] = [];
   const ids = wanted.map(({ path, created = {} }) => {
     let parentId: string | null = null;
@@ -37,6 +48,11 @@ export async function collectionsAt(tx: Sql, userId: string, wanted: readonly Wa
       const siblings: Children = children.get(parentId ?? ROOT)!;
       let id = siblings.byName.get(name.toLowerCase());
       if (id === undefined) {
+        if (!CappedFolders.room(count)) {
+          capped.add(path, level);
+          break;
+        }
+        count++;
         id = newId('col');
         const last = level === path.length - 1;
         const order = siblings.maxOrder === null ? 0 : siblings.maxOrder + 1;
@@ -71,6 +87,22 @@ export async function collectionsAt(tx: Sql, userId: string, wanted: readonly Wa
     );
   }
   return ids;
+}
+
+/** Whether every level of the path exists already. */
+function found(children: Map<string, Children>, path: readonly string[]): boolean {
+  let parentId: string | undefined = ROOT;
+  for (const name of path) {
+    parentId = parentId === undefined ? undefined : children.get(parentId)?.byName.get(name.toLowerCase());
+    if (parentId === undefined) return false;
+  }
+  return true;
+}
+
+/** The user's collections, trashed ones included, as the cap counts them. */
+async function collectionCount(tx: Sql, userId: string): Promise<number> {
+  const row = await tx.get<{ n: number }>('SELECT COUNT(*)::int AS n FROM collections WHERE user_id = $1', [userId]);
+  return row?.n ?? 0;
 }
 
 /**

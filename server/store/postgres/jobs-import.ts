@@ -4,7 +4,7 @@ import { newId } from '../../ids.ts';
 import type { InterchangeCollection } from '../../interchange/types.ts';
 import { defaultFavicon } from '../../metadata/extract.ts';
 import type { BatchPosition, ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../jobs.ts';
-import { JobGone } from '../shared/import-lookups.ts';
+import { CappedFolders, JobGone } from '../shared/import-lookups.ts';
 import { overTagCap } from '../shared/tag-names.ts';
 import { collectionsAt } from './import-collections.ts';
 import { TagPlan, userTagCount } from './tag-rows.ts';
@@ -30,6 +30,7 @@ export class PgImportWriter implements ImportWriter {
   private readonly jobId: string;
   private readonly leaseOwner: string | null;
   private readonly refusals: SkippedReason[] = [];
+  private readonly capped = new CappedFolders();
 
   constructor(
     private readonly db: Pg,
@@ -41,7 +42,7 @@ export class PgImportWriter implements ImportWriter {
   }
 
   async ensureCollections(collections: readonly InterchangeCollection[], now: number): Promise<void> {
-    await this.db.transaction((tx) => collectionsAt(tx, this.userId, collections.map((c) => ({ path: c.path, created: c })), now), {
+    await this.db.transaction((tx) => collectionsAt(tx, this.userId, collections.map((c) => ({ path: c.path, created: c })), now, this.capped), {
       lock: this.lock(),
     });
   }
@@ -113,6 +114,10 @@ export class PgImportWriter implements ImportWriter {
     return this.refusals;
   }
 
+  collectionsCapped(): number {
+    return this.capped.size;
+  }
+
   async close(): Promise<void> {}
 
   private lock(): string {
@@ -136,7 +141,7 @@ export class PgImportWriter implements ImportWriter {
   /** The accepted entries' folders, new tags, bookmarks and tag links, each kind in one statement, in file order. */
   private async insert(tx: Sql, accepted: readonly Accepted[], tags: TagPlan, now: number): Promise<void> {
     if (accepted.length === 0) return;
-    const collectionIds = await collectionsAt(tx, this.userId, accepted.map(({ entry }) => ({ path: entry.collectionPath })), now);
+    const collectionIds = await collectionsAt(tx, this.userId, accepted.map(({ entry }) => ({ path: entry.collectionPath })), now, this.capped);
     await tags.create(tx, this.userId, now);
     const rows = accepted.map(({ entry }, i) => ({ id: newId('bm'), entry, collectionId: collectionIds[i]! }));
     const column = <T>(value: (row: (typeof rows)[number]) => T): T[] => rows.map(value);

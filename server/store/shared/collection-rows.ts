@@ -21,11 +21,26 @@ export type CollectionRow = TreeRow & {
   bookmark_count: number;
 };
 
-/** bookmark_count: active bookmarks directly in the collection, kept by triggers. */
-export const COLLECTION_SELECT = `SELECT c.seq, c.id, c.user_id, c.name, c.icon, c.color, c.parent_id, c.sort_order, c.notes, c.share_slug,
+const COLLECTION_COLUMNS = `c.seq, c.id, c.user_id, c.name, c.icon, c.color, c.parent_id, c.sort_order, c.notes, c.share_slug,
   c.is_shared, c.created_at, c.deleted_at, c.trash_root,
-  c.active_count AS bookmark_count
+  c.active_count AS bookmark_count`;
+
+/** bookmark_count: active bookmarks directly in the collection, kept by triggers. */
+export const COLLECTION_SELECT = `SELECT ${COLLECTION_COLUMNS}
   FROM collections c`;
+
+/**
+ * One collection of a user with its depth, walking up its parent chain by primary key (at most 10
+ * levels), rather than loading the user's whole tree: one statement of a few indexed reads, on both
+ * backends. `user` and `id` are the placeholders of the dialect (`?` or `$1`, `$2`).
+ */
+export const collectionWithDepthSql = (user: string, id: string): string => `WITH RECURSIVE up(id, parent_id, depth) AS (
+    SELECT id, parent_id, 0 FROM collections WHERE user_id = ${user} AND id = ${id}
+    UNION ALL
+    SELECT p.id, p.parent_id, up.depth + 1 FROM collections p JOIN up ON p.id = up.parent_id WHERE up.depth < 64
+  )
+  SELECT ${COLLECTION_COLUMNS}, (SELECT MAX(depth) FROM up) AS depth
+  FROM collections c WHERE c.user_id = ${user} AND c.id = ${id}`;
 
 export const toCollection = (r: CollectionRow, depth: number): Collection => ({
   id: r.id,

@@ -1,4 +1,4 @@
-import { COLLECTION_ROW_LIMIT, MAX_COLLECTION_DEPTH } from '../../../lib/api/collections.ts';
+import { COLLECTION_ROW_LIMIT, MAX_COLLECTIONS_PER_USER, MAX_COLLECTION_DEPTH } from '../../../lib/api/collections.ts';
 import { ApiError, conflict, invalid, notFound } from '../../http/api-error.ts';
 import type { CollectionTree, TreeRow } from './collection-tree.ts';
 
@@ -40,8 +40,14 @@ export function checkDepth(depth: number): void {
   }
 }
 
-/** Refuses a new collection under `parentId` (null: a root) that would be unknown or too deep. */
+/** Refuses a new collection under `parentId` (null: a root) that would be unknown or too deep, or one past the user's cap. */
 export function checkNewChild(tree: CollectionTree, parentId: string | null): void {
+  if (tree.size >= MAX_COLLECTIONS_PER_USER) {
+    throw conflict(
+      `the account has ${tree.size} collections, trashed ones included, of at most ${MAX_COLLECTIONS_PER_USER}; ` +
+        'delete collections (and empty them from the trash) first',
+    );
+  }
   if (parentId === null) return;
   checkActiveParent(tree, parentId);
   checkDepth(tree.depth(parentId) + 1);

@@ -24,6 +24,11 @@ export class CollectionTree {
     }
   }
 
+  /** The user's collections, active and trashed. */
+  get size(): number {
+    return this.byId.size;
+  }
+
   get(id: string): TreeRow | undefined {
     return this.byId.get(id);
   }

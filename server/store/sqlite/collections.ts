@@ -12,6 +12,7 @@ import type {
 } from '../collections.ts';
 import {
   COLLECTION_SELECT,
+  collectionWithDepthSql,
   type CollectionRow,
   byTreeOrder,
   newSlug,
@@ -44,6 +45,7 @@ export class SqliteCollections implements CollectionsStore {
   constructor(private db: Db) {
     this.q = {
       row: db.prepare<[string, string], CollectionRow>(`${COLLECTION_SELECT} WHERE c.user_id = ? AND c.id = ?`),
+      withDepth: db.prepare<[{ user: string; id: string }], CollectionRow & { depth: number }>(collectionWithDepthSql('@user', '@id')),
       active: db.prepare<[string], CollectionRow>(`${COLLECTION_SELECT} WHERE c.user_id = ? AND c.deleted_at IS NULL ORDER BY c.seq`),
       trashed: db.prepare<[string], CollectionRow>(
         `${COLLECTION_SELECT} WHERE c.user_id = ? AND c.deleted_at IS NOT NULL ORDER BY c.deleted_at DESC, c.seq DESC`,
@@ -221,7 +223,9 @@ export class SqliteCollections implements CollectionsStore {
   }
 
   private read(userId: string, id: string): Collection {
-    return toCollection(this.row(userId, id), this.tree(userId).depth(id));
+    const row = this.q.withDepth.get({ user: userId, id });
+    if (!row) throw notFound('collection', id);
+    return toCollection(row, row.depth);
   }
 
   private row(userId: string, id: string): CollectionRow {

@@ -5,7 +5,7 @@ import type { InterchangeCollection } from '../../interchange/types.ts';
 import { defaultFavicon } from '../../metadata/extract.ts';
 import type { BatchPosition, ImportEntry, ImportWriter, JobRecord, SkippedReason } from '../jobs.ts';
 import { newSlug } from '../shared/collection-rows.ts';
-import { JobGone, noLookups, siblingKey } from '../shared/import-lookups.ts';
+import { CappedFolders, JobGone, noLookups, siblingKey } from '../shared/import-lookups.ts';
 import { deferCheckpoints } from './jobs-checkpoints.ts';
 import { overTagCap, tagKey } from '../shared/tag-names.ts';
 import { findOrCreateTags, newTagCount, userTagCount } from './tag-rows.ts';
@@ -24,6 +24,7 @@ export class SqliteImportWriter implements ImportWriter {
   private readonly q;
   private readonly releaseCheckpoints: () => void;
   private readonly refusals: SkippedReason[] = [];
+  private readonly capped = new CappedFolders();
 
   constructor(
     private readonly db: Db,
@@ -42,6 +43,7 @@ export class SqliteImportWriter implements ImportWriter {
       ),
       tag: db.prepare<[string, string], string>('SELECT id FROM tags WHERE user_id = ? AND name_key = ?').pluck(),
       link: db.prepare<[string, string]>('INSERT OR IGNORE INTO bookmark_tags (bookmark_id, tag_id) VALUES (?, ?)'),
+      collectionCount: db.prepare<[string], number>('SELECT COUNT(*) FROM collections WHERE user_id = ?').pluck(),
       siblings: db.prepare<[string, string | null], { id: string; name: string }>(
         'SELECT id, name FROM collections WHERE user_id = ? AND parent_id IS ? AND deleted_at IS NULL ORDER BY seq',
       ),
@@ -103,6 +105,10 @@ export class SqliteImportWriter implements ImportWriter {
     return this.refusals;
   }
 
+  collectionsCapped(): number {
+    return this.capped.size;
+  }
+
   async close(): Promise<void> {
     this.releaseCheckpoints();
   }
@@ -140,7 +146,8 @@ export class SqliteImportWriter implements ImportWriter {
   /**
    * The collection at this path, found level by level (an active collection of that name,
    * case-insensitively, under the same parent; the oldest if several) or created, with
-   * `created`'s attributes for the last level.
+   * `created`'s attributes for the last level; once the account holds MAX_COLLECTIONS_PER_USER
+   * collections, the deepest level found or made (null: Unsorted).
    */
   private collectionAt(path: readonly string[], now: number, created: Partial<InterchangeCollection> = {}): string | null {
     let parentId: string | null = null;
@@ -148,6 +155,12 @@ export class SqliteImportWriter implements ImportWriter {
       const key = siblingKey(parentId, name);
       let id: string | undefined = this.lookups.collections.get(key) ?? this.findSibling(parentId, name);
       if (id === undefined) {
+        const count = (this.lookups.collectionCount ??= this.q.collectionCount.get(this.userId)!);
+        if (!CappedFolders.room(count)) {
+          this.capped.add(path, level);
+          return parentId;
+        }
+        this.lookups.collectionCount = count + 1;
         id = newId('col');
         const last = level === path.length - 1;
         this.q.collection.run({

@@ -1,0 +1,101 @@
+import { MAX_COLLECTIONS_PER_USER, MAX_COLLECTION_DEPTH } from '../lib/api/collections.ts';
+import { ALL_SCOPES } from '../lib/api/scopes.ts';
+import { issueToken } from '../server/auth/tokens.ts';
+import { openSqliteStore } from '../server/store/sqlite/index.ts';
+import { latencyDuring } from '../test/support/latency.ts';
+import { openRawDb } from '../test/support/raw-db.ts';
+import { apiClient } from './api.ts';
+import { Load } from './http-load.ts';
+import { otherUserAlone } from './other-user.ts';
+import { startShelfServer } from './processes.ts';
+import { median, percentile } from './stats.ts';
+import { type Row, fmtCount, fmtMs, measured, verdict } from './table.ts';
+import type { Workspace } from './workspace.ts';
+
+const SECTION = 'Collections';
+/** How long another user may wait while the worst collection request runs (docs/api-decisions.md, "Collections: how many"). */
+const MAX_OTHER_P99_MS = 50;
+/** The account at the cap asks for its whole list over this many connections at once, as the review's loop did, for this long. */
+const CONCURRENT = 8;
+const SECONDS = 5;
+/** The longest name a collection may have. */
+const NAME_LENGTH = 200;
+
+/**
+ * Issue 21 point 1: the worst collection request the cap allows, GET /collections from a user
+ * with MAX_COLLECTIONS_PER_USER collections (chains nested as deep as collections go, each name
+ * as long as a name may be), looped by that user 8 at a time (by wrk, a process of its own, so
+ * that receiving the lists does not slow this process's probe) while another user (the bench
+ * library's) calls GET /bookmarks?limit=1 one request after another: that user's p50 and p99
+ * meanwhile, beside the same figures with nothing else running.
+ */
+export async function collectionsSection(ws: Workspace): Promise<Row[]> {
+  const dir = ws.seededDir('collections');
+  const token = await seedUserAtCap(dir);
+  const shelf = await startShelfServer(dir);
+  try {
+    const a = apiClient(shelf.url, token);
+    const other = apiClient(shelf.url, ws.token);
+    const probe = () => other.call('GET', '/bookmarks?limit=1');
+    const beside = await otherUserAlone(probe);
+    const load = new Load(
+      { url: `${shelf.url}/collections`, method: 'GET', headers: { Authorization: `Bearer ${token}` } },
+      { connections: CONCURRENT, warmupSeconds: 0, durationSeconds: SECONDS, rounds: 1 },
+      ws.file('collections.lua'),
+      shelf.pid,
+    );
+    const bytes = (await a.raw('GET', `${shelf.url}/collections`).then((res) => res.arrayBuffer())).byteLength;
+    return [
+      await measured(
+        {
+          section: SECTION,
+          measurement: `worst request: GET /collections (${fmtCount(MAX_COLLECTIONS_PER_USER)} collections), ${CONCURRENT} at a time for ${SECONDS} s`,
+          target: `other user's GET /bookmarks?limit=1 p99 ≤ ${MAX_OTHER_P99_MS} ms`,
+          beside,
+        },
+        async () => {
+          const { value: list, waits } = await latencyDuring(probe, () => load.measure());
+          if (list.failures.length > 0) throw new Error(`GET /collections: ${list.failures.join('; ')}`);
+          const times = waits.map((w) => w.ms);
+          const p99 = percentile(times, 99);
+          return {
+            result:
+              `${list.requestsPerSecond.toFixed(0)} lists/s of ${(bytes / 1024 / 1024).toFixed(1)} MB, p99 ${fmtMs(list.p99Ms)}; ` +
+              `other user meanwhile: p50 ${fmtMs(median(times))} · p99 ${fmtMs(p99)} (${times.length} requests)`,
+            beside,
+            verdict: verdict(p99 <= MAX_OTHER_P99_MS),
+          };
+        },
+      ),
+    ];
+  } finally {
+    await shelf.stop();
+  }
+}
+
+/** A new user with MAX_COLLECTIONS_PER_USER collections, written before the server starts: its token. */
+async function seedUserAtCap(dir: string): Promise<string> {
+  const store = openSqliteStore(dir);
+  try {
+    const user = await store.accounts.createUser({ name: 'Collections at the cap', email: 'collections@example.com', plan: 'pro' }, Date.now());
+    const { token } = await issueToken(store.accounts, { userId: user.id, name: 'bench', scopes: [...ALL_SCOPES], expiresAt: null }, Date.now());
+    const db = openRawDb({ dataDir: dir, databaseUrl: null });
+    const chain = MAX_COLLECTION_DEPTH + 1;
+    try {
+      await db.run(
+        `INSERT INTO collections (id, user_id, name, parent_id, share_slug, sort_order, created_at, updated_at)
+         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${MAX_COLLECTIONS_PER_USER - 1})
+         SELECT 'col_bench_' || i, ?, substr(printf('%0${NAME_LENGTH}d', i), 1, ${NAME_LENGTH}),
+           CASE WHEN i % ${chain} = 0 THEN NULL ELSE 'col_bench_' || (i - 1) END,
+           'slug_bench_' || i, CASE WHEN i % ${chain} = 0 THEN i / ${chain} ELSE 0 END, 0, 0
+         FROM n`,
+        user.id,
+      );
+    } finally {
+      await db.close();
+    }
+    return token;
+  } finally {
+    store.close();
+  }
+}
