@@ -17,8 +17,14 @@ async function openPage(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage();
   // Firefox may never report an extension page's load over BiDi: wait for the document instead.
   void page.goto(url, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
-  await page.waitForFunction((target) => location.href === target && document.readyState !== 'loading', { timeout: 15_000 }, url);
-  return page;
+  // An evaluation made while the document is replaced may fail with a protocol error: ask again until the deadline.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const loaded = await page.evaluate((target) => location.href === target && document.readyState !== 'loading', url).catch(() => false);
+    if (loaded) return page;
+    if (Date.now() > deadline) throw new Error(`${url} did not load within 15 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** test/scenarios' user over Puppeteer: elements found by ARIA role and exact name (its `::-p-aria` selector). */

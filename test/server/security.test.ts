@@ -16,6 +16,9 @@ const specScopes: Record<string, Scope | 'token'> = {
   'GET /bookmarks': 'bookmarks:read',
   'GET /bookmarks/search': 'bookmarks:read',
   'GET /bookmarks/domains': 'bookmarks:read',
+  // Shelf's own additions (docs/api-decisions.md, Link check).
+  'GET /bookmarks/link-statuses': 'bookmarks:read',
+  'POST /bookmarks/bulk/check': 'bookmarks:write',
   'GET /bookmarks/stats': 'bookmarks:read',
   'GET /bookmarks/duplicates': 'bookmarks:read',
   'GET /bookmarks/trash': 'bookmarks:read',
