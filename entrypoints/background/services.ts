@@ -8,6 +8,7 @@ import { Duplicates } from './duplicates.ts';
 import type { Services } from './handlers.ts';
 import { SavedIcon } from './icon.ts';
 import { LibraryEdits } from './library-edits.ts';
+import { OpenCounts } from './open-counts.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
 import { SaveQueue } from './save-queue.ts';
@@ -50,5 +51,6 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     trash: new Trash(account),
     transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
     duplicates: new Duplicates(account, scheduler),
+    opens: new OpenCounts(account),
   };
 }
