@@ -27,12 +27,11 @@ export class OpenCounts {
   async record(id: string): Promise<void> {
     const owner = await this.account.owner();
     if (!owner) return;
-    await this.change((pending) => {
-      const open = pending.find((p) => p.id === id && sameAccount(p.owner, owner));
-      if (open) open.count += 1;
-      else pending.push({ owner, id, count: 1, firstAt: Date.now() });
-      return pending;
-    });
+    const same = (p: PendingOpen) => p.id === id && sameAccount(p.owner, owner);
+    // A new array, never the one read: the stored value is not changed in place.
+    await this.change((pending) =>
+      pending.some(same) ? pending.map((p) => (same(p) ? { ...p, count: p.count + 1 } : p)) : [...pending, { owner, id, count: 1, firstAt: Date.now() }],
+    );
     this.schedule(this.delayMs);
   }
 
@@ -52,7 +51,7 @@ export class OpenCounts {
         await this.send(open);
         await this.take(owner, open.id, open.count);
       } catch (err) {
-        // Gone or trashed: there is nothing left to count. Anything else is tried again later.
+        // Deleted for good: there is nothing left to count. Anything else is tried again later.
         if (err instanceof ClientError && err.code === 'NOT_FOUND') await this.take(owner, open.id, open.count);
         else {
           console.warn('Shelf: recording a bookmark’s opens failed', err);
@@ -66,6 +65,8 @@ export class OpenCounts {
     const client = await this.account.client();
     const params = { id: open.id };
     const current = await client.call('getBookmark', { params, priority: 'background' });
+    // Trashed since: the API refuses changes to it, and nothing is lost by not counting opens of a trashed page.
+    if (current.deletedAt) return;
     const clickCount = Math.min(current.clickCount + open.count, MAX_CLICK_COUNT);
     await client.call('updateBookmark', { params, body: { clickCount }, priority: 'background' });
   }

@@ -67,7 +67,7 @@ export function SmartFolderPreview({ folder }: { folder: SmartFolder }) {
           <ul aria-label={`First matches of ${folder.name}`} className="space-y-1 text-sm">
             {shown.map((b) => (
               <li key={b.id} className="truncate">
-                <a href={b.url} target="_blank" rel="noreferrer" className="underline" onClick={() => recordOpen(b.id)} onAuxClick={() => recordOpen(b.id)}>
+                <a href={b.url} target="_blank" rel="noreferrer" className="underline" onClick={() => recordOpen(b.id)} onAuxClick={(event) => event.button === 1 && recordOpen(b.id)}>
                   {b.title}
                 </a>{' '}
                 <span className="text-zinc-600 dark:text-zinc-400">{b.domain}</span>
