@@ -7,6 +7,7 @@ import type { Covers } from './covers.ts';
 import type { Duplicates } from './duplicates.ts';
 import type { SavedIcon } from './icon.ts';
 import type { LibraryEdits } from './library-edits.ts';
+import type { OpenCounts } from './open-counts.ts';
 import type { Library } from './library.ts';
 import type { SavedIndex } from './saved-index.ts';
 import type { SmartFolderDefinitions } from './smart-folder-definitions.ts';
@@ -32,10 +33,11 @@ export interface Services {
   transfer: Transfer;
   queue: SaveQueue;
   duplicates: Duplicates;
+  opens: OpenCounts;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens }: Services): Handlers {
   /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
   const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
@@ -81,6 +83,10 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     bulkBookmarks: ({ action, ids }) => browse.bulk(action, ids),
     restoreBookmark: ({ id }) => browse.restore(id),
     findDuplicates: () => duplicates.find(),
+    bookmarkOpened: async ({ id }) => {
+      await opens.record(id);
+      return {};
+    },
 
     updateCollection: ({ id, patch }) => edits.updateCollection(id, patch),
     trashCollection: ({ id }) => edits.trashCollection(id),

@@ -36,7 +36,7 @@ export function startBackground(): void {
     onSignedIn: () => void services.queue.drain(true),
   });
   const services = createServices(account, scheduler, browser);
-  const { bookmarks, covers, index, icon, queue } = services;
+  const { bookmarks, covers, index, icon, queue, opens } = services;
 
   const ownPages = { id: browser.runtime.id, root: browser.runtime.getURL('/') };
   handleMessages(browser.runtime as unknown as Runtime, createHandlers(services), ownPages);
@@ -45,6 +45,8 @@ export function startBackground(): void {
   setupCoverMenu(browser, covers);
   setupSidePanel(browser);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
+  // Opens recorded before the worker stopped still go.
+  void opens.resume();
   setupSaveRetry(browser, queue, typeof globalThis.addEventListener === 'function' ? globalThis : undefined);
 }
 

@@ -8,6 +8,7 @@ import { Duplicates } from './duplicates.ts';
 import type { Services } from './handlers.ts';
 import { SavedIcon } from './icon.ts';
 import { LibraryEdits } from './library-edits.ts';
+import { OpenCounts } from './open-counts.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
 import { SaveQueue } from './save-queue.ts';
@@ -52,5 +53,6 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     linkStatuses: new LinkStatuses(account),
     transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
     duplicates: new Duplicates(account, scheduler),
+    opens: new OpenCounts(account),
   };
 }

@@ -7,6 +7,7 @@ import { BookmarkList } from '../../components/library/BookmarkList.tsx';
 import { SEARCH_FIRST, SEARCH_MOST, useBrowse, useCollections, useSavedPage, useSearch, useSmartFolders, useTags } from '../../components/library/queries.ts';
 import { keys } from '../../components/library/query-keys.ts';
 import { sendLibrary } from '../../components/library/send.ts';
+import { recordOpen } from '../../components/library/record-open.ts';
 import { NO_SELECTION, type Selection } from '../../components/library/selection.ts';
 import { SmartFolderStatus } from '../../components/library/SmartFolderStatus.tsx';
 import { useSmartFolder } from '../../components/library/smart-folder.ts';
@@ -155,7 +156,10 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab 
           selection={selection}
           onSelectionChange={setSelection}
           isCurrent={(b) => b.id === savedId}
-          onOpen={(b, inNewTab) => void openUrl(b.url, tab, inNewTab)}
+          onOpen={(b, inNewTab) => {
+            recordOpen(b.id);
+            void openUrl(b.url, tab, inNewTab);
+          }}
           onAction={actions.act}
         />
       )}

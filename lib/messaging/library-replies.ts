@@ -69,6 +69,7 @@ export const libraryReplies = {
   bulkBookmarks: BulkResult,
   restoreBookmark: Bookmark,
   findDuplicates: DuplicatesView,
+  bookmarkOpened: z.object({}),
 
   updateCollection: Collection,
   trashCollection: CollectionTrashResult,

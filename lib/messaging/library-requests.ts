@@ -47,6 +47,8 @@ export const libraryRequests = {
   restoreBookmark: id,
   /** The API's duplicate groups: a heavy endpoint, sent only when the budget has room at once. */
   findDuplicates: z.object({}),
+  /** The user opened a bookmark from Shelf: its clickCount is raised later, with other opens, as background work. */
+  bookmarkOpened: id,
 
   // The options page's Collections and Tags sections: each change also refreshes the background's kept list.
   updateCollection: z.object({ id: Id, patch: PatchCollectionBody }),

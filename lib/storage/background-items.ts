@@ -74,3 +74,11 @@ export const QueuedSave = z.object({
 });
 export type QueuedSave = z.infer<typeof QueuedSave>;
 export const saveQueueItem = typedItem('local:saveQueue', z.array(QueuedSave), { fallback: [], onInvalid: 'throw' });
+
+/**
+ * Opens of a bookmark from Shelf not yet added to its clickCount on the server, by account and bookmark id: kept
+ * so that a restarted worker still sends them (one request per bookmark, however many opens it holds).
+ */
+export const PendingOpen = z.object({ owner: SaveOwner, id: z.string(), count: z.int().check(z.minimum(1)), firstAt: z.number() });
+export type PendingOpen = z.infer<typeof PendingOpen>;
+export const pendingOpensItem = typedItem('local:pendingOpens', z.array(PendingOpen), { fallback: [], onInvalid: 'fallback' });

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { SmartFolder } from '../../../lib/api/smart-folders.ts';
 import { secondaryButtonClass } from '../../field-styles.ts';
 import { keys } from '../../library/query-keys.ts';
+import { recordOpen } from '../../library/record-open.ts';
 import { sendLibrary } from '../../library/send.ts';
 import { useNow } from '../../library/use-now.ts';
 import { SectionError, failureOf } from '../SectionError.tsx';
@@ -66,7 +67,7 @@ export function SmartFolderPreview({ folder }: { folder: SmartFolder }) {
           <ul aria-label={`First matches of ${folder.name}`} className="space-y-1 text-sm">
             {shown.map((b) => (
               <li key={b.id} className="truncate">
-                <a href={b.url} target="_blank" rel="noreferrer" className="underline">
+                <a href={b.url} target="_blank" rel="noreferrer" className="underline" onClick={() => recordOpen(b.id)} onAuxClick={(event) => event.button === 1 && recordOpen(b.id)}>
                   {b.title}
                 </a>{' '}
                 <span className="text-zinc-600 dark:text-zinc-400">{b.domain}</span>
