@@ -15,7 +15,9 @@ export default defineConfig({
       },
       {
         // The server tests again, each file with a redis-server of its own holding the limits and the
-        // test clock; less those that start no in-process server or start their own Redis.
+        // test clock; less those that start no in-process server or start their own Redis, and the slow ones
+        // whose subject Redis does not touch (latency, the response cache, self-hosting, job crashes and streams:
+        // each runs on SQLite and on PostgreSQL).
         test: {
           name: 'server-redis',
           include: ['test/server/**/*.test.ts'],
@@ -24,6 +26,7 @@ export default defineConfig({
             'test/server/interchange/**',
             'test/server/postgres/**',
             'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,redis-outage,shared-clock,smart-folders-units,sqlite-shared,tag-tree-units,trigram-fold}.test.ts',
+            'test/server/{export-fencing,export-stream,import-real-files,jobs-crash,link-check,response-cache,selfhost,tags-latency}.test.ts',
           ],
           setupFiles: ['test/support/redis-setup.ts'],
           environment: 'node',
