@@ -283,6 +283,9 @@ describe('options: trash', () => {
     expect(screen.queryByRole('button', { name: 'Empty trash' })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Delete for good/ })).toBeNull();
     expect(screen.getByText(/emptying the trash are not offered/).textContent).toContain('destructive');
+    // A local server has no API Tokens settings: the way to a token with that scope is its admin command.
+    expect(screen.queryByText(/API Tokens settings/)).toBeNull();
+    expect(screen.getAllByText(/token create --user /)[0]!.textContent).toContain(`--user ${u.userId}`);
     expect(requested(/DELETE/)).toHaveLength(0);
   });
 
