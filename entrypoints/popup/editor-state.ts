@@ -4,7 +4,7 @@ import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import type { ClientError } from '../../lib/client/errors.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
-import { type FormValues, sameValues, valuesOf, valuesOfBody } from './form.ts';
+import { type FormValues, editsOf, sameValues, valuesOf, valuesOfBody, withEdits } from './form.ts';
 import type { Kept } from './startup.ts';
 
 export type Mode = { kind: 'create' } | { kind: 'edit'; bookmark: Bookmark } | { kind: 'trashed'; bookmark: Bookmark };
@@ -17,6 +17,8 @@ export interface EditorState {
   tagText: string;
   /** The user changed something since the page was loaded or saved (a restored draft counts). */
   edited: boolean;
+  /** The tab's title as the form was first filled with it: a title still equal to it is not the user's edit. */
+  tabTitle: string;
   /** The values a draft was restored with, so that showing them is not taken for an edit. */
   restored: FormValues | null;
   busy: Busy | null;
@@ -68,6 +70,7 @@ export function initialState(start: { title: string } & KeptValues): EditorState
     values: start.draft ?? { title: start.title, tags: [], collectionId: start.lastCollectionId, note: '', isFavorite: false },
     tagText: '',
     edited: start.draft !== null,
+    tabTitle: start.title,
     restored: start.draft,
     busy: null,
     sent: null,
@@ -111,7 +114,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'tabKnown':
       // The tab's title, unless the user or a request got to the form first.
       if (state.edited || state.busy !== null || state.mode.kind !== 'create' || state.values.title !== '') return state;
-      return { ...state, values: { ...state.values, title: action.title } };
+      return { ...state, values: { ...state.values, title: action.title }, tabTitle: action.title };
     case 'kept': {
       // Kept values come after the first frame: anything the user or a request did meanwhile wins.
       if (state.edited || state.busy !== null || state.saves > 0 || state.mode.kind === 'trashed') return state;
@@ -120,10 +123,14 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       if (state.mode.kind !== 'create' || lastCollectionId === null) return state;
       return withoutGoneCollection({ ...state, values: { ...state.values, collectionId: lastCollectionId } });
     }
-    case 'lookedUp':
+    case 'lookedUp': {
       // Only while nothing was sent: a save's own answer says better what the page now is.
       if (action.bookmark === null || state.mode.kind !== 'create' || state.busy !== null) return state;
-      return { ...state, mode: { kind: 'edit', bookmark: action.bookmark }, values: state.edited ? state.values : valuesOf(action.bookmark) };
+      const saved = valuesOf(action.bookmark);
+      // Typed into a form for a new page that turns out saved: the user's edits, made on the bookmark as it is.
+      const values = state.edited ? withEdits(action.bookmark, editsOf(state.values, state.tabTitle)) : saved;
+      return { ...state, mode: { kind: 'edit', bookmark: action.bookmark }, values, edited: !sameValues(values, saved) };
+    }
     case 'tagsLoaded':
       return { ...state, tags: action.tags };
     case 'collectionsLoaded': {

@@ -1,6 +1,6 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { MessageInput } from '../../lib/messaging/protocol.ts';
-import type { SaveEdits } from '../../lib/save-edits.ts';
+import { type SaveEdits, patchOfEdits } from '../../lib/save-edits.ts';
 import type { Draft } from '../../lib/storage/items.ts';
 
 /** The popup's fields. */
@@ -77,3 +77,6 @@ export function editsOf(values: FormValues, tabTitle: string): SaveEdits {
     ...(values.isFavorite && { isFavorite: true }),
   };
 }
+
+/** A saved bookmark's values with the user's edits of a new-bookmark form made on them (see patchOfEdits). */
+export const withEdits = (saved: Bookmark, edits: SaveEdits): FormValues => valuesOf({ ...saved, ...patchOfEdits(saved, edits) });

@@ -4,7 +4,7 @@ import { collectionPath, treeRows } from '../../components/collection-tree.ts';
 import { addTags, parseTagInput, suggestTags } from '../../components/tag-suggestions.ts';
 import { DRAFT_WRITE_DELAY_MS, DraftBook } from '../../entrypoints/popup/drafts.ts';
 import { type EditorState, NOTHING_KEPT, editorReducer, initialState } from '../../entrypoints/popup/editor-state.ts';
-import { createBody, type FormValues, patchOf } from '../../entrypoints/popup/form.ts';
+import { createBody, type FormValues, patchOf, valuesOf } from '../../entrypoints/popup/form.ts';
 import { tabIdFrom } from '../../entrypoints/popup/startup.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
@@ -135,6 +135,26 @@ describe('editor state', () => {
 
     const typed = editorReducer(start(), { type: 'change', values: { title: 'Mine' } });
     expect(editorReducer(typed, { type: 'lookedUp', bookmark: found }).values.title).toBe('Mine');
+  });
+
+  it('makes what the user typed before the lookup answered on the saved bookmark, leaving the rest as saved', () => {
+    const found = bookmark({ title: 'Saved', tags: ['a', 'b'], collectionId: 'col_saved', note: 'kept note', isFavorite: false });
+    const fresh = initialState({ title: 'Tab title', draft: null, lastCollectionId: 'col_last' });
+    const typed = editorReducer(fresh, { type: 'change', values: { tags: ['new'], isFavorite: true } });
+    const shown = editorReducer(typed, { type: 'lookedUp', bookmark: found });
+    // The tab's title and the last collection were only the form's defaults: the saved ones stay.
+    expect(shown.values).toEqual({ title: 'Saved', tags: ['a', 'b', 'new'], collectionId: 'col_saved', note: 'kept note', isFavorite: true });
+    expect(shown.edited).toBe(true);
+    const retitled = editorReducer(editorReducer(fresh, { type: 'change', values: { title: 'My title' } }), { type: 'lookedUp', bookmark: found });
+    expect(retitled.values).toEqual({ ...valuesOf(found), title: 'My title' });
+    // Typing that changes nothing of the saved bookmark leaves nothing to update.
+    const same = editorReducer(editorReducer(fresh, { type: 'change', values: { tags: ['A'] } }), { type: 'lookedUp', bookmark: found });
+    expect(same.values).toEqual(valuesOf(found));
+    expect(same.edited).toBe(false);
+  });
+
+  it('never takes the lookup over a save under way', () => {
+    const found = bookmark();
 
     const saving = editorReducer(start(), { type: 'start', busy: 'save' });
     expect(editorReducer(saving, { type: 'lookedUp', bookmark: found })).toBe(saving);
