@@ -1,4 +1,4 @@
-import { type Dispatch, useEffect, useRef, useState } from 'react';
+import { type Dispatch, useEffect, useMemo, useRef, useState } from 'react';
 import { send } from '../../components/messenger.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
@@ -6,7 +6,7 @@ import { ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
 import type { DraftBook } from './drafts.ts';
 import { type EditorAction, type EditorState, committed, keptValues } from './editor-state.ts';
-import { createBody, editsOf, patchOf } from './form.ts';
+import { createBody, editsOf, patchOf, valuesOf } from './form.ts';
 import type { Kept, PageState, Settled, Startup, TabPage } from './startup.ts';
 
 /** The background's answers asked for at startup, into the editor as they arrive; a failure shows once. */
@@ -56,11 +56,12 @@ export function useKeptArrival(kept: Kept | undefined, dispatch: Dispatch<Editor
  * popup closes); a save removes it. Edits made before the drafts are read are kept once they are.
  */
 export function useDraftKeeping(drafts: DraftBook | undefined, url: string, state: EditorState): void {
-  const { values, edited, restored, saves } = state;
+  const { values, edited, restored, saves, mode, draftOver } = state;
+  const over = useMemo(() => (mode.kind === 'edit' ? valuesOf(mode.bookmark) : draftOver), [mode, draftOver]);
   useEffect(() => {
     // A restored draft is written again only once it changes: its age counts from the last edit.
-    if (drafts && edited && values !== restored) drafts.put(url, { ...values, updatedAt: Date.now() });
-  }, [drafts, url, values, edited, restored]);
+    if (drafts && edited && values !== restored) drafts.put(url, { ...values, updatedAt: Date.now(), over });
+  }, [drafts, url, values, edited, restored, over]);
   useEffect(() => {
     if (drafts && saves > 0 && !edited) void drafts.remove(url);
   }, [drafts, url, saves, edited]);

@@ -4,7 +4,7 @@ import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import type { ClientError } from '../../lib/client/errors.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
-import { type FormValues, editsOf, sameValues, valuesOf, valuesOfBody, withEdits } from './form.ts';
+import { type FormValues, newPageStart, rebase, sameValues, valuesOf, valuesOfBody } from './form.ts';
 import type { Kept } from './startup.ts';
 
 export type Mode = { kind: 'create' } | { kind: 'edit'; bookmark: Bookmark } | { kind: 'trashed'; bookmark: Bookmark };
@@ -21,6 +21,8 @@ export interface EditorState {
   tabTitle: string;
   /** The values a draft was restored with, so that showing them is not taken for an edit. */
   restored: FormValues | null;
+  /** The saved bookmark's values the restored draft was typed over (null: typed into a form for a new page). */
+  draftOver: FormValues | null;
   busy: Busy | null;
   /** What a request in flight carries, to tell whether the user typed on meanwhile. */
   sent: FormValues | null;
@@ -56,13 +58,19 @@ type Queued = NonNullable<MessageOutput<'lookupUrl'>['queued']>;
 /** What the editor takes of what this device kept for the page. */
 export interface KeptValues {
   draft: FormValues | null;
+  /** The saved bookmark's values the draft was typed over; null for a form for a new page. */
+  draftOver: FormValues | null;
   lastCollectionId: string | null;
 }
 
 /** Nothing kept, or storage has not answered yet. */
-export const NOTHING_KEPT: KeptValues = { draft: null, lastCollectionId: null };
+export const NOTHING_KEPT: KeptValues = { draft: null, draftOver: null, lastCollectionId: null };
 
-export const keptValues = ({ draft, lastCollectionId }: Kept): KeptValues => ({ draft: draft && valuesOf(draft), lastCollectionId });
+export const keptValues = ({ draft, lastCollectionId }: Kept): KeptValues => ({ draft: draft && valuesOf(draft), draftOver: draft?.over ?? null, lastCollectionId });
+
+/** The user's edits, typed over `from` (null: a new page's form), made on the saved bookmark as it is now. */
+const editsOn = (bookmark: Bookmark, values: FormValues, from: FormValues | null, tabTitle: string): FormValues =>
+  rebase(values, from ?? newPageStart(tabTitle, values), valuesOf(bookmark));
 
 export function initialState(start: { title: string } & KeptValues): EditorState {
   return {
@@ -72,6 +80,7 @@ export function initialState(start: { title: string } & KeptValues): EditorState
     edited: start.draft !== null,
     tabTitle: start.title,
     restored: start.draft,
+    draftOver: start.draft && start.draftOver,
     busy: null,
     sent: null,
     error: null,
@@ -118,8 +127,13 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'kept': {
       // Kept values come after the first frame: anything the user or a request did meanwhile wins.
       if (state.edited || state.busy !== null || state.saves > 0 || state.mode.kind === 'trashed') return state;
-      const { draft, lastCollectionId } = action.kept;
-      if (draft) return withoutGoneCollection({ ...state, values: draft, edited: true, restored: draft });
+      const { draft, draftOver, lastCollectionId } = action.kept;
+      if (draft && state.mode.kind === 'edit') {
+        // The bookmark may have changed since the draft was typed (elsewhere, or by an import): only the draft's edits.
+        const values = editsOn(state.mode.bookmark, draft, draftOver, state.tabTitle);
+        return { ...state, values, edited: !sameValues(values, valuesOf(state.mode.bookmark)), restored: values, draftOver: null };
+      }
+      if (draft) return withoutGoneCollection({ ...state, values: draft, edited: true, restored: draft, draftOver });
       if (state.mode.kind !== 'create' || lastCollectionId === null) return state;
       return withoutGoneCollection({ ...state, values: { ...state.values, collectionId: lastCollectionId } });
     }
@@ -127,9 +141,9 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       // Only while nothing was sent: a save's own answer says better what the page now is.
       if (action.bookmark === null || state.mode.kind !== 'create' || state.busy !== null) return state;
       const saved = valuesOf(action.bookmark);
-      // Typed into a form for a new page that turns out saved: the user's edits, made on the bookmark as it is.
-      const values = state.edited ? withEdits(action.bookmark, editsOf(state.values, state.tabTitle)) : saved;
-      return { ...state, mode: { kind: 'edit', bookmark: action.bookmark }, values, edited: !sameValues(values, saved) };
+      // Typed (or a draft restored) before the look-up answered: the user's edits, made on the bookmark as it is.
+      const values = state.edited ? editsOn(action.bookmark, state.values, state.draftOver, state.tabTitle) : saved;
+      return { ...state, mode: { kind: 'edit', bookmark: action.bookmark }, values, edited: !sameValues(values, saved), draftOver: null };
     }
     case 'tagsLoaded':
       return { ...state, tags: action.tags };

@@ -1,6 +1,6 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { MessageInput } from '../../lib/messaging/protocol.ts';
-import { type SaveEdits, patchOfEdits } from '../../lib/save-edits.ts';
+import type { SaveEdits } from '../../lib/save-edits.ts';
 import type { Draft } from '../../lib/storage/items.ts';
 
 /** The popup's fields. */
@@ -78,5 +78,26 @@ export function editsOf(values: FormValues, tabTitle: string): SaveEdits {
   };
 }
 
-/** A saved bookmark's values with the user's edits of a new-bookmark form made on them (see patchOfEdits). */
-export const withEdits = (saved: Bookmark, edits: SaveEdits): FormValues => valuesOf({ ...saved, ...patchOfEdits(saved, edits) });
+/**
+ * What a form for a new page started from: the tab's title, no tags, no note, not a favourite. Its collection is
+ * never taken for an edit (see editsOf): it counts as unchanged, whatever the form shows.
+ */
+export const newPageStart = (tabTitle: string, typed: FormValues): FormValues => ({ title: tabTitle, tags: [], collectionId: typed.collectionId, note: '', isFavorite: false });
+
+/**
+ * The user's changes from `from` to `to`, made on `onto` (the bookmark as it is now): a field the user left alone
+ * takes `onto`'s value; tags are what the user added and removed, so that a tag added elsewhere meanwhile stays.
+ */
+export function rebase(to: FormValues, from: FormValues, onto: FormValues): FormValues {
+  const has = (tags: readonly string[], name: string) => tags.some((t) => t.toLowerCase() === name.toLowerCase());
+  const removed = from.tags.filter((name) => !has(to.tags, name));
+  const added = to.tags.filter((name) => !has(from.tags, name));
+  const pick = <K extends keyof FormValues>(key: K): FormValues[K] => (to[key] === from[key] ? onto[key] : to[key]);
+  return {
+    title: to.title.trim() === from.title.trim() ? onto.title : to.title,
+    tags: [...onto.tags.filter((name) => !has(removed, name)), ...added.filter((name) => !has(onto.tags, name))],
+    collectionId: pick('collectionId'),
+    note: pick('note'),
+    isFavorite: pick('isFavorite'),
+  };
+}

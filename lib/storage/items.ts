@@ -44,13 +44,21 @@ export const collectionsCacheItem = typedItem(COLLECTIONS_CACHE_KEY, z.nullable(
 export const lastCollectionItem = typedItem('local:lastCollectionId', z.nullable(z.string()), { fallback: null, onInvalid: 'fallback' });
 
 /** What the user typed in the popup for a page, kept until it is saved. Keyed by normalised URL. */
-export const Draft = z.object({
+const DraftValues = z.object({
   title: z.string(),
   tags: z.array(z.string()),
   collectionId: z.nullable(z.string()),
   note: z.string(),
   isFavorite: z.boolean(),
+});
+export const Draft = z.object({
+  ...DraftValues.shape,
   updatedAt: z.number(),
+  /**
+   * The saved bookmark's values the draft was typed over (absent: a form for a new page). Restored on a bookmark that
+   * changed since, only the draft's own edits are made, never the whole draft over what changed elsewhere.
+   */
+  over: z.optional(z.nullable(DraftValues)),
 });
 export type Draft = z.infer<typeof Draft>;
 export const draftsItem = typedItem('local:drafts', z.record(z.string(), Draft), { fallback: {}, onInvalid: 'fallback' });

@@ -125,7 +125,7 @@ describe('requests', () => {
 });
 
 describe('editor state', () => {
-  const start = (draft: FormValues | null = null): EditorState => initialState({ title: 'Tab title', lastCollectionId: 'col_last', draft });
+  const start = (draft: FormValues | null = null): EditorState => initialState({ title: 'Tab title', lastCollectionId: 'col_last', draft, draftOver: null });
 
   it('shows a saved bookmark found by the lookup, keeping what the user already typed', () => {
     const found = bookmark();
@@ -139,7 +139,7 @@ describe('editor state', () => {
 
   it('makes what the user typed before the lookup answered on the saved bookmark, leaving the rest as saved', () => {
     const found = bookmark({ title: 'Saved', tags: ['a', 'b'], collectionId: 'col_saved', note: 'kept note', isFavorite: false });
-    const fresh = initialState({ title: 'Tab title', draft: null, lastCollectionId: 'col_last' });
+    const fresh = initialState({ title: 'Tab title', ...NOTHING_KEPT, lastCollectionId: 'col_last' });
     const typed = editorReducer(fresh, { type: 'change', values: { tags: ['new'], isFavorite: true } });
     const shown = editorReducer(typed, { type: 'lookedUp', bookmark: found });
     // The tab's title and the last collection were only the form's defaults: the saved ones stay.
@@ -182,7 +182,7 @@ describe('editor state', () => {
   it('takes what was kept for the page when storage answers after the first frame, unless the user or a save came first', () => {
     const first = initialState({ title: 'Tab title', ...NOTHING_KEPT });
     const draft: FormValues = { title: 'Draft', tags: ['t'], collectionId: 'col_draft', note: 'n', isFavorite: true };
-    const kept = (d: FormValues | null) => ({ type: 'kept', kept: { draft: d, lastCollectionId: 'col_last' } }) as const;
+    const kept = (d: FormValues | null, over: FormValues | null = null) => ({ type: 'kept', kept: { draft: d, draftOver: over, lastCollectionId: 'col_last' } }) as const;
 
     const restored = editorReducer(first, kept(draft));
     expect(restored.values).toEqual(draft);
@@ -195,12 +195,33 @@ describe('editor state', () => {
     const saving = editorReducer(first, { type: 'start', busy: 'save' });
     expect(editorReducer(saving, kept(draft))).toBe(saving);
 
-    // As in the first frame: a deleted last collection is forgotten; on a saved page the draft wins and the last collection does not apply.
+    // As in the first frame: a deleted last collection is forgotten; on a saved page the last collection does not apply.
     const loaded = editorReducer(first, { type: 'collectionsLoaded', collections: [collection('col_other', 'Other', null)] });
     expect(editorReducer(loaded, kept(null)).values.collectionId).toBeNull();
-    const editing = editorReducer(first, { type: 'lookedUp', bookmark: bookmark() });
-    expect(editorReducer(editing, kept(draft)).values).toEqual(draft);
+    const saved = bookmark();
+    const editing = editorReducer(first, { type: 'lookedUp', bookmark: saved });
     expect(editorReducer(editing, kept(null))).toBe(editing);
+    // A draft typed over the bookmark as it still is comes back whole.
+    const typedOverThis = editorReducer(editing, kept(draft, valuesOf(saved)));
+    expect(typedOverThis.values).toEqual(draft);
+    expect(typedOverThis.edited).toBe(true);
+  });
+
+  it('restores a draft on a bookmark that changed since only as the draft’s own edits', () => {
+    const over: FormValues = { title: 'Old title', tags: ['a', 'gone'], collectionId: 'col_work', note: 'note', isFavorite: false };
+    // Typed then: a note, the tag "gone" removed, "mine" added. Since: tags "b" and "elsewhere" added on another device, a new title.
+    const draft: FormValues = { ...over, tags: ['a', 'mine'], note: 'my note' };
+    const now = bookmark({ title: 'New title', tags: ['a', 'gone', 'elsewhere'], collectionId: 'col_work' });
+    const first = initialState({ title: 'Tab title', ...NOTHING_KEPT });
+    const expected = { title: 'New title', tags: ['a', 'elsewhere', 'mine'], collectionId: 'col_work', note: 'my note', isFavorite: false };
+    const kept = { type: 'kept', kept: { draft, draftOver: over, lastCollectionId: null } } as const;
+    // Storage first, then the look-up; and the other way round.
+    expect(editorReducer(editorReducer(first, kept), { type: 'lookedUp', bookmark: now }).values).toEqual(expected);
+    expect(editorReducer(editorReducer(first, { type: 'lookedUp', bookmark: now }), kept).values).toEqual(expected);
+    // A draft typed into a form for a new page, restored on a page saved meanwhile (an import): its additions only.
+    const newPageDraft: FormValues = { title: 'Tab title', tags: ['mine'], collectionId: 'col_last', note: '', isFavorite: true };
+    const restored = editorReducer(editorReducer(first, { type: 'lookedUp', bookmark: now }), { type: 'kept', kept: { draft: newPageDraft, draftOver: null, lastCollectionId: null } });
+    expect(restored.values).toEqual({ ...valuesOf(now), tags: ['a', 'gone', 'elsewhere', 'mine'], isFavorite: true });
   });
 
   it('turns a tag still being typed into a chip when saving', () => {
