@@ -22,7 +22,7 @@ const bookmark = (fields: Partial<Bookmark>): Bookmark => ({
   clickCount: 0,
   metadataStatus: 'complete',
   linkStatus: 'ok',
-  lastCheckedAt: null,
+  lastCheckedAt: '2026-01-01T00:00:00.000Z',
   httpStatusCode: 200,
   createdAt: '2026-01-01T00:00:00.000Z',
   ...fields,
