@@ -3,30 +3,10 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { parseQuery } from '../../lib/search/parse.ts';
 import { planSearch } from '../../lib/search/plan.ts';
 import { rankResults } from '../../lib/search/rank.ts';
+import { savedBookmark } from '../extension/support/fixtures.ts';
 
 let n = 0;
-const bookmark = (fields: Partial<Bookmark>): Bookmark => ({
-  id: `b${++n}`,
-  url: `https://example.com/${n}`,
-  title: '',
-  description: '',
-  excerpt: '',
-  note: '',
-  type: 'link',
-  isFavorite: false,
-  tags: [],
-  collectionId: null,
-  domain: 'example.com',
-  favicon: '',
-  coverImage: null,
-  clickCount: 0,
-  metadataStatus: 'complete',
-  linkStatus: 'ok',
-  lastCheckedAt: '2026-01-01T00:00:00.000Z',
-  httpStatusCode: 200,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  ...fields,
-});
+const bookmark = (fields: Partial<Bookmark>): Bookmark => savedBookmark({ id: `b${++n}`, url: `https://example.com/${n}`, title: '', ...fields });
 const titles = (list: Bookmark[]) => list.map((b) => b.title);
 
 describe('ranking', () => {
