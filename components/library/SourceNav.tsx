@@ -19,7 +19,7 @@ interface Props {
   onTool?(tool: LibraryTool): void;
 }
 
-export type LibraryTool = 'duplicates' | 'trash';
+export type LibraryTool = 'duplicates' | 'trash' | 'sites' | 'overview';
 
 const itemClass = `flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800 ${focusRing}`;
 
@@ -67,6 +67,8 @@ export function SourceNav({ collections, tags, smartFolders, onOpen, onTool }: P
         <Item label="All bookmarks" onClick={list({ kind: 'all' }, 'All bookmarks')} />
         <Item label="Favourites" onClick={list({ kind: 'favorites' }, 'Favourites')} />
         <Item label="Unsorted" onClick={list({ kind: 'unsorted' }, 'Unsorted')} />
+        {onTool && <Item label="Overview" onClick={() => onTool('overview')} />}
+        {onTool && <Item label="Sites" onClick={() => onTool('sites')} />}
         {onTool && <Item label="Duplicates" onClick={() => onTool('duplicates')} />}
         {onTool && <Item label="Trash" onClick={() => onTool('trash')} />}
       </ul>

@@ -1,6 +1,5 @@
 import { type InfiniteData, type QueryKey, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { MAX_LIST_LIMIT } from '../../lib/api/bookmarks.ts';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
@@ -78,19 +77,6 @@ export function useBrowse(source: BrowseSource) {
   }, [fromKept, sourceKey]);
   return list;
 }
-
-/** The matches a search asks for first, and the most the API answers: its search has no cursor, so more is a larger limit. */
-export const SEARCH_FIRST = 50;
-export const SEARCH_MOST = MAX_LIST_LIMIT;
-
-export const useSearch = (q: string, limit: number) =>
-  useQuery({
-    queryKey: keys.search(q, limit),
-    queryFn: () => sendLibrary('searchBookmarks', { q, limit }),
-    enabled: q.length > 0,
-    placeholderData: (previous) => previous,
-    ...budgetRetry,
-  });
 
 export const useSavedPage = (url: string | null) =>
   useQuery({

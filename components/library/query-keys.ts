@@ -16,7 +16,11 @@ export const keys = {
   collectionShare: (id: string) => ['collections', 'share', id] as const,
   bookmarkLists: ['bookmarks'] as const,
   browse: (source: BrowseSource) => ['bookmarks', 'browse', source] as const,
-  search: (q: string, limit: number) => ['bookmarks', 'search', q, limit] as const,
+  /** A search with operators (search/use-library-search.ts): the text, where it was asked, and what its plan reads. */
+  find: (text: string, scope: BrowseSource, plan: string | null) => ['bookmarks', 'find', text, scope, plan] as const,
+  domains: ['bookmarks', 'domains'] as const,
+  stats: ['bookmarks', 'stats'] as const,
+  recentSearches: ['recent-searches'] as const,
   smartFolder: (id: string) => ['bookmarks', 'smart-folder', id] as const,
   savedPage: (url: string) => ['saved-page', url] as const,
   trash: ['trash'] as const,

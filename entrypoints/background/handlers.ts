@@ -5,6 +5,7 @@ import type { Bookmarks } from './bookmarks.ts';
 import type { Browse } from './browse.ts';
 import type { Covers } from './covers.ts';
 import type { Duplicates } from './duplicates.ts';
+import type { Find } from './find.ts';
 import type { SavedIcon } from './icon.ts';
 import type { LibraryEdits } from './library-edits.ts';
 import type { OpenCounts } from './open-counts.ts';
@@ -34,10 +35,11 @@ export interface Services {
   queue: SaveQueue;
   duplicates: Duplicates;
   opens: OpenCounts;
+  find: Find;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens, find }: Services): Handlers {
   /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
   const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
@@ -77,6 +79,9 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
 
     browseBookmarks: ({ source, cursor }) => browse.page(source, cursor),
     searchBookmarks: ({ q, limit }) => browse.search(q, limit),
+    findBookmarks: ({ source }) => find.page(source),
+    listDomains: () => find.domains(),
+    bookmarkStats: () => find.stats(),
     listSmartFolders: ({ refresh }) => library.smartFolders(refresh),
     smartFolderResults: ({ id }) => smartFolders.view(id),
     evaluateSmartFolder: ({ id, restart }) => smartFolders.evaluate(id, restart),

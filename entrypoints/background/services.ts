@@ -5,6 +5,7 @@ import { Bookmarks } from './bookmarks.ts';
 import { Browse } from './browse.ts';
 import { browserCovers } from './covers.ts';
 import { Duplicates } from './duplicates.ts';
+import { Find } from './find.ts';
 import type { Services } from './handlers.ts';
 import { SavedIcon } from './icon.ts';
 import { LibraryEdits } from './library-edits.ts';
@@ -54,5 +55,6 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
     duplicates: new Duplicates(account, scheduler),
     opens: new OpenCounts(account),
+    find: new Find(account),
   };
 }

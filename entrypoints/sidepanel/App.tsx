@@ -1,10 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { ErrorAlertWithSignIn } from '../../components/account/SignInAgain.tsx';
-import { focusRing, inputClass, primaryButtonClass, quietButtonClass, secondaryButtonClass } from '../../components/field-styles.ts';
+import { focusRing, primaryButtonClass, quietButtonClass, secondaryButtonClass } from '../../components/field-styles.ts';
 import { ActionDialog } from '../../components/library/ActionDialog.tsx';
 import { BookmarkList } from '../../components/library/BookmarkList.tsx';
-import { SEARCH_FIRST, SEARCH_MOST, useBrowse, useCollections, useSavedPage, useSearch, useSmartFolders, useTags } from '../../components/library/queries.ts';
+import { useBrowse, useCollections, useSavedPage, useSmartFolders, useTags } from '../../components/library/queries.ts';
+import { SearchBox } from '../../components/library/search/SearchBox.tsx';
+import { LoadMore, SearchCount } from '../../components/library/search/SearchStatus.tsx';
+import { useLibrarySearch } from '../../components/library/search/use-library-search.ts';
 import { keys } from '../../components/library/query-keys.ts';
 import { sendLibrary } from '../../components/library/send.ts';
 import { recordOpen } from '../../components/library/record-open.ts';
@@ -12,10 +15,13 @@ import { NO_SELECTION, type Selection } from '../../components/library/selection
 import { SmartFolderStatus } from '../../components/library/SmartFolderStatus.tsx';
 import { useSmartFolder } from '../../components/library/smart-folder.ts';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
+import { OverviewView } from '../../components/library/OverviewView.tsx';
+import { SitesView } from '../../components/library/SitesView.tsx';
 import { type LibraryTool, type Place, SourceNav } from '../../components/library/SourceNav.tsx';
 import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
 import { useListActions } from '../../components/library/use-list-actions.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import { toClientError } from '../../lib/client/errors.ts';
 import { panelPlaceItem } from '../../lib/storage/library-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
@@ -210,38 +216,25 @@ function SmartFolderView({ place, tab }: { place: Extract<Place, { kind: 'smart'
   );
 }
 
-/** A search's matches, more of them as the user scrolls to the end, up to the most the API's search answers. */
-function SearchResults({ q, tab }: { q: string; tab: CurrentTab | null }) {
-  // Each new text starts again from the first matches.
-  const [more, setMore] = useState({ q, limit: SEARCH_FIRST });
-  const limit = more.q === q ? more.limit : SEARCH_FIRST;
-  const results = useSearch(q, limit);
-  const loadMore = useCallback(() => setMore({ q, limit: Math.min(SEARCH_MOST, limit * 2) }), [q, limit]);
-  const problem = results.error ?? results.failureReason;
-  if (problem && !results.data) return <ErrorAlertWithSignIn error={toClientError(problem)} />;
-  if (!results.data) return <p role="status" className="p-4 text-sm text-zinc-500">Searching…</p>;
-  const found = results.data;
-  // Fewer matches than asked for: that is all of them.
-  const full = !results.isPlaceholderData && found.length >= limit;
+/** A search (with its operators) inside the list open now, its count, and more on Load more. */
+function SearchResults({ text, scope, tab }: { text: string; scope: BrowseSource; tab: CurrentTab | null }) {
+  const search = useLibrarySearch(text, scope);
+  const problem = search.problem ? <ErrorAlertWithSignIn error={toClientError(search.problem)} /> : null;
+  if (!search.results) return problem ?? <p role="status" className="p-4 text-sm text-zinc-500">Searching…</p>;
   return (
     <>
-      {full && limit >= SEARCH_MOST && (
-        <p className="border-b border-zinc-200 px-2 py-1.5 text-xs text-zinc-500 dark:border-zinc-800">
-          Showing the first {found.length} matches; there may be more. Add words to narrow the search.
-        </p>
+      <SearchCount search={search} />
+      {search.results.length > 0 && (
+        <ActionableList label={`Search results for ${text}`} bookmarks={search.results} hasMore={false} loadingMore={false} loadMore={noMore} tab={tab} />
       )}
-      <ActionableList
-        label={`Search results for ${q}`}
-        bookmarks={found}
-        hasMore={full && limit < SEARCH_MOST}
-        loadingMore={results.isPlaceholderData && results.isFetching}
-        loadMore={loadMore}
-        tab={tab}
-      />
-      {problem && <ErrorAlertWithSignIn error={toClientError(problem)} />}
+      <LoadMore search={search} />
+      {problem}
     </>
   );
 }
+
+const noMore = () => undefined;
+const LIBRARY: BrowseSource = { kind: 'all' };
 
 /** The library's places, with the lists they are read from: asked for only when the places are shown. */
 function LibraryNav({ onOpen, onTool }: { onOpen(place: Place): void; onTool(tool: LibraryTool): void }) {
@@ -272,7 +265,7 @@ function useRememberedPlace(opening: Place | null | undefined): [Place | null | 
   return [place, choose];
 }
 
-const TOOL_TITLES: Record<LibraryTool, string> = { duplicates: 'Duplicates', trash: 'Trash' };
+const TOOL_TITLES: Record<LibraryTool, string> = { duplicates: 'Duplicates', trash: 'Trash', sites: 'Sites', overview: 'Overview' };
 
 /** Shelf's side panel: browse the library, search it, act on bookmarks, with the current tab's page in view. */
 export function App({ opening }: { /** The place main.tsx read to open on; when not given, the panel reads it. */ opening?: Place | null }) {
@@ -281,6 +274,8 @@ export function App({ opening }: { /** The place main.tsx read to open on; when 
   const [tool, setTool] = useState<LibraryTool | null>(null);
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
+  // A search inside a list searches that list; from a smart folder or a tool, the whole library.
+  const inList = tool === null && place?.kind === 'list' && place.source.kind !== 'all' ? place : null;
   const open = (next: Place | null) => {
     setTool(null);
     setPlace(next);
@@ -288,8 +283,10 @@ export function App({ opening }: { /** The place main.tsx read to open on; when 
   const title = tool !== null ? TOOL_TITLES[tool] : place === null || place === undefined ? null : place.kind === 'list' ? place.title : place.name;
 
   let body;
-  if (q) body = <SearchResults q={q} tab={tab} />;
+  if (q) body = <SearchResults text={q} scope={inList?.source ?? LIBRARY} tab={tab} />;
   else if (tool === 'duplicates') body = <DuplicatesView />;
+  else if (tool === 'sites') body = <SitesView onSearch={setTyped} />;
+  else if (tool === 'overview') body = <OverviewView onOpen={(source, listTitle) => open({ kind: 'list', source, title: listTitle })} onSearch={setTyped} />;
   else if (tool === 'trash') body = <div className="min-h-0 flex-1 overflow-y-auto p-2"><TrashSection /></div>;
   else if (place === undefined) body = null;
   else if (place === null) body = <LibraryNav onOpen={open} onTool={setTool} />;
@@ -300,10 +297,7 @@ export function App({ opening }: { /** The place main.tsx read to open on; when 
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="space-y-2 border-b border-zinc-200 p-2 dark:border-zinc-800">
         <h1 className="text-sm font-semibold">Shelf</h1>
-        <label className="block">
-          <span className="sr-only">Search bookmarks</span>
-          <input type="search" className={inputClass} placeholder="Search bookmarks" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        </label>
+        <SearchBox value={typed} onChange={setTyped} scopeTitle={inList?.title ?? null} />
       </header>
       <CurrentPage tab={tab} />
       {title !== null && !q && (

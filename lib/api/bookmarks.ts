@@ -169,6 +169,7 @@ export const SearchQuery = /* @__PURE__ */ z
   .check(z.refine(({ q }) => q.length > 0, { message: 'is required (q or query)', path: ['q'] }));
 
 export const DomainCount = z.object({ domain: z.string(), count: z.number() });
+export type DomainCount = z.infer<typeof DomainCount>;
 
 /** GET /bookmarks/link-statuses: active bookmarks per link status (statuses without any are left out). */
 export const LinkStatusCount = z.object({ linkStatus: LinkStatus, count: z.number() });
@@ -189,6 +190,7 @@ export const BookmarkStats = z.object({
 });
 
 export const DuplicateGroup = z.object({ normalizedUrl: z.string(), bookmarks: z.array(Bookmark) });
+export type BookmarkStats = z.infer<typeof BookmarkStats>;
 export const DuplicatesResult = z.object({ groups: z.array(DuplicateGroup) });
 
 export const TrashQuery = z.object({ limit: limitParam(50, MAX_LIST_LIMIT), cursor: z.optional(Cursor) });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Bookmark, DuplicateGroup, LinkStatusCount } from '../api/bookmarks.ts';
+import { Bookmark, BookmarkStats, DomainCount, DuplicateGroup, LinkStatusCount } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
 import { CollectionTrashResult, ShareState } from '../api/collection-edits.ts';
 import { Collection } from '../api/collections.ts';
@@ -63,6 +63,9 @@ export const HeldSaves = z.array(z.object({ owner: SaveOwner, count: z.number() 
 export const libraryReplies = {
   browseBookmarks: BrowsePage,
   searchBookmarks: z.array(Bookmark),
+  findBookmarks: BrowsePage,
+  listDomains: z.array(DomainCount),
+  bookmarkStats: BookmarkStats,
   listSmartFolders: z.array(SmartFolder),
   smartFolderResults: SmartFolderView,
   evaluateSmartFolder: SmartFolderView,

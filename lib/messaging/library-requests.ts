@@ -6,6 +6,7 @@ import { Id } from '../api/common.ts';
 import { CreateTagBody, MergeTagsBody } from '../api/tag-edits.ts';
 import { ExportFormat, MAX_IMPORT_BYTES } from '../api/jobs.ts';
 import { CreateSmartFolderBody, PatchSmartFolderBody } from '../api/smart-folders.ts';
+import { FindSource } from '../search/find-source.ts';
 
 /** What a list of the library shows: the pages (side panel, options) name it, the background pages through it. */
 export const BrowseSource = z.discriminatedUnion('kind', [
@@ -40,6 +41,11 @@ export const libraryRequests = {
     /** How many matches: the API's search has no cursor, so more matches are a larger limit (at most the API's). */
     limit: z.optional(z.int().check(z.minimum(1), z.maximum(MAX_LIST_LIMIT))),
   }),
+  /** A search's candidates beyond the API's text search (lib/search/plan.ts). */
+  findBookmarks: z.object({ source: FindSource }),
+  /** The Sites and Overview views. */
+  listDomains: z.object({}),
+  bookmarkStats: z.object({}),
   listSmartFolders: z.object({ refresh: z.optional(z.boolean()) }),
   smartFolderResults: id,
   evaluateSmartFolder: z.object({ id: Id, restart: z.boolean() }),
