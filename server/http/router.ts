@@ -11,6 +11,7 @@ import { DAY } from '../clock.ts';
 import type { Guards } from '../limits/guards.ts';
 import type { IdempotencyStore } from '../store/idempotency.ts';
 import { ApiError, invalid } from './api-error.ts';
+import { ClaimSettler } from './claim-settler.ts';
 import { addHeaders, reply, withCollectedHeaders } from './respond.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { AppEnv, AuthContext } from './env.ts';
@@ -47,6 +48,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  */
 export class Router {
   private inFlight = new Map<string, Promise<void>>();
+  private claims = new ClaimSettler();
   private readInputs = new Map<string, ReadInput>();
 
   constructor(
@@ -146,6 +148,7 @@ export class Router {
     const fingerprint = createHash('sha256').update(request).digest('hex');
     const slot = `${userId}\n${key}`;
     const store = this.deps.idempotency;
+    await this.claims.flush(slot);
     let begun = await store.begin(userId, key, fingerprint, this.deps.clock.now(), IDEMPOTENCY_TTL_MS);
     if (begun.state === 'in-flight' && this.inFlight.has(slot)) {
       await this.inFlight.get(slot);
@@ -167,11 +170,14 @@ export class Router {
     this.inFlight.set(slot, new Promise<void>((resolve) => (done = resolve)));
     try {
       const response = await run();
-      if (response.ok) await store.complete(userId, key, response.status, await response.clone().text());
-      else await store.release(userId, key);
+      // Done is done: an answer the database cannot record now is recorded when it is back, and sent now.
+      if (response.ok) {
+        const body = await response.clone().text();
+        await this.claims.settle(slot, () => store.complete(userId, key, response.status, body));
+      } else await this.claims.settle(slot, () => store.release(userId, key));
       return response;
     } catch (err) {
-      await store.release(userId, key);
+      await this.claims.settle(slot, () => store.release(userId, key));
       throw err;
     } finally {
       this.inFlight.delete(slot);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../lib/api/scopes.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
@@ -11,13 +12,17 @@ import { type TestRedis, startRedis } from '../support/redis.ts';
 import { roundRobin } from '../support/round-robin.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import { type Api, apiFor, nextIp } from '../support/server.ts';
+import { netscapeFile, startImportOf } from '../server/jobs-fixtures.ts';
 
 /**
  * The hosted mode under its faults: two instances on one PostgreSQL and one (persistent) Redis
  * behind a round-robin balancer, each fault injected while bounded loops of saves run through
- * the balancer, as clients retrying with their Idempotency-Key do. Each asserts: no save lost or
- * doubled, every answer during the outage a clear one (503 SERVICE_UNAVAILABLE with
- * Retry-After; never a 500 or a hang), and normal answers within RECOVERY_BOUND_MS of the fault's end.
+ * the balancer, as clients retrying with their Idempotency-Key do. Faults: Redis killed and
+ * restarted; PostgreSQL stopped and started; the instance holding an export job SIGKILLed midway.
+ * Each asserts: no save lost or doubled, every answer during the outage a clear one (503
+ * SERVICE_UNAVAILABLE with Retry-After; 502 and 409 IDEMPOTENCY_KEY_IN_USE only where an instance
+ * died; never a 500 or a hang), normal answers within RECOVERY_BOUND_MS of the fault's end, and
+ * no job stuck. One cluster, one Redis and short leases for all, to keep the project quick.
  */
 
 /** Normal answers again within this of the backend being back (the instances reconnect every 100–500 ms). */
@@ -27,6 +32,14 @@ const HANG_MS = 5_000;
 /** How long each fault lasts. */
 const OUTAGE_MS = 1_500;
 const LOOPS = 4;
+/** Each instance's job lease (--job-lease-ms): a killed instance's job is taken over about this long after. */
+const LEASE_MS = 2_000;
+/** A job whose instance was killed is done within this of the kill (the lease lapsing, then the whole job again at worst). */
+const TAKEOVER_BOUND_MS = LEASE_MS + 20_000;
+/** The library a killed instance's export writes: enough to take a moment, so that it is killed midway. */
+const JOB_BOOKMARKS = 3_000;
+/** A claim whose request never ended counts as abandoned after this (server/store/shared/idempotency-claims.ts; docs/api-decisions.md). */
+const ABANDONED_AFTER_MS = 2 * 60_000;
 
 interface Instance extends ServerProcess {
   id: string;
@@ -42,7 +55,7 @@ let store: Store;
 let db: RawDb;
 
 async function startInstance(): Promise<Instance> {
-  const args = ['--port', '0', '--database', databaseUrl, '--redis', redis.url, '--trust-proxy', '--raise-limits'];
+  const args = ['--port', '0', '--database', databaseUrl, '--redis', redis.url, '--trust-proxy', '--raise-limits', '--test-clock', '--job-lease-ms', String(LEASE_MS)];
   const server = await startServerProcess('server/main.ts', args);
   const id = server.banner.map((line) => line.match(/^instance (\S+)$/)?.[1]).find((x) => x !== undefined)!;
   return { ...server, id, origin: new URL(server.url).origin };
@@ -92,9 +105,8 @@ async function underLoad(token: { userId: string; token: string }, stop: Promise
   const loop = async (n: number) => {
     for (let i = 0; !stopping; i++) {
       const url = `https://load.example/${token.userId}/${n}/${i}`;
-      let key = randomUUID();
-      let inUse = 0;
-      const giveUpAt = Date.now() + 30_000;
+      const key = randomUUID();
+      const giveUpAt = Date.now() + 60_000;
       for (;;) {
         if (Date.now() > giveUpAt) throw new Error(`the save of ${url} was never made: ${JSON.stringify(report.retried)} ${report.bad.slice(-3).join('; ')}`);
         let status: number;
@@ -115,20 +127,12 @@ async function underLoad(token: { userId: string; token: string }, stop: Promise
           report.saved.push(url);
           break;
         }
-        const inUseNow = status === 409 && body.error?.code === 'IDEMPOTENCY_KEY_IN_USE';
-        inUse = inUseNow ? inUse + 1 : 0;
+        const inUse = status === 409 && body.error?.code === 'IDEMPOTENCY_KEY_IN_USE';
         if (status === 503 && body.error?.code === 'SERVICE_UNAVAILABLE' && retryAfter === '5') report.unavailable++;
-        else if (status === 502 || inUseNow) {
+        else if (status === 502 || inUse) {
           const kind = `${status}${body.error?.code ? ` ${body.error.code}` : ''}`;
           report.retried[kind] = (report.retried[kind] ?? 0) + 1;
         } else report.bad.push(`${url}: ${status} ${JSON.stringify(body)}`);
-        // A claim whose request the outage cut off holds its key until it is abandoned (2 minutes): saving
-        // the same URL under a new key cannot double it (POST /bookmarks saves a URL once).
-        if (inUse >= 5) {
-          key = randomUUID();
-          inUse = 0;
-          report.retried['new key'] = (report.retried['new key'] ?? 0) + 1;
-        }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -190,4 +194,146 @@ describe('two instances on PostgreSQL and Redis, under load', () => {
     await expectEachSavedOnce(u.userId, report.saved);
     expect((await u.api('GET', '/auth/verify', { ip: blocked })).status).toBe(403);
   }, 60_000);
+
+  it('PostgreSQL stopped and started: 503s with Retry-After, no save lost or doubled, normal again within the bound, both instances up', async () => {
+    const u = await tokenUser();
+    const { report, endedAt } = await withFault(u, () => postgres.shutdown(), () => postgres.start());
+    tell('PostgreSQL stopped and started', report, endedAt);
+    // Both instances outlive the database's restart: no 502 from the balancer (and if one died, what it said).
+    for (const i of instances) expect(i.exited(), i.stderr()).toBeNull();
+    expect(report.retried['502']).toBeUndefined();
+    expect(report.bad).toEqual([]);
+    expect(report.unavailable).toBeGreaterThan(0);
+    expect(recoveryMs(report, endedAt)).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+    await expectEachSavedOnce(u.userId, report.saved);
+  }, 60_000);
+
+  it('one instance SIGKILLed mid-export: the other takes it over and completes it once, with a whole file of its own attempt only', async () => {
+    const u = await tokenUser();
+    const exporter = await tokenUser();
+    const { jobId: importId } = await startImportOf(exporter.api, netscapeFile(JOB_BOOKMARKS));
+    await expect.poll(async () => (await jobRow(importId)).status, { timeout: 60_000, interval: 100 }).toBe('completed');
+    const { report, killed, survivor } = await withKilledHolder(u, async () => {
+      const res = await exporter.api('POST', '/export/html');
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return (res.body as { data: { jobId: string } }).data.jobId;
+    }, (job) => job.status === 'running');
+    tell(`an instance SIGKILLed mid-export (its job taken over ${killed.takenOverMs} ms after)`, report, killed.at);
+    expect(killed.job.status).toBe('completed');
+    // The file the completion names is the surviving attempt's, and the only whole one of the job.
+    const winner = killed.finishers.at(-1)!;
+    expect(winner.startsWith(`${survivor.id}.`)).toBe(true);
+    expect(killed.job.storage_id).toBe(`${killed.jobId}.${winner.slice(winner.lastIndexOf('.') + 1)}.html`);
+    const whole = await db.all<{ id: string }>("SELECT id FROM file_bytes WHERE id LIKE ? AND complete = 1", `${killed.jobId}.%`);
+    expect(whole.map((f) => f.id)).toEqual([killed.job.storage_id]);
+    const res = await fetch(`${survivor.url}/jobs/${killed.jobId}/download`, { method: 'POST', headers: { Authorization: `Bearer ${exporter.token}`, 'X-Forwarded-For': nextIp() } });
+    expect(res.status).toBe(200);
+    const file = await res.text();
+    expect(file.match(/<DT><A HREF=/g)).toHaveLength(JOB_BOOKMARKS);
+    expect(file.trimEnd().endsWith('</DL><p>')).toBe(true);
+    expect(report.bad).toEqual([]);
+    await expectEachSavedOnce(u.userId, report.saved);
+  }, 120_000);
 });
+
+describe('an Idempotency-Key claim whose instance died', () => {
+  it('holds its key for 2 minutes after, through a PostgreSQL restart (409 IDEMPOTENCY_KEY_IN_USE), then the save is made once with the same key', async () => {
+    const u = await tokenUser();
+    const [victim, survivor] = instances as [Instance, Instance];
+    const key = randomUUID();
+    const save = (on: Instance) =>
+      fetch(`${on.url}/bookmarks`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key, Authorization: `Bearer ${u.token}`, 'X-Forwarded-For': nextIp() },
+        body: JSON.stringify({ url: 'https://claimed.example/' }),
+      });
+    // The user's library lock, held elsewhere, keeps the save waiting after it claimed its key.
+    const lock = new pg.Client(databaseUrl);
+    lock.on('error', () => undefined);
+    await lock.connect();
+    await lock.query('BEGIN');
+    await lock.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`user:${u.userId}`]);
+    void save(victim).catch(() => undefined);
+    await expect.poll(async () => (await db.all('SELECT 1 FROM idempotency_keys WHERE key = ?', key)).length, { timeout: 10_000 }).toBe(1);
+    const claimedAt = Date.now();
+    await victim.kill();
+    await lock.end();
+    await postgres.restart();
+
+    const answerOf = async (res: Response) => ({ status: res.status, code: ((await res.json()) as { error?: { code?: string } }).error?.code });
+    const untilBack = async () => {
+      for (let tries = 0; ; tries++) {
+        const answer = await answerOf(await save(survivor));
+        if (answer.status !== 503 || tries === 50) return answer;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect(await untilBack()).toEqual({ status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' });
+    // Just short of 2 minutes after the claim on the server's clock (real time has passed too): still held.
+    await advanceClock(survivor, ABANDONED_AFTER_MS - (Date.now() - claimedAt) - 3_000);
+    expect(await answerOf(await save(survivor))).toEqual({ status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' });
+    await advanceClock(survivor, 4_000);
+    expect((await save(survivor)).status).toBe(201);
+    const replay = await save(survivor);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    await expectEachSavedOnce(u.userId, ['https://claimed.example/']);
+    instances[instances.indexOf(victim)] = await startInstance();
+  }, 60_000);
+});
+
+interface JobRow {
+  status: string;
+  storage_id: string | null;
+  lease_owner: string | null;
+}
+
+const jobRow = async (jobId: string): Promise<JobRow> =>
+  (await db.all<JobRow>('SELECT status, storage_id, lease_owner FROM jobs WHERE id = ?', jobId))[0]!;
+
+/**
+ * Under load, starts a job (`start` answers its id), waits until its lease holder is `midway`
+ * with it, SIGKILLs that instance, and follows the job in the database until it is finished
+ * (within TAKEOVER_BOUND_MS). Then, as the dead instance's Idempotency-Key claims hold for 2 minutes,
+ * moves the shared clock past that so the loops' saves it cut off go through with their keys; stops
+ * the load, and starts a new instance in the killed one's place for the scenarios after.
+ */
+async function withKilledHolder(u: { userId: string; token: string }, start: () => Promise<string>, midway: (job: JobRow) => boolean) {
+  let stopLoad!: () => void;
+  const load = underLoad(u, new Promise<void>((resolve) => (stopLoad = resolve)));
+  const jobId = await start();
+  let holding: JobRow;
+  for (;;) {
+    holding = await jobRow(jobId);
+    if (holding.lease_owner !== null && midway(holding)) break;
+    expect(holding.status, 'the job ended before it could be killed midway').not.toBe('completed');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const victim = instances.find((i) => holding.lease_owner!.startsWith(`${i.id}.`))!;
+  const survivor = instances.find((i) => i !== victim)!;
+  await victim.kill();
+  const at = Date.now();
+  const finishers = new Set<string>();
+  let job: JobRow;
+  let takenOverMs = -1;
+  for (;;) {
+    job = await jobRow(jobId);
+    if (job.lease_owner !== null && job.lease_owner !== holding.lease_owner) {
+      if (finishers.size === 0) takenOverMs = Date.now() - at;
+      finishers.add(job.lease_owner);
+    }
+    if (job.status === 'completed' || job.status === 'failed') break;
+    if (Date.now() - at > TAKEOVER_BOUND_MS) throw new Error(`job ${jobId} stuck: ${JSON.stringify(job)}, killed ${victim.id}; the survivor ${survivor.id} said: ${survivor.stderr().replace(/^\[req_.*\n/gm, '').slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await advanceClock(survivor, ABANDONED_AFTER_MS + 1_000);
+  stopLoad();
+  const report = await load;
+  instances[instances.indexOf(victim)] = await startInstance();
+  return { report, survivor, killed: { jobId, at, job, takenOverMs, finishers: [...finishers] } };
+}
+
+async function advanceClock(instance: Instance, ms: number): Promise<void> {
+  const res = await fetch(`${instance.origin}/__test__/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ advanceMs: ms }) });
+  expect(res.status).toBe(200);
+}

@@ -16,7 +16,11 @@ export interface TestPostgres {
   /** A new empty database; answers its URL. */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
-  /** A fast shutdown (connections cut, as a restart of the database does), then a start on the same port and data. */
+  /** A fast shutdown (connections cut, as a restart of the database does); its data is kept for `start`. */
+  shutdown(): Promise<void>;
+  /** Starts it again on the same port and data (after `shutdown`). */
+  start(): Promise<void>;
+  /** `shutdown`, then `start`. */
   restart(): Promise<void>;
 }
 
@@ -74,8 +78,28 @@ export async function startPostgres(): Promise<TestPostgres> {
     throw new Error(`initdb failed (is Debian's postgresql-15 installed?):\n${output}`);
   }
   for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
     try {
-      return await startOn(dir, data, await freePort(), user);
+      let current = await startOn(dir, data, port, user);
+      const adminUrl = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+      const shutdown = () => current.shutdown();
+      const start = async () => {
+        current = await startOn(dir, data, port, user);
+      };
+      return {
+        adminUrl,
+        createDatabase: () => createDatabase(adminUrl),
+        shutdown,
+        start,
+        async restart() {
+          await shutdown();
+          await start();
+        },
+        async stop() {
+          await shutdown();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
     } catch (err) {
       if (attempt === 3) {
         rmSync(dir, { recursive: true, force: true });
@@ -85,7 +109,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   }
 }
 
-function startOn(dir: string, data: string, port: number, user: { uid: number; gid: number } | undefined): Promise<TestPostgres> {
+/** One postgres process on the cluster's data; `shutdown` is the "fast" one, which ends the sessions still open rather than waiting for them. */
+function startOn(dir: string, data: string, port: number, user: { uid: number; gid: number } | undefined): Promise<{ shutdown(): Promise<void> }> {
   const child = spawn(
     join(BIN, 'postgres'),
     [
@@ -99,7 +124,6 @@ function startOn(dir: string, data: string, port: number, user: { uid: number; g
   void exited.then(() => running.delete(child));
   let output = '';
   let ready = false;
-  const adminUrl = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
   return new Promise((resolve, reject) => {
     const fail = (why: string) => {
       if (ready) return;
@@ -118,19 +142,9 @@ function startOn(dir: string, data: string, port: number, user: { uid: number; g
       ready = true;
       clearTimeout(timer);
       resolve({
-        adminUrl,
-        createDatabase: () => createDatabase(adminUrl),
-        async stop() {
-          // SIGINT: the "fast" shutdown, which ends the sessions still open rather than waiting for them.
+        async shutdown() {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
           await exited;
-          rmSync(dir, { recursive: true, force: true });
-        },
-        async restart() {
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-          await exited;
-          // The new process's stop and restart from now on.
-          Object.assign(this, await startOn(dir, data, port, user));
         },
       });
     });

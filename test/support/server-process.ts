@@ -29,6 +29,10 @@ export interface ServerProcess {
   stop(): Promise<void>;
   /** SIGKILL at once, as a crash would. */
   kill(): Promise<void>;
+  /** How it ended ("code 1", "SIGKILL"), or null while it runs. */
+  exited(): string | null;
+  /** The last few kB it wrote on stderr. */
+  stderr(): string;
 }
 
 const running = new Set<ChildProcess>();
@@ -88,6 +92,8 @@ export function startServerProcess(script: string, args: string[], nodeArgs: str
           child.kill('SIGKILL');
           await exited;
         },
+        exited: () => (child.signalCode ?? (child.exitCode === null ? null : `code ${child.exitCode}`)),
+        stderr: () => stderr,
       });
     });
   });
