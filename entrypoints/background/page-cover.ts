@@ -13,10 +13,15 @@ const MAX_CANDIDATES = 3;
  */
 export function previewImagesInPage(): string[] {
   const names = ['og:image', 'og:image:secure_url', 'og:image:url', 'twitter:image', 'twitter:image:src'];
+  // Sites write either attribute, in any case.
+  const metas = [...document.querySelectorAll<HTMLMetaElement>('meta[content]')].map((meta) => ({
+    key: (meta.getAttribute('property') || meta.getAttribute('name') || '').trim().toLowerCase(),
+    content: meta.content.trim(),
+  }));
   const found: string[] = [];
   for (const name of names) {
-    for (const meta of document.querySelectorAll<HTMLMetaElement>(`meta[property="${name}" i], meta[name="${name}" i]`)) {
-      const content = meta.content.trim();
+    for (const { key, content } of metas) {
+      if (key !== name) continue;
       if (!content || !URL.canParse(content, document.baseURI)) continue;
       const url = new URL(content, document.baseURI).href;
       if (/^https?:/i.test(url) && !found.includes(url)) found.push(url);
