@@ -8,6 +8,8 @@ import type { ImageType } from '../api/image-type.ts';
 
 /** A card's cover is at most this wide; a wider image is scaled down. */
 export const CARD_WIDTH = 480;
+/** Narrower again, in turn, for an image so busy (noise, fine print) that no quality fits the target at 480 px. */
+const SMALLER_WIDTHS = [360, 240] as const;
 /** A taller image is cut at the top's square: a card shows the top of a page. */
 const MAX_HEIGHT_RATIO = 1;
 /** Narrower than this is an icon or a logo, not a preview of the page. */
@@ -21,9 +23,9 @@ export interface CardCover {
   type: ImageType;
 }
 
-/** The size of a card's cover for an image of width × height: scaled to CARD_WIDTH at most, cut to a square at most. */
-export function cardSize(width: number, height: number): { width: number; height: number; sourceHeight: number } {
-  const scale = Math.min(1, CARD_WIDTH / width);
+/** The size of a card's cover for an image of width × height: scaled to maxWidth at most, cut to a square at most. */
+export function cardSize(width: number, height: number, maxWidth: number = CARD_WIDTH): { width: number; height: number; sourceHeight: number } {
+  const scale = Math.min(1, maxWidth / width);
   const sourceHeight = Math.min(height, Math.round(width * MAX_HEIGHT_RATIO));
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(sourceHeight * scale)), sourceHeight };
 }
@@ -40,24 +42,38 @@ export async function withinTarget(encode: (quality: number) => Promise<Blob>, t
 }
 
 /**
- * The image as a card's cover: WebP (JPEG where this browser encodes no WebP), scaled and compressed to the target.
- * Rejects an image this browser cannot decode, and one too narrow to be a page's preview.
+ * The image as a card's cover: WebP (JPEG where this browser encodes no WebP), scaled and compressed to the
+ * target, narrower when no quality fits at full width. Rejects an image this browser cannot decode, and one too
+ * narrow to be a page's preview.
  */
 export async function cardCover(image: Blob, target = COVER_TARGET_BYTES): Promise<CardCover> {
   const bitmap = await createImageBitmap(image);
   try {
     if (bitmap.width < MIN_PREVIEW_WIDTH) throw new Error(`the image is ${bitmap.width} px wide: an icon, not a preview`);
-    const size = cardSize(bitmap.width, bitmap.height);
-    const canvas = new OffscreenCanvas(size.width, size.height);
-    const context = canvas.getContext('2d');
-    if (!context) throw new Error('this browser cannot draw here');
-    context.drawImage(bitmap, 0, 0, bitmap.width, size.sourceHeight, 0, 0, size.width, size.height);
-    // A browser that encodes no WebP answers PNG: large, so JPEG then.
-    const first = await canvas.convertToBlob({ type: 'image/webp', quality: QUALITIES[0] });
-    const type = first.type === 'image/webp' ? 'image/webp' : 'image/jpeg';
-    const blob = await withinTarget((quality) => (quality === QUALITIES[0] && first.type === type ? Promise.resolve(first) : canvas.convertToBlob({ type, quality })), target);
-    return { bytes: new Uint8Array(await blob.arrayBuffer()), type };
+    let type: CardCover['type'] | null = null;
+    let smallest: Blob | null = null;
+    for (const maxWidth of [CARD_WIDTH, ...SMALLER_WIDTHS]) {
+      // No narrower than the image itself: that size was tried already.
+      if (maxWidth < CARD_WIDTH && bitmap.width <= maxWidth) continue;
+      const canvas = drawn(bitmap, cardSize(bitmap.width, bitmap.height, maxWidth));
+      // A browser that encodes no WebP answers PNG: large, so JPEG then.
+      const first = await canvas.convertToBlob({ type: type ?? 'image/webp', quality: QUALITIES[0] });
+      type ??= first.type === 'image/webp' ? 'image/webp' : 'image/jpeg';
+      const encoding = type;
+      const blob = await withinTarget((quality) => (quality === QUALITIES[0] && first.type === encoding ? Promise.resolve(first) : canvas.convertToBlob({ type: encoding, quality })), target);
+      if (!smallest || blob.size < smallest.size) smallest = blob;
+      if (blob.size <= target) break;
+    }
+    return { bytes: new Uint8Array(await smallest!.arrayBuffer()), type: type! };
   } finally {
     bitmap.close();
   }
+}
+
+function drawn(bitmap: ImageBitmap, size: ReturnType<typeof cardSize>): OffscreenCanvas {
+  const canvas = new OffscreenCanvas(size.width, size.height);
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('this browser cannot draw here');
+  context.drawImage(bitmap, 0, 0, bitmap.width, size.sourceHeight, 0, 0, size.width, size.height);
+  return canvas;
 }

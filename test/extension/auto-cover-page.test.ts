@@ -103,6 +103,8 @@ describe('a card-sized cover', () => {
     expect(cardSize(1200, 630)).toEqual({ width: 480, height: 252, sourceHeight: 630 });
     expect(cardSize(1280, 4000)).toEqual({ width: 480, height: 480, sourceHeight: 1280 });
     expect(cardSize(300, 200)).toEqual({ width: 300, height: 200, sourceHeight: 200 });
+    // Narrower, for an image no quality fits at 480 px.
+    expect(cardSize(1200, 630, 240)).toEqual({ width: 240, height: 126, sourceHeight: 630 });
   });
 
   it('steps the quality down until the cover fits its 25 KB, and stops at the first that fits', async () => {
