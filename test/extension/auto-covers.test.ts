@@ -2,7 +2,9 @@
 // Node's fetch and no DOM, as in Chrome's background service worker; the page's own reading is in auto-cover-page.test.ts.
 import type Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { quickSave } from '../../entrypoints/background/quick-save.ts';
 import { BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { STORAGE_QUOTA_BYTES } from '../../lib/api/covers.ts';
 import type { CardCover } from '../../lib/image/card-cover.ts';
@@ -91,6 +93,17 @@ describe('automatic covers at save time', () => {
     release(COVER);
     await settled();
     expect(flow()).toEqual([...SAVE, ...STEPS]);
+  });
+
+  it('gives one to a page saved by the shortcut or the page menu (their tab granted activeTab), none to a saved link', async () => {
+    const { bookmarks, autoCovers } = bg.services;
+    await quickSave(browser, bookmarks, 'https://example.com/shortcut', 'By the shortcut', { autoCovers, tabId: TAB });
+    await quickSave(browser, bookmarks, 'https://example.com/linked', 'A link');
+    await settled();
+
+    expect(coverOfTab).toHaveBeenCalledExactlyOnceWith(TAB);
+    expect((await bookmarkAt('https://example.com/shortcut'))?.coverImage).toMatch(/^http/);
+    expect((await bookmarkAt('https://example.com/linked'))?.coverImage).toBeNull();
   });
 
   it('gives none to a page saved already, to a save without its tab, or with the setting off', async () => {
