@@ -39,8 +39,10 @@ export default defineConfig({
       'contextMenus',
       'notifications',
       'alarms',
-      // Set as cover: a blob: image is read in its own page.
+      // Set as cover: a blob: image is read in its own page. Automatic covers: the saved page's preview image is
+      // read, or the visible tab captured, under the access the popup's click, the shortcut or the menu grants.
       'scripting',
+      'activeTab',
       // Chrome only: the side panel (Firefox's sidebar needs no permission and rejects this one), and the
       // offscreen document where Set as cover converts SVG and AVIF (Firefox's background page has a DOM).
       ...(browser === 'firefox' ? [] : ['sidePanel', 'offscreen']),

@@ -2,6 +2,7 @@ import type { browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { ApiClient } from '../../lib/client/api-client.ts';
 import { ClientError } from '../../lib/client/errors.ts';
+import type { Priority } from '../../lib/client/scheduler.ts';
 import type { Account } from './account.ts';
 import type { Bookmarks } from './bookmarks.ts';
 import {
@@ -72,7 +73,7 @@ export class Covers {
       const image = await prepareCover(await this.deps.readImage(request), this.deps.rasterise, this.deps.decode);
       const saved = (await bookmarks.lookup(request.pageUrl)).bookmark;
       const bookmark = saved ?? savedNow(await bookmarks.save({ url: request.pageUrl, ...(request.pageTitle?.trim() && { title: request.pageTitle.trim() }) }));
-      const url = await this.upload(await account.client(), bookmark.id, image);
+      const url = await uploadCover(await account.client(), bookmark.id, image);
       return { bookmark: { ...bookmark, coverImage: url }, url, savedPage: saved === null };
     } catch (err) {
       if (!(err instanceof ClientError) || err.code !== 'API_ACCESS_PRO_REQUIRED') throw err;
@@ -82,16 +83,20 @@ export class Covers {
     }
   }
 
-  /** Reservation → upload → save; a reservation that expired or was used meanwhile is replaced once. */
-  private async upload(client: ApiClient, id: string, image: CoverImage, retried = false): Promise<string> {
-    const { uploadUrl, reservationId } = await client.call('coverUploadUrl', { params: { id } });
-    try {
-      const { storageId } = await client.upload(uploadUrl, image.bytes, image.type);
-      return (await client.call('saveCover', { params: { id }, body: { storageId, reservationId } })).url;
-    } catch (err) {
-      if (retried || !(err instanceof ClientError) || err.code !== 'RESERVATION_INVALID') throw err;
-      return this.upload(client, id, image, true);
-    }
+}
+
+/**
+ * The spec's three steps: reservation → upload → save; a reservation that expired or was used meanwhile is
+ * replaced once. `priority`: automatic covers go as background work, never ahead of what the user waits for.
+ */
+export async function uploadCover(client: ApiClient, id: string, image: CoverImage, priority: Priority = 'user', retried = false): Promise<string> {
+  const { uploadUrl, reservationId } = await client.call('coverUploadUrl', { params: { id }, priority });
+  try {
+    const { storageId } = await client.upload(uploadUrl, image.bytes, image.type);
+    return (await client.call('saveCover', { params: { id }, body: { storageId, reservationId }, priority })).url;
+  } catch (err) {
+    if (retried || !(err instanceof ClientError) || err.code !== 'RESERVATION_INVALID') throw err;
+    return uploadCover(client, id, image, priority, true);
   }
 }
 

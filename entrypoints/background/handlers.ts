@@ -1,6 +1,7 @@
 import type { Handlers } from '../../lib/messaging/protocol.ts';
 import { sameAccount } from '../../lib/storage/background-items.ts';
 import type { Account } from './account.ts';
+import type { AutoCovers } from './auto-covers.ts';
 import type { Bookmarks } from './bookmarks.ts';
 import type { Browse } from './browse.ts';
 import type { Covers } from './covers.ts';
@@ -22,6 +23,7 @@ export interface Services {
   account: Account;
   bookmarks: Bookmarks;
   covers: Covers;
+  autoCovers: AutoCovers;
   library: Library;
   edits: LibraryEdits;
   index: SavedIndex;
@@ -39,7 +41,7 @@ export interface Services {
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens, find }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, autoCovers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens, find }: Services): Handlers {
   /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
   const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
@@ -65,7 +67,12 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
       return state;
     },
     lookupUrl: ({ url }) => bookmarks.lookup(url),
-    saveBookmark: ({ bookmark, edits }) => bookmarks.save(bookmark, edits),
+    saveBookmark: async ({ bookmark, edits, tabId }) => {
+      const saved = await bookmarks.save(bookmark, edits);
+      // A new bookmark's cover follows the answer, never delaying it.
+      if (saved.bookmark && saved.existed === false && tabId !== undefined) void autoCovers.afterSave(saved.bookmark, tabId);
+      return saved;
+    },
     updateBookmark: ({ id, patch }) => bookmarks.update(id, patch),
     trashBookmark: ({ id }) => bookmarks.trash(id),
     removeCover: ({ id }) => covers.remove(id),

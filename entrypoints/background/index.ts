@@ -1,12 +1,13 @@
 import { browser } from 'wxt/browser';
 import { defineBackground } from 'wxt/utils/define-background';
 import * as z from 'zod/mini';
-import { hostPatterns } from '../../lib/client/host-patterns.ts';
+import { hasSiteAccess } from '../../lib/client/host-patterns.ts';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { handleMessages } from '../../lib/messaging/receive.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { spentRequestsItem } from '../../lib/storage/background-items.ts';
 import { Account } from './account.ts';
+import { setupAutoCoverRetry } from './auto-covers.ts';
 import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
@@ -28,20 +29,18 @@ export function startBackground(): void {
   });
   const account: Account = new Account({
     scheduler,
-    hasHostPermission: async (origin) => {
-      const { exact, anyPort } = hostPatterns(origin);
-      return (await browser.permissions.contains({ origins: [exact] })) || browser.permissions.contains({ origins: [anyPort] });
-    },
+    hasHostPermission: (origin) => hasSiteAccess(browser.permissions, origin),
     // Saves that waited for a usable token go as soon as there is one.
     onSignedIn: () => void services.queue.drain(true),
   });
   const services = createServices(account, scheduler, browser);
-  const { bookmarks, covers, index, icon, queue, opens } = services;
+  const { bookmarks, covers, autoCovers, index, icon, queue, opens } = services;
 
   const ownPages = { id: browser.runtime.id, root: browser.runtime.getURL('/') };
   handleMessages(browser.runtime as unknown as Runtime, createHandlers(services), ownPages);
   icon.setup();
-  setupQuickSave(browser, bookmarks);
+  setupQuickSave(browser, bookmarks, autoCovers);
+  setupAutoCoverRetry(browser, autoCovers);
   setupCoverMenu(browser, covers);
   setupSidePanel(browser);
   setupIndexSync(browser, account, index, () => icon.refreshAll());

@@ -1,6 +1,7 @@
 import type { browser } from 'wxt/browser';
 import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import type { Account } from './account.ts';
+import { AUTO_COVER_ALARM, AutoCovers } from './auto-covers.ts';
 import { Bookmarks } from './bookmarks.ts';
 import { Browse } from './browse.ts';
 import { browserCovers } from './covers.ts';
@@ -16,15 +17,24 @@ import { SaveQueue } from './save-queue.ts';
 import { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import { SmartFolders } from './smart-folders.ts';
 import { Transfer } from './transfer.ts';
+import { browserPageCover } from './page-cover.ts';
+import type { CardCover } from '../../lib/image/card-cover.ts';
+import { hasSiteAccess } from '../../lib/client/host-patterns.ts';
 import { LinkStatuses } from './link-statuses.ts';
 import { Trash } from './trash.ts';
 
 /**
  * The background's services around one account and the scheduler its calls go
  * through, wired once (the worker and the tests build them alike). Cover images
- * are fetched with `fetchImage`.
+ * are fetched with `fetchImage`; automatic covers are made from a tab by `coverOfTab` (the page's preview image, else a capture).
  */
-export function createServices(account: Account, scheduler: RequestScheduler, browserApi: typeof browser, fetchImage?: typeof fetch): Services {
+export function createServices(
+  account: Account,
+  scheduler: RequestScheduler,
+  browserApi: typeof browser,
+  fetchImage?: typeof fetch,
+  coverOfTab: (tabId: number) => Promise<CardCover | null> = browserPageCover(browserApi, (origin) => hasSiteAccess(browserApi.permissions, origin)),
+): Services {
   const index = new SavedIndex(account);
   const library = new Library(account);
   const queue: SaveQueue = new SaveQueue(account, {
@@ -45,6 +55,7 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     queue,
     bookmarks,
     covers: browserCovers(browserApi, account, bookmarks, fetchImage),
+    autoCovers: new AutoCovers({ account, coverOfTab, wakeAt: (when) => void browserApi.alarms.create(AUTO_COVER_ALARM, { when }) }),
     browse: new Browse(account, index, library, refreshIcons),
     edits: new LibraryEdits(account, library),
     // The scheduler's one heavy budget for every smart-folder evaluation: the side panel's and the options page's previews.

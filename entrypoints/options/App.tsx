@@ -1,5 +1,6 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import { AccountForm } from '../../components/account/AccountForm.tsx';
+import { AutoCoversSection } from '../../components/options/auto-covers/AutoCoversSection.tsx';
 import { focusRing } from '../../components/field-styles.ts';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
 import { BrokenLinksSection } from '../../components/options/broken-links/BrokenLinksSection.tsx';
@@ -27,6 +28,7 @@ const SECTIONS = [
   { id: 'trash', label: 'Trash', Content: TrashSection },
   { id: 'broken-links', label: 'Broken links', Content: BrokenLinksSection },
   { id: 'import-export', label: 'Import and export', Content: TransferSection },
+  { id: 'covers', label: 'Covers', Content: AutoCoversSection },
   { id: 'site-access', label: 'Site access', Content: SiteAccessSection },
 ] as const satisfies readonly [Section, ...Section[]];
 

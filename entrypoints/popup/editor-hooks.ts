@@ -138,6 +138,7 @@ export function editorActions(state: EditorState, dispatch: Dispatch<EditorActio
               send('saveBookmark', {
                 bookmark: createBody(target.url, page || values.title.trim() !== '' ? values : { ...values, title: target.title }),
                 edits: editsOf(values, target.title),
+                ...(target.tabId !== undefined && { tabId: target.tabId }),
               }),
             );
       void finish(request, '✓ Saved');

@@ -19,6 +19,8 @@ const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
 export interface TabPage {
   url: string;
   title: string;
+  /** The tab showing it: a new bookmark's automatic cover is made from it. */
+  tabId?: number;
 }
 
 /** The tab: all the form needs to show with Save working. */
@@ -88,7 +90,7 @@ export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: 
     const pageUrl = urlOf(t);
     if (!t || !pageUrl) return { kind: 'no-tab' };
     if (!isWebUrl(pageUrl)) return { kind: 'unsaveable', url: pageUrl };
-    return { kind: 'page', page: { url: pageUrl, title: t.title ?? '' }, signedInHint: !noUserStored };
+    return { kind: 'page', page: { url: pageUrl, title: t.title ?? '', ...(t.id !== undefined && { tabId: t.id }) }, signedInHint: !noUserStored };
   });
 
   return {

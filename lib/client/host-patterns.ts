@@ -8,3 +8,9 @@ export function hostPatterns(origin: string): { exact: string; anyPort: string }
   const url = new URL(origin);
   return { exact: `${url.origin}/*`, anyPort: `${url.protocol}//${url.hostname}/*` };
 }
+
+/** Whether the extension may read `origin` (either pattern granted). */
+export async function hasSiteAccess(permissions: { contains(p: { origins: string[] }): Promise<boolean> }, origin: string): Promise<boolean> {
+  const { exact, anyPort } = hostPatterns(origin);
+  return (await permissions.contains({ origins: [exact] })) || permissions.contains({ origins: [anyPort] });
+}

@@ -21,8 +21,11 @@ export const requests = {
   signOut: nothing,
 
   lookupUrl: z.object({ url: z.string() }),
-  /** `edits`: what the user changed in the form, all a save may change should the URL turn out to be saved already. */
-  saveBookmark: z.object({ bookmark: CreateBookmarkBody, edits: z.optional(SaveEdits) }),
+  /**
+   * `edits`: what the user changed in the form, all a save may change should the URL turn out to be saved already.
+   * `tabId`: the tab showing the page, from which a new bookmark gets its automatic cover.
+   */
+  saveBookmark: z.object({ bookmark: CreateBookmarkBody, edits: z.optional(SaveEdits), tabId: z.optional(z.int().check(z.nonnegative())) }),
   updateBookmark: z.object({ id: Id, patch: PatchBookmarkBody }),
   trashBookmark: z.object({ id: Id }),
   removeCover: z.object({ id: Id }),

@@ -258,7 +258,7 @@ export async function copyCompleteBuild(to: string, from: string = BUILD_DIR): P
  * started meanwhile (by `wxt build` elsewhere) cannot change it under a test.
  * extraPages: folder name in the extension → folder to copy there.
  */
-export async function launchExtension(options: { extraPages?: Record<string, string> } = {}): Promise<ExtensionBrowser> {
+export async function launchExtension(options: { extraPages?: Record<string, string>; args?: string[] } = {}): Promise<ExtensionBrowser> {
   const root = tempDir('shelf-browser-');
   const extensionDir = join(root, 'extension');
   try {
@@ -273,7 +273,7 @@ export async function launchExtension(options: { extraPages?: Record<string, str
     chromium.launchPersistentContext(join(root, 'profile'), {
       headless: true,
       executablePath: CHROMIUM,
-      args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...ARGS],
+      args: [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...ARGS, ...(options.args ?? [])],
     });
   let context = await launch();
   const isOurs = (w: Worker) => w.url().startsWith('chrome-extension://');
@@ -417,6 +417,26 @@ export async function clickSetAsCover(browser: ExtensionBrowser, tabId: number, 
     },
     [tabId, srcUrl] as const,
   );
+}
+
+/** What launchExtension needs for clickToolbarButton: CDP may trigger an extension's action (Playwright speaks CDP over a pipe). */
+export const ACTION_CLICKS = ['--enable-unsafe-extension-debugging'];
+
+/**
+ * A click on Shelf's toolbar button over the tab showing `url`, as Chromium makes it (CDP's
+ * Extensions.triggerAction): the real popup opens and the tab gets activeTab, the access the click gives.
+ * Playwright lists no action popup as a page; a test acts in popup.html?tabId= of its own.
+ */
+export async function clickToolbarButton(browser: ExtensionBrowser, url: string): Promise<void> {
+  const cdp = await browser.context.browser()!.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await cdp.send('Target.getTargets', { filter: [{ type: 'tab' }] });
+    const tab = targetInfos.find((target) => target.url === url);
+    if (!tab) throw new Error(`no tab shows ${url}`);
+    await cdp.send('Extensions.triggerAction', { id: browser.extensionId, targetId: tab.targetId });
+  } finally {
+    await cdp.detach();
+  }
 }
 
 // ---------------------------------------------------------------- time, faster

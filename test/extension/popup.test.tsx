@@ -259,10 +259,13 @@ describe('a page not saved yet', () => {
     expect(screen.getByRole('button', { name: 'Move to trash' })).toBeTruthy();
 
     const saves = messages.sent.filter((m) => m.name === 'saveBookmark');
+    const [active] = await fakeBrowser.tabs.query({ active: true, currentWindow: true });
     expect(saves).toEqual([
       {
         name: 'saveBookmark',
         input: {
+          // The tab it was saved from: a new bookmark's automatic cover is made from it.
+          tabId: active!.id,
           bookmark: {
             url: PAGE.url,
             title: 'Shelf, explained',

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { browser } from 'wxt/browser';
+import type { CardCover } from '../../../lib/image/card-cover.ts';
 import type { Handlers } from '../../../lib/messaging/protocol.ts';
 import { handleMessages } from '../../../lib/messaging/receive.ts';
 import type { Runtime } from '../../../lib/messaging/transport.ts';
@@ -34,7 +35,9 @@ export interface TestBackground {
  * them) over fakeBrowser, with the network counted and host permission granted
  * unless a test says otherwise.
  */
-export function createTestBackground(options: { hasHostPermission?: (origin: string) => Promise<boolean>; clock?: Clock } = {}): TestBackground {
+export function createTestBackground(
+  options: { hasHostPermission?: (origin: string) => Promise<boolean>; clock?: Clock; coverOfTab?: (tabId: number) => Promise<CardCover | null> } = {},
+): TestBackground {
   const requests: SentRequest[] = [];
   let pending = 0;
   const countingFetch: typeof fetch = async (input, init) => {
@@ -63,7 +66,7 @@ export function createTestBackground(options: { hasHostPermission?: (origin: str
     fetch: countingFetch,
     hasHostPermission: options.hasHostPermission ?? (() => Promise.resolve(true)),
   });
-  const services = createServices(account, scheduler, browser, countingFetch);
+  const services = createServices(account, scheduler, browser, countingFetch, options.coverOfTab ?? (() => Promise.resolve(null)));
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers, LOOPBACK_EXTENSION);
