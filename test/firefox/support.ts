@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import type { ExtensionUser, Role, UserPage } from '../scenarios/user.ts';
+import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
 import { buildDirOf, copyCompleteBuild, removeDir, tempDir } from '../browser/support.ts';
+import type { Browser as ExtensionApi } from 'wxt/browser';
+import { chooseContextMenuItem, frontTabId, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
 
 /**
  * The built Firefox extension (.output/firefox-mv3) in real Firefox ESR, driven over WebDriver BiDi by
  * puppeteer-core (no geckodriver, no browser download).
  */
+
+// The extension API inside functions that run in an extension page: not a global of this Node process.
+declare const chrome: typeof ExtensionApi;
 
 export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export const GECKO_ID = 'shelf@bookmark-library.local';
@@ -64,6 +69,16 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   };
 }
 
+/** Puts what the user right-clicks at the top of the page, as #shelf-menu-target: a link, an image, or the page's body. */
+function placeTarget(target: MenuTarget): void {
+  document.getElementById('shelf-menu-target')?.removeAttribute('id');
+  let element: HTMLElement = document.body;
+  if ('link' in target) element = Object.assign(document.createElement('a'), { href: target.link, textContent: 'A link worth keeping' });
+  if ('image' in target) element = Object.assign(document.createElement('img'), { src: target.image, alt: 'An image', width: 64, height: 64 });
+  if (element !== document.body) document.body.prepend(element);
+  element.id = 'shelf-menu-target';
+}
+
 export interface FirefoxUser extends ExtensionUser {
   browser: Browser;
   /** moz-extension://<uuid>/<path> */
@@ -99,11 +114,37 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
     throw err;
   }
   const url = (path: string) => `moz-extension://${uuid}/${path}`;
+  const webPages = new Map<number, Page>();
+  // Where the extension API is asked what a user cannot see (a tab's badge): an extension page of its own, opened
+  // before any web page so that it never comes in front of one.
+  let apiPage: Promise<UserPage> | undefined;
+  const extensionPage = () => (apiPage ??= firefoxPage(browser, url('options.html')));
+  const inExtensionPage = async <A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> => (await extensionPage()).evaluate(fn, arg);
   return {
     browserName: 'firefox',
     browser,
     url,
     open: (path) => firefoxPage(browser, url(path)),
+    async openTab(address) {
+      await extensionPage();
+      const page = await browser.newPage();
+      await page.goto(address, { waitUntil: 'load' });
+      await page.bringToFront();
+      const tabId = await frontTabId(browser);
+      webPages.set(tabId, page);
+      return tabId;
+    },
+    badge: (tabId) => inExtensionPage((id) => chrome.action.getBadgeText({ tabId: id }), tabId),
+    runCommand: (name) => runExtensionCommand(browser, GECKO_ID, name),
+    async chooseFromContextMenu(tabId, target, item) {
+      const page = webPages.get(tabId);
+      if (!page) throw new Error(`tab ${tabId} was not opened by openTab`);
+      await page.bringToFront();
+      await page.evaluate(placeTarget, target);
+      await page.click('#shelf-menu-target', { button: 'right' });
+      await chooseContextMenuItem(browser, item.title);
+    },
+    unloadBackground: () => unloadBackground(browser, GECKO_ID),
     async close() {
       await browser.close();
       removeDir(root);
