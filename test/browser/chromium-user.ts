@@ -12,6 +12,9 @@ export function chromiumPage(page: Page): UserPage {
   return {
     click: (role, name) => find(role, name).click(),
     fill: (label, text) => page.getByLabel(label, { exact: true }).fill(text),
+    press: (key) => page.keyboard.press(key),
+    valueOf: (label) => page.getByLabel(label, { exact: true }).inputValue(),
+    isDisabled: (role, name) => find(role, name).isDisabled(),
     async waitFor(role, name, options = {}) {
       await find(role, name)
         .first()

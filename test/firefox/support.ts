@@ -36,18 +36,27 @@ async function openPage(browser: Browser, url: string): Promise<Page> {
 async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   let page = await openPage(browser, url);
   const selector = (role: Role, name?: string) => `::-p-aria(${name ?? ''}[role="${role}"])`;
+  /** The control of the <label> with that text: a password field has no role to find it by. */
+  const labelled = async (label: string) => {
+    const found = await page.waitForFunction(
+      (wanted) => [...document.querySelectorAll('label')].find((node) => node.textContent?.trim() === wanted)?.control ?? null,
+      { timeout: 10_000 },
+      label,
+    );
+    return found.asElement() as ElementHandle<HTMLInputElement>;
+  };
   return {
     click: (role, name) => page.locator(selector(role, name)).click(),
     async fill(label, text) {
-      // The control of the <label> with that text: a password field has no role to find it by.
-      const found = await page.waitForFunction(
-        (wanted) => [...document.querySelectorAll('label')].find((node) => node.textContent?.trim() === wanted)?.control ?? null,
-        { timeout: 10_000 },
-        label,
-      );
-      const field = found.asElement() as ElementHandle<HTMLInputElement>;
+      const field = await labelled(label);
       await field.evaluate((input) => input.select());
       await field.type(text);
+    },
+    press: (key) => page.keyboard.press(key),
+    valueOf: async (label) => (await labelled(label)).evaluate((input) => input.value),
+    async isDisabled(role, name) {
+      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
+      return element!.evaluate((node) => (node as HTMLButtonElement).disabled || node.getAttribute('aria-disabled') === 'true');
     },
     async waitFor(role, name, options = {}) {
       await page.waitForSelector(selector(role, name), { [options.gone ? 'hidden' : 'visible']: true, timeout: options.timeoutMs ?? 10_000 });

@@ -5,7 +5,7 @@
  */
 
 /** The ARIA roles the scenarios look for. */
-export type Role = 'alert' | 'button' | 'checkbox' | 'heading' | 'link' | 'region' | 'status' | 'textbox';
+export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'link' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
@@ -13,6 +13,12 @@ export interface UserPage {
   click(role: Role, name: string): Promise<void>;
   /** Types into the text box with this label, replacing what it held. */
   fill(label: string, text: string): Promise<void>;
+  /** Presses a key (`Enter`, `Escape`) in the element that has the focus. */
+  press(key: 'Enter' | 'Escape'): Promise<void>;
+  /** The value of the form field with this label. */
+  valueOf(label: string): Promise<string>;
+  /** Whether the element with this role and name is disabled (once it is shown). */
+  isDisabled(role: Role, name: string): Promise<boolean>;
   /** Waits until such an element is shown (or, with gone, until none is); name omitted: any of that role. */
   waitFor(role: Role, name?: string, options?: { gone?: boolean; timeoutMs?: number }): Promise<void>;
   /** The text of the first element of that role and name, once it is shown. */
