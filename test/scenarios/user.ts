@@ -5,7 +5,7 @@
  */
 
 /** The ARIA roles the scenarios look for. */
-export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'link' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
+export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'link' | 'list' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
