@@ -1,6 +1,10 @@
 import type { Page } from 'playwright-core';
-import type { ExtensionUser, Role, UserPage } from '../scenarios/user.ts';
-import { type ExtensionBrowser, launchExtension } from './support.ts';
+import type { Browser } from 'wxt/browser';
+import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
+import { type Dispatchable, type ExtensionBrowser, launchExtension } from './support.ts';
+
+// The extension API inside functions that run in the worker: not a global of this Node process.
+declare const chrome: typeof Browser;
 
 /** test/scenarios' user over Playwright, in the Chromium that launchExtension starts. */
 export function chromiumPage(page: Page): UserPage {
@@ -8,6 +12,9 @@ export function chromiumPage(page: Page): UserPage {
   return {
     click: (role, name) => find(role, name).click(),
     fill: (label, text) => page.getByLabel(label, { exact: true }).fill(text),
+    press: (key) => page.keyboard.press(key),
+    valueOf: (label) => page.getByLabel(label, { exact: true }).inputValue(),
+    isDisabled: (role, name) => find(role, name).isDisabled(),
     async waitFor(role, name, options = {}) {
       await find(role, name)
         .first()
@@ -28,9 +35,22 @@ export function chromiumPage(page: Page): UserPage {
   };
 }
 
-/** Chromium with the built extension, as a user of the scenarios. */
+/** What Chromium passes to contextMenus.onClicked for a right-click on that target, less the page's address. */
+function clickInfo(target: MenuTarget): Record<string, unknown> {
+  if ('link' in target) return { linkUrl: target.link, frameId: 0, editable: false };
+  if ('image' in target) return { mediaType: 'image', srcUrl: target.image, frameId: 0, editable: false };
+  return { frameId: 0, editable: false };
+}
+
+/**
+ * Chromium with the built extension, as a user of the scenarios. Headless Chromium opens no context menus and
+ * does not route synthetic key presses (CDP) to extension shortcuts: commands and menu choices are the worker's
+ * own events, dispatched there, which run the real listeners.
+ */
 export async function launchChromiumUser(): Promise<ExtensionUser & { extension: ExtensionBrowser }> {
   const extension = await launchExtension();
+  const inWorker = async <A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> =>
+    (await extension.worker()).evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown);
   return {
     browserName: 'chromium',
     extension,
@@ -38,6 +58,29 @@ export async function launchChromiumUser(): Promise<ExtensionUser & { extension:
       const page = await extension.context.newPage();
       await page.goto(extension.url(path));
       return chromiumPage(page);
+    },
+    async openTab(url) {
+      const { page, tabId } = await extension.openTab(url);
+      await page.bringToFront();
+      return tabId;
+    },
+    badge: (tabId) => extension.badge(tabId),
+    runCommand: (name) =>
+      inWorker(async (command) => {
+        const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+        (chrome.commands.onCommand as unknown as Dispatchable).dispatch(command, tab);
+      }, name),
+    chooseFromContextMenu: (tabId, target, item) =>
+      inWorker(
+        async ([id, menuItemId, partial]) => {
+          const tab = await chrome.tabs.get(id);
+          (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch({ menuItemId, ...partial, pageUrl: tab.url }, tab);
+        },
+        [tabId, item.id, clickInfo(target)] as const,
+      ),
+    async unloadBackground() {
+      const { restarted } = await extension.stopWorker();
+      restarted.catch(() => undefined); // the scenario waits for what the restarted worker does, not for this
     },
     close: () => extension.close(),
   };

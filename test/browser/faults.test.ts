@@ -103,27 +103,6 @@ describe('saves through faults, in Chromium', () => {
     expect(lookups.length).toBeGreaterThanOrEqual(urls.length + 1);
   });
 
-  it('saves queued when the service worker alone stops are sent once Chromium starts it again (its alarm)', { timeout: 120_000 }, async () => {
-    proxy.fault = 'down';
-    const urls = [1, 2, 3].map((i) => site.url(`/worker-stopped-${i}`));
-    for (const url of urls) await saveLink(url);
-    expect(await queued()).toHaveLength(3);
-    // A mark in the worker's global scope: gone once the worker has really stopped and started afresh.
-    await (await worker()).evaluate(() => void ((globalThis as { __shelfMark?: boolean }).__shelfMark = true));
-    proxy.requests.length = 0;
-
-    const { restarted } = await browser.stopWorker();
-    proxy.fault = 'pass';
-    // Nothing wakes it but the browser: the queue's alarm (every half minute) starts it, and it sends what waits.
-    await restarted;
-    await expect.poll(() => copies(urls), { timeout: 30_000 }).toEqual([1, 1, 1]);
-    expect(await (await worker()).evaluate(() => (globalThis as { __shelfMark?: boolean }).__shelfMark ?? false)).toBe(false);
-    await expect.poll(queued, { timeout: 10_000 }).toEqual([]);
-    // Each save exactly once: one POST apiece after the restart, none replayed or repeated.
-    expect(proxy.requests.filter((r) => r.method === 'POST' && r.path === '/v1/bookmarks')).toHaveLength(3);
-    expect(await copies(urls)).toEqual([1, 1, 1]);
-  });
-
   it('saves queued when the browser and its worker stop are sent when they start again', { timeout: 120_000 }, async () => {
     proxy.fault = 'down';
     const urls = [1, 2, 3].map((i) => site.url(`/stopped-${i}`));

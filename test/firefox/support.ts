@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import type { ExtensionUser, Role, UserPage } from '../scenarios/user.ts';
+import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
 import { buildDirOf, copyCompleteBuild, removeDir, tempDir } from '../browser/support.ts';
+import type { Browser as ExtensionApi } from 'wxt/browser';
+import { chooseContextMenuItem, frontTabId, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
 
 /**
  * The built Firefox extension (.output/firefox-mv3) in real Firefox ESR, driven over WebDriver BiDi by
  * puppeteer-core (no geckodriver, no browser download).
  */
+
+// The extension API inside functions that run in an extension page: not a global of this Node process.
+declare const chrome: typeof ExtensionApi;
 
 export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export const GECKO_ID = 'shelf@bookmark-library.local';
@@ -31,18 +36,27 @@ async function openPage(browser: Browser, url: string): Promise<Page> {
 async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   let page = await openPage(browser, url);
   const selector = (role: Role, name?: string) => `::-p-aria(${name ?? ''}[role="${role}"])`;
+  /** The control of the <label> with that text: a password field has no role to find it by. */
+  const labelled = async (label: string) => {
+    const found = await page.waitForFunction(
+      (wanted) => [...document.querySelectorAll('label')].find((node) => node.textContent?.trim() === wanted)?.control ?? null,
+      { timeout: 10_000 },
+      label,
+    );
+    return found.asElement() as ElementHandle<HTMLInputElement>;
+  };
   return {
     click: (role, name) => page.locator(selector(role, name)).click(),
     async fill(label, text) {
-      // The control of the <label> with that text: a password field has no role to find it by.
-      const found = await page.waitForFunction(
-        (wanted) => [...document.querySelectorAll('label')].find((node) => node.textContent?.trim() === wanted)?.control ?? null,
-        { timeout: 10_000 },
-        label,
-      );
-      const field = found.asElement() as ElementHandle<HTMLInputElement>;
+      const field = await labelled(label);
       await field.evaluate((input) => input.select());
       await field.type(text);
+    },
+    press: (key) => page.keyboard.press(key),
+    valueOf: async (label) => (await labelled(label)).evaluate((input) => input.value),
+    async isDisabled(role, name) {
+      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
+      return element!.evaluate((node) => (node as HTMLButtonElement).disabled || node.getAttribute('aria-disabled') === 'true');
     },
     async waitFor(role, name, options = {}) {
       await page.waitForSelector(selector(role, name), { [options.gone ? 'hidden' : 'visible']: true, timeout: options.timeoutMs ?? 10_000 });
@@ -62,6 +76,16 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
     evaluate: <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown) as Promise<R>,
     close: () => page.close(),
   };
+}
+
+/** Puts what the user right-clicks at the top of the page, as #shelf-menu-target: a link, an image, or the page's body. */
+function placeTarget(target: MenuTarget): void {
+  document.getElementById('shelf-menu-target')?.removeAttribute('id');
+  let element: HTMLElement = document.body;
+  if ('link' in target) element = Object.assign(document.createElement('a'), { href: target.link, textContent: 'A link worth keeping' });
+  if ('image' in target) element = Object.assign(document.createElement('img'), { src: target.image, alt: 'An image', width: 64, height: 64 });
+  if (element !== document.body) document.body.prepend(element);
+  element.id = 'shelf-menu-target';
 }
 
 export interface FirefoxUser extends ExtensionUser {
@@ -99,11 +123,37 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
     throw err;
   }
   const url = (path: string) => `moz-extension://${uuid}/${path}`;
+  const webPages = new Map<number, Page>();
+  // Where the extension API is asked what a user cannot see (a tab's badge): an extension page of its own, opened
+  // before any web page so that it never comes in front of one.
+  let apiPage: Promise<UserPage> | undefined;
+  const extensionPage = () => (apiPage ??= firefoxPage(browser, url('options.html')));
+  const inExtensionPage = async <A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> => (await extensionPage()).evaluate(fn, arg);
   return {
     browserName: 'firefox',
     browser,
     url,
     open: (path) => firefoxPage(browser, url(path)),
+    async openTab(address) {
+      await extensionPage();
+      const page = await browser.newPage();
+      await page.goto(address, { waitUntil: 'load' });
+      await page.bringToFront();
+      const tabId = await frontTabId(browser);
+      webPages.set(tabId, page);
+      return tabId;
+    },
+    badge: (tabId) => inExtensionPage((id) => chrome.action.getBadgeText({ tabId: id }), tabId),
+    runCommand: (name) => runExtensionCommand(browser, GECKO_ID, name),
+    async chooseFromContextMenu(tabId, target, item) {
+      const page = webPages.get(tabId);
+      if (!page) throw new Error(`tab ${tabId} was not opened by openTab`);
+      await page.bringToFront();
+      await page.evaluate(placeTarget, target);
+      await page.click('#shelf-menu-target', { button: 'right' });
+      await chooseContextMenuItem(browser, item.title);
+    },
+    unloadBackground: () => unloadBackground(browser, GECKO_ID),
     async close() {
       await browser.close();
       removeDir(root);

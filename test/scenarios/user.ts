@@ -5,7 +5,7 @@
  */
 
 /** The ARIA roles the scenarios look for. */
-export type Role = 'alert' | 'button' | 'checkbox' | 'heading' | 'link' | 'region' | 'status' | 'textbox';
+export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'link' | 'list' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
@@ -13,6 +13,12 @@ export interface UserPage {
   click(role: Role, name: string): Promise<void>;
   /** Types into the text box with this label, replacing what it held. */
   fill(label: string, text: string): Promise<void>;
+  /** Presses a key (`Enter`, `Escape`) in the element that has the focus. */
+  press(key: 'Enter' | 'Escape'): Promise<void>;
+  /** The value of the form field with this label. */
+  valueOf(label: string): Promise<string>;
+  /** Whether the element with this role and name is disabled (once it is shown). */
+  isDisabled(role: Role, name: string): Promise<boolean>;
   /** Waits until such an element is shown (or, with gone, until none is); name omitted: any of that role. */
   waitFor(role: Role, name?: string, options?: { gone?: boolean; timeoutMs?: number }): Promise<void>;
   /** The text of the first element of that role and name, once it is shown. */
@@ -25,9 +31,31 @@ export interface UserPage {
   close(): Promise<void>;
 }
 
+/** A menu item of the extension's context menu: its id (what the extension gets) and its title (what the user reads). */
+export interface MenuItem {
+  id: string;
+  title: string;
+}
+
+/** What the user right-clicks in a web page: the page itself, a link to `url`, or an image from `src`. */
+export type MenuTarget = { page: true } | { link: string } | { image: string };
+
 export interface ExtensionUser {
   readonly browserName: 'chromium' | 'firefox';
   /** Opens an extension page (popup.html, options.html, sidepanel.html) in a new tab. */
   open(path: string): Promise<UserPage>;
+  /** Opens a web page in a new tab, in front, and answers the tab's id. */
+  openTab(url: string): Promise<number>;
+  /** The text of the extension's toolbar badge on that tab. */
+  badge(tabId: number): Promise<string>;
+  /** Runs the extension's keyboard command (its shortcut) on the tab in front, by the browser's own path where a test can reach it. */
+  runCommand(name: string): Promise<void>;
+  /** Right-clicks the target in the tab's page and chooses the extension's item from the context menu. */
+  chooseFromContextMenu(tabId: number, target: MenuTarget, item: MenuItem): Promise<void>;
+  /**
+   * Unloads the extension's background as the browser does when it is idle (Chromium stops its service worker,
+   * Firefox its event page), and answers once it is down: the browser starts it again for the next event.
+   */
+  unloadBackground(): Promise<void>;
   close(): Promise<void>;
 }

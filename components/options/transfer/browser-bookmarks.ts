@@ -2,6 +2,8 @@
 export interface BrowserBookmarkNode {
   title: string;
   url?: string;
+  /** Firefox's: a separator is a node too, with the url "data:". */
+  type?: 'bookmark' | 'folder' | 'separator';
   dateAdded?: number;
   children?: BrowserBookmarkNode[];
 }
@@ -9,6 +11,8 @@ export interface BrowserBookmarkNode {
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function write(node: BrowserBookmarkNode, indent: string, out: string[]): void {
+  // A line in a menu, not an entry: sent, the server would report it as a skipped "data:" URL.
+  if (node.type === 'separator') return;
   const added = node.dateAdded === undefined ? '' : ` ADD_DATE="${Math.floor(node.dateAdded / 1000)}"`;
   if (node.url !== undefined) {
     out.push(`${indent}<DT><A HREF="${escapeHtml(node.url)}"${added}>${escapeHtml(node.title)}</A>`);
@@ -34,4 +38,4 @@ export function toNetscapeHtml(tree: readonly BrowserBookmarkNode[]): string {
 
 /** How many bookmarks (not folders) the tree holds. */
 export const countBookmarks = (nodes: readonly BrowserBookmarkNode[]): number =>
-  nodes.reduce((n, node) => n + (node.url !== undefined ? 1 : countBookmarks(node.children ?? [])), 0);
+  nodes.reduce((n, node) => n + (node.type === 'separator' ? 0 : node.url !== undefined ? 1 : countBookmarks(node.children ?? [])), 0);
