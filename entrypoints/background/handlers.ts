@@ -16,6 +16,7 @@ import type { Transfer } from './transfer.ts';
 import type { LinkStatuses } from './link-statuses.ts';
 import type { Trash } from './trash.ts';
 import type { SaveQueue } from './save-queue.ts';
+import type { TabSaver } from './save-all-tabs.ts';
 
 export interface Services {
   account: Account;
@@ -34,10 +35,11 @@ export interface Services {
   queue: SaveQueue;
   duplicates: Duplicates;
   opens: OpenCounts;
+  tabs: TabSaver;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens, tabs }: Services): Handlers {
   /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
   const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
@@ -64,6 +66,7 @@ export function createHandlers({ account, bookmarks, covers, library, edits, ind
     },
     lookupUrl: ({ url }) => bookmarks.lookup(url),
     saveBookmark: ({ bookmark, edits }) => bookmarks.save(bookmark, edits),
+    saveAllTabs: (input) => tabs.saveAll(input),
     updateBookmark: ({ id, patch }) => bookmarks.update(id, patch),
     trashBookmark: ({ id }) => bookmarks.trash(id),
     removeCover: ({ id }) => covers.remove(id),

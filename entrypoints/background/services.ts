@@ -12,6 +12,7 @@ import { OpenCounts } from './open-counts.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
 import { SaveQueue } from './save-queue.ts';
+import { TabSaver } from './save-all-tabs.ts';
 import { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import { SmartFolders } from './smart-folders.ts';
 import { Transfer } from './transfer.ts';
@@ -54,5 +55,6 @@ export function createServices(account: Account, scheduler: RequestScheduler, br
     transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
     duplicates: new Duplicates(account, scheduler),
     opens: new OpenCounts(account),
+    tabs: new TabSaver(browserApi, index, bookmarks),
   };
 }
