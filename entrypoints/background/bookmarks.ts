@@ -110,6 +110,14 @@ export class Bookmarks {
     return bookmark;
   }
 
+  /**
+   * The saved-page index has just been brought up to date and lacks this page: its save needs no look-up of its
+   * own (for as long as the popup's own check stands).
+   */
+  vouchUnsaved(url: string): void {
+    this.checkedUnsaved.set(normaliseUrl(url), Date.now());
+  }
+
   /** The page as saved, and as it waits in the queue. */
   async lookup(url: string): Promise<MessageOutput<'lookupUrl'>> {
     const [bookmark, queued] = await Promise.all([this.lookupSaved(url), this.queue.forUrl(url)]);

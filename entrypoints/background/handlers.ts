@@ -18,6 +18,7 @@ import type { Transfer } from './transfer.ts';
 import type { LinkStatuses } from './link-statuses.ts';
 import type { Trash } from './trash.ts';
 import type { SaveQueue } from './save-queue.ts';
+import type { TabSaver } from './save-all-tabs.ts';
 
 export interface Services {
   account: Account;
@@ -38,10 +39,11 @@ export interface Services {
   duplicates: Duplicates;
   opens: OpenCounts;
   find: Find;
+  tabs: TabSaver;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, autoCovers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens, find }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, autoCovers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens, find, tabs }: Services): Handlers {
   /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
   const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
@@ -73,6 +75,7 @@ export function createHandlers({ account, bookmarks, covers, autoCovers, library
       if (saved.bookmark && saved.existed === false && tabId !== undefined) void autoCovers.afterSave(saved.bookmark, tabId);
       return saved;
     },
+    saveAllTabs: (input) => tabs.saveAll(input),
     updateBookmark: ({ id, patch }) => bookmarks.update(id, patch),
     trashBookmark: ({ id }) => bookmarks.trash(id),
     removeCover: ({ id }) => covers.remove(id),

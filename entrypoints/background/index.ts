@@ -12,6 +12,7 @@ import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
 import { setupQuickSave } from './quick-save.ts';
+import { setupSaveAllTabsMenu } from './save-all-tabs.ts';
 import { setupSaveRetry } from './save-retry.ts';
 import { createServices } from './services.ts';
 import { setupSidePanel } from './side-panel.ts';
@@ -42,6 +43,7 @@ export function startBackground(): void {
   setupQuickSave(browser, bookmarks, autoCovers);
   setupAutoCoverRetry(browser, autoCovers);
   setupCoverMenu(browser, covers);
+  setupSaveAllTabsMenu(browser, services.tabs);
   setupSidePanel(browser);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
   // Opens recorded before the worker stopped still go.

@@ -14,6 +14,7 @@ import { OpenCounts } from './open-counts.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
 import { SaveQueue } from './save-queue.ts';
+import { TabSaver } from './save-all-tabs.ts';
 import { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import { SmartFolders } from './smart-folders.ts';
 import { Transfer } from './transfer.ts';
@@ -67,5 +68,6 @@ export function createServices(
     duplicates: new Duplicates(account, scheduler),
     opens: new OpenCounts(account),
     find: new Find(account),
+    tabs: new TabSaver(browserApi, index, bookmarks),
   };
 }

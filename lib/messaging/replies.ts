@@ -6,6 +6,7 @@ import { Collection } from '../api/collections.ts';
 import { SuccessResult } from '../api/common.ts';
 import { Scope } from '../api/scopes.ts';
 import { Tag } from '../api/tags.ts';
+import { SaveAllProgress } from '../storage/save-all-items.ts';
 
 export const AccountState = z.object({
   serverUrl: z.string(),
@@ -50,6 +51,8 @@ export const replies = {
   saveBookmark: z.extend(PageSave, { existed: z.optional(z.boolean()) }),
   updateBookmark: Bookmark,
   trashBookmark: Bookmark,
+  /** How it ended (the popup follows it meanwhile through saveAllTabsItem). */
+  saveAllTabs: SaveAllProgress,
   removeCover: SuccessResult,
 
   listTags: z.array(Tag),

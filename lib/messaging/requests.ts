@@ -28,6 +28,8 @@ export const requests = {
   saveBookmark: z.object({ bookmark: CreateBookmarkBody, edits: z.optional(SaveEdits), tabId: z.optional(z.int().check(z.nonnegative())) }),
   updateBookmark: z.object({ id: Id, patch: PatchBookmarkBody }),
   trashBookmark: z.object({ id: Id }),
+  /** Every web page of a window (the current one when not given) into one collection with the same tags. */
+  saveAllTabs: z.extend(z.pick(CreateBookmarkBody, { collectionId: true, tags: true }), { windowId: z.optional(z.int()) }),
   removeCover: z.object({ id: Id }),
 
   listTags: cached,
