@@ -373,6 +373,17 @@ describe('a page already saved', () => {
     expect(after[0]).toMatchObject({ id: saved.id, title: 'Saved title', tags: ['recipes'], note: 'old note', collectionId: home.id, isFavorite: true });
   });
 
+  it('says how often it was opened from Shelf', async () => {
+    await signIn();
+    const saved = await saveOnServer({ url: PAGE.url, title: 'Saved title' });
+    await openPopup();
+    expect(await screen.findByText('Not opened from Shelf yet')).toBeTruthy();
+    cleanup();
+    expect((await u.api('PATCH', `/bookmarks/${saved.id}`, { body: { clickCount: 3 } })).status).toBe(200);
+    await openPopup();
+    expect(await screen.findByText('Opened 3 times')).toBeTruthy();
+  });
+
   it('moves it to the trash and can save it again', async () => {
     await signIn();
     const saved = await saveOnServer({ url: PAGE.url, title: 'Saved title', note: 'keep me' });

@@ -462,6 +462,17 @@ describe('side panel: editing every field', () => {
   });
 });
 
+describe('side panel: a bookmark’s details', () => {
+  it('say how often it was opened from Shelf', async () => {
+    const [id] = bookmarks(1);
+    server.db.prepare('UPDATE bookmarks SET click_count = 1234 WHERE id = ?').run(id);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await user.click(await screen.findByRole('button', { name: `Edit Title ${id}` }));
+    expect(within(screen.getByRole('dialog', { name: 'Edit bookmark' })).getByText('Opened 1,234 times')).toBeTruthy();
+  });
+});
+
 describe('side panel: bulk tags', () => {
   const tagsOf = (id: string) =>
     (server.db.prepare('SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.bookmark_id = ? ORDER BY t.name').all(id) as { name: string }[]).map((r) => r.name);
