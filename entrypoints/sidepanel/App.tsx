@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { ErrorAlertWithSignIn } from '../../components/account/SignInAgain.tsx';
 import { focusRing, inputClass, primaryButtonClass, quietButtonClass, secondaryButtonClass } from '../../components/field-styles.ts';
 import { ActionDialog } from '../../components/library/ActionDialog.tsx';
@@ -11,6 +11,7 @@ import { recordOpen } from '../../components/library/record-open.ts';
 import { NO_SELECTION, type Selection } from '../../components/library/selection.ts';
 import { SmartFolderStatus } from '../../components/library/SmartFolderStatus.tsx';
 import { useSmartFolder } from '../../components/library/smart-folder.ts';
+import { BrokenLinksSection } from '../../components/options/broken-links/BrokenLinksSection.tsx';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
 import { type LibraryTool, type Place, SourceNav } from '../../components/library/SourceNav.tsx';
 import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
@@ -272,7 +273,10 @@ function useRememberedPlace(opening: Place | null | undefined): [Place | null | 
   return [place, choose];
 }
 
-const TOOL_TITLES: Record<LibraryTool, string> = { duplicates: 'Duplicates', trash: 'Trash' };
+/** An options page section shown in the panel, scrolling on its own under the header. */
+const ScrollingSection = ({ children }: { children: ReactNode }) => <div className="min-h-0 flex-1 overflow-y-auto p-2">{children}</div>;
+
+const TOOL_TITLES: Record<LibraryTool, string> = { duplicates: 'Duplicates', 'broken-links': 'Broken links', trash: 'Trash' };
 
 /** Shelf's side panel: browse the library, search it, act on bookmarks, with the current tab's page in view. */
 export function App({ opening }: { /** The place main.tsx read to open on; when not given, the panel reads it. */ opening?: Place | null }) {
@@ -290,7 +294,8 @@ export function App({ opening }: { /** The place main.tsx read to open on; when 
   let body;
   if (q) body = <SearchResults q={q} tab={tab} />;
   else if (tool === 'duplicates') body = <DuplicatesView />;
-  else if (tool === 'trash') body = <div className="min-h-0 flex-1 overflow-y-auto p-2"><TrashSection /></div>;
+  else if (tool === 'broken-links') body = <ScrollingSection><BrokenLinksSection /></ScrollingSection>;
+  else if (tool === 'trash') body = <ScrollingSection><TrashSection /></ScrollingSection>;
   else if (place === undefined) body = null;
   else if (place === null) body = <LibraryNav onOpen={open} onTool={setTool} />;
   else if (place.kind === 'list') body = <BrowseView key={JSON.stringify(place.source)} place={place} tab={tab} />;

@@ -462,6 +462,19 @@ describe('side panel: editing every field', () => {
   });
 });
 
+describe('side panel: broken links', () => {
+  it('are reachable from the library’s list, grouped as on the options page', async () => {
+    const [id] = bookmarks(1);
+    server.db.prepare("UPDATE bookmarks SET link_status = 'broken', http_status_code = 404, last_checked_at = ? WHERE id = ?").run(server.t.server.deps.clock.now(), id);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'Broken links' }));
+    expect(await screen.findByRole('heading', { name: 'Broken links' })).toBeTruthy();
+    const gone = await screen.findByRole('region', { name: /^Gone \(1\)$/ });
+    expect(await within(gone).findByText(`Title ${id}`)).toBeTruthy();
+    expect(within(gone).getByRole('button', { name: `Trash Title ${id}` })).toBeTruthy();
+  });
+});
+
 describe('side panel: a bookmark’s details', () => {
   it('say how often it was opened from Shelf', async () => {
     const [id] = bookmarks(1);
