@@ -6,6 +6,7 @@ import { focusRing, inputClass, labelClass, primaryButtonClass, secondaryButtonC
 import { addTags } from '../tag-suggestions.ts';
 import { TagInput } from '../TagInput.tsx';
 import { type EditValues, editPatch, editValuesOf } from './bookmark-edit.ts';
+import { openedText } from './opened-text.ts';
 import { useCollections, useTags } from './queries.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
@@ -57,6 +58,7 @@ export function EditBookmarkForm({ bookmark, onDone, onCancel }: Props) {
 
   return (
     <form onSubmit={submit} className="space-y-3" noValidate>
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">{openedText(bookmark.clickCount)}</p>
       {text('title', 'Title')}
       {text('url', 'URL', 'url')}
       <label className="block space-y-1">

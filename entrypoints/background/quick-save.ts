@@ -3,7 +3,10 @@ import type { browser } from 'wxt/browser';
 type Browser = typeof browser;
 import type { AutoCovers } from './auto-covers.ts';
 import type { Bookmarks } from './bookmarks.ts';
+import type { CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
+import { toClientError } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
+import { lastCollectionItem, quickSaveTargetItem } from '../../lib/storage/items.ts';
 import { notify, notifyFailure, notifyUnsaveable } from './notify.ts';
 
 export const SAVE_COMMAND = 'save-page';
@@ -47,10 +50,12 @@ export async function quickSave(
     return;
   }
   try {
-    const saved = await bookmarks.save({ url, ...(title?.trim() && { title: title.trim() }) });
+    const { saved, fellBack } = await saveInto(bookmarks, { url, ...(title?.trim() && { title: title.trim() }) }, await quickSaveCollection());
     if (saved.bookmark) {
       if (cover && saved.existed === false) void cover.autoCovers.afterSave(saved.bookmark, cover.tabId);
-      await notify(browser, 'Saved to Shelf', saved.bookmark.title || saved.bookmark.url);
+      const name = saved.bookmark.title || saved.bookmark.url;
+      if (fellBack) await notify(browser, 'Saved to Shelf, in Unsorted', `${name}: the collection chosen for quick saves is no longer in your library. Choose another in Shelf’s options.`);
+      else await notify(browser, 'Saved to Shelf', name);
     } else {
       const error = saved.queued?.error;
       const why = error ? describeError({ ...error, retryAfterSeconds: undefined }).title : '';
@@ -58,5 +63,27 @@ export async function quickSave(
     }
   } catch (err) {
     await notifyFailure(browser, 'Not saved', err);
+  }
+}
+
+/** The collection the options page names for quick saves; null is Unsorted. */
+async function quickSaveCollection(): Promise<string | null> {
+  const target = await quickSaveTargetItem.get();
+  if (target.kind === 'collection') return target.collectionId;
+  return target.kind === 'last' ? lastCollectionItem.get() : null;
+}
+
+/**
+ * A collection deleted or trashed since it was chosen is refused as not found: the page then goes to
+ * Unsorted rather than nowhere. Unsorted is the server's default, so no collection is sent for it (and
+ * the popup's last collection stays as it was).
+ */
+async function saveInto(bookmarks: Bookmarks, page: CreateBookmarkBody, collectionId: string | null) {
+  if (collectionId === null) return { saved: await bookmarks.save(page), fellBack: false };
+  try {
+    return { saved: await bookmarks.save({ ...page, collectionId }), fellBack: false };
+  } catch (err) {
+    if (toClientError(err).code !== 'NOT_FOUND') throw err;
+    return { saved: await bookmarks.save(page), fellBack: true };
   }
 }

@@ -7,8 +7,10 @@ import { BrokenLinksSection } from '../../components/options/broken-links/Broken
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
 import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
 import { SmartFoldersSection } from '../../components/options/smart-folders/SmartFoldersSection.tsx';
+import { QuickSaveSection } from '../../components/options/quick-save/QuickSaveSection.tsx';
 import { SiteAccessSection } from '../../components/options/site-access/SiteAccessSection.tsx';
 import { TransferSection } from '../../components/options/transfer/TransferSection.tsx';
+import { QUICK_SAVE_SECTION } from '../../components/quick-save/destination.ts';
 import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
 
 interface Section {
@@ -29,6 +31,7 @@ const SECTIONS = [
   { id: 'broken-links', label: 'Broken links', Content: BrokenLinksSection },
   { id: 'import-export', label: 'Import and export', Content: TransferSection },
   { id: 'covers', label: 'Covers', Content: AutoCoversSection },
+  { id: QUICK_SAVE_SECTION, label: 'Quick saves', Content: QuickSaveSection },
   { id: 'site-access', label: 'Site access', Content: SiteAccessSection },
 ] as const satisfies readonly [Section, ...Section[]];
 

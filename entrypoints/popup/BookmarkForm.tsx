@@ -1,4 +1,5 @@
 import type { Dispatch } from 'react';
+import { openedText } from '../../components/library/opened-text.ts';
 import { CollectionPicker } from '../../components/CollectionPicker.tsx';
 import { dangerButtonClass, focusRing, primaryButtonClass } from '../../components/field-styles.ts';
 import { TagInput } from '../../components/TagInput.tsx';
@@ -39,6 +40,7 @@ export function BookmarkForm({ state, dispatch, actions, pageUrl }: BookmarkForm
     >
       <TextField label="Title" value={values.title} maxLength={2000} onChange={(title) => change({ title })} />
       <TextField label="URL" value={mode.kind === 'edit' ? mode.bookmark.url : pageUrl} readOnly />
+      {mode.kind === 'edit' && <p className="text-xs text-zinc-600 dark:text-zinc-400">{openedText(mode.bookmark.clickCount)}</p>}
       {mode.kind === 'edit' && mode.bookmark.coverImage && (
         <div className="flex items-center gap-2">
           {cover && <img src={cover} alt="Cover" className="h-12 w-20 rounded object-cover" />}

@@ -6,6 +6,7 @@ import { editorActions, useDraftKeeping, useKeptArrival, useStartupAnswers, useT
 import { NOTHING_KEPT, editorReducer, initialState, keptValues } from './editor-state.ts';
 import { Frame } from './Frame.tsx';
 import { useSaveShortcut } from './keys.ts';
+import { QuickSaveLine } from './QuickSaveLine.tsx';
 import type { Kept, Startup, TabPage } from './startup.ts';
 
 export interface EditorProps {
@@ -61,6 +62,7 @@ export function Editor({ page, kept, startup }: EditorProps) {
       ) : (
         <BookmarkForm state={state} dispatch={dispatch} actions={actions} pageUrl={page?.url ?? ''} />
       )}
+      <QuickSaveLine collections={state.collections} />
     </Frame>
   );
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { ErrorAlertWithSignIn } from '../../components/account/SignInAgain.tsx';
 import { focusRing, primaryButtonClass, quietButtonClass, secondaryButtonClass } from '../../components/field-styles.ts';
 import { ActionDialog } from '../../components/library/ActionDialog.tsx';
@@ -14,6 +14,7 @@ import { recordOpen } from '../../components/library/record-open.ts';
 import { NO_SELECTION, type Selection } from '../../components/library/selection.ts';
 import { SmartFolderStatus } from '../../components/library/SmartFolderStatus.tsx';
 import { useSmartFolder } from '../../components/library/smart-folder.ts';
+import { BrokenLinksSection } from '../../components/options/broken-links/BrokenLinksSection.tsx';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
 import { OverviewView } from '../../components/library/OverviewView.tsx';
 import { SitesView } from '../../components/library/SitesView.tsx';
@@ -265,7 +266,10 @@ function useRememberedPlace(opening: Place | null | undefined): [Place | null | 
   return [place, choose];
 }
 
-const TOOL_TITLES: Record<LibraryTool, string> = { duplicates: 'Duplicates', trash: 'Trash', sites: 'Sites', overview: 'Overview' };
+/** An options page section shown in the panel, scrolling on its own under the header. */
+const ScrollingSection = ({ children }: { children: ReactNode }) => <div className="min-h-0 flex-1 overflow-y-auto p-2">{children}</div>;
+
+const TOOL_TITLES: Record<LibraryTool, string> = { duplicates: 'Duplicates', 'broken-links': 'Broken links', trash: 'Trash', sites: 'Sites', overview: 'Overview' };
 
 /** Shelf's side panel: browse the library, search it, act on bookmarks, with the current tab's page in view. */
 export function App({ opening }: { /** The place main.tsx read to open on; when not given, the panel reads it. */ opening?: Place | null }) {
@@ -287,7 +291,8 @@ export function App({ opening }: { /** The place main.tsx read to open on; when 
   else if (tool === 'duplicates') body = <DuplicatesView />;
   else if (tool === 'sites') body = <SitesView onSearch={setTyped} />;
   else if (tool === 'overview') body = <OverviewView onOpen={(source, listTitle) => open({ kind: 'list', source, title: listTitle })} onSearch={setTyped} />;
-  else if (tool === 'trash') body = <div className="min-h-0 flex-1 overflow-y-auto p-2"><TrashSection /></div>;
+  else if (tool === 'broken-links') body = <ScrollingSection><BrokenLinksSection /></ScrollingSection>;
+  else if (tool === 'trash') body = <ScrollingSection><TrashSection /></ScrollingSection>;
   else if (place === undefined) body = null;
   else if (place === null) body = <LibraryNav onOpen={open} onTool={setTool} />;
   else if (place.kind === 'list') body = <BrowseView key={JSON.stringify(place.source)} place={place} tab={tab} />;

@@ -43,6 +43,19 @@ export const collectionsCacheItem = typedItem(COLLECTIONS_CACHE_KEY, z.nullable(
 
 export const lastCollectionItem = typedItem('local:lastCollectionId', z.nullable(z.string()), { fallback: null, onInvalid: 'fallback' });
 
+/**
+ * Where the keyboard shortcut and the context menu save a page (options page, Quick saves). Unsorted by
+ * default: a page saved without a look lands nowhere the user did not choose. A collection that is gone
+ * by the time of the save gives way to Unsorted.
+ */
+export const QuickSaveTarget = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('unsorted') }),
+  z.object({ kind: z.literal('last') }),
+  z.object({ kind: z.literal('collection'), collectionId: z.string() }),
+]);
+export type QuickSaveTarget = z.infer<typeof QuickSaveTarget>;
+export const quickSaveTargetItem = typedItem('local:quickSaveTarget', QuickSaveTarget, { fallback: { kind: 'unsorted' }, onInvalid: 'fallback' });
+
 /** What the user typed in the popup for a page, kept until it is saved. Keyed by normalised URL. */
 const DraftValues = z.object({
   title: z.string(),

@@ -2,7 +2,7 @@
 // The DOM comes from ./support/dom.ts, imported first (see why there).
 import './support/dom.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -94,4 +94,20 @@ describe('options: broken links', () => {
     expect(within(await group(/^Gone \(1\)$/)).getByText('Old post')).toBeTruthy();
   });
 
+  it('trashes a row: it leaves its group, the count drops, and the bookmark is in the trash on the server', async () => {
+    const old = await checked('Old post', 'https://gone.example/post', 'broken', 404);
+    await checked('Second old post', 'https://gone.example/other', 'broken', 410);
+    show();
+    const gone = await group(/^Gone \(2\)$/);
+    await within(gone).findByText('Old post');
+
+    await user.click(within(gone).getByRole('button', { name: 'Trash Old post' }));
+
+    expect(await group(/^Gone \(1\)$/)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Old post')).toBeNull());
+    expect(screen.getByText('Second old post')).toBeTruthy();
+    // Listed in the trash, where it can be restored from.
+    expect(JSON.stringify((await u.api('GET', '/bookmarks/trash')).body)).toContain(old.id);
+    expect(server.db.prepare<[string], { deleted_at: number | null }>('SELECT deleted_at FROM bookmarks WHERE id = ?').get(old.id)?.deleted_at).not.toBeNull();
+  });
 });

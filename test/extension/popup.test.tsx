@@ -20,7 +20,7 @@ import { Tag } from '../../lib/api/tags.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import type { MessageName } from '../../lib/messaging/protocol.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
-import { type Draft, draftsItem, lastCollectionItem } from '../../lib/storage/items.ts';
+import { type Draft, draftsItem, lastCollectionItem, quickSaveTargetItem } from '../../lib/storage/items.ts';
 import { saveQueueItem } from '../../lib/storage/background-items.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { ALL_SCOPES } from '../../lib/api/scopes.ts';
@@ -253,7 +253,7 @@ describe('a page not saved yet', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Favorite' }));
     await user.click(await saveButton());
 
-    expect((await screen.findByRole('status')).textContent).toContain('Saved');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Saved')); // the status is always there, empty until the save answers
     expect(screen.getByRole('heading', { name: 'Saved in Shelf' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Update' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Move to trash' })).toBeTruthy();
@@ -317,7 +317,7 @@ describe('a page not saved yet', () => {
     expect(created).toMatchObject({ parentId: work.id, depth: 1 });
 
     await user.keyboard('{Control>}{Enter}{/Control}');
-    expect((await screen.findByRole('status')).textContent).toContain('Saved');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Saved')); // the status is always there, empty until the save answers
     expect((await allBookmarks())[0]?.collectionId).toBe(created?.id);
   });
 
@@ -327,7 +327,7 @@ describe('a page not saved yet', () => {
     await user.type(tagsInput(), 'half typed');
     await user.click(screen.getByRole('textbox', { name: 'Note' }));
     await user.keyboard('n{Control>}{Enter}{/Control}');
-    expect((await screen.findByRole('status')).textContent).toContain('Saved');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('Saved')); // the status is always there, empty until the save answers
     expect((await allBookmarks())[0]).toMatchObject({ title: PAGE.title, tags: ['half typed'], note: 'n', collectionId: null, isFavorite: false });
   });
 
@@ -374,6 +374,17 @@ describe('a page already saved', () => {
     const after = await allBookmarks();
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: saved.id, title: 'Saved title', tags: ['recipes'], note: 'old note', collectionId: home.id, isFavorite: true });
+  });
+
+  it('says how often it was opened from Shelf', async () => {
+    await signIn();
+    const saved = await saveOnServer({ url: PAGE.url, title: 'Saved title' });
+    await openPopup();
+    expect(await screen.findByText('Not opened from Shelf yet')).toBeTruthy();
+    cleanup();
+    expect((await u.api('PATCH', `/bookmarks/${saved.id}`, { body: { clickCount: 3 } })).status).toBe(200);
+    await openPopup();
+    expect(await screen.findByText('Opened 3 times')).toBeTruthy();
   });
 
   it('moves it to the trash and can save it again', async () => {
@@ -926,5 +937,41 @@ describe('the cover of a saved page', () => {
     await screen.findByRole('heading', { name: 'Saved in Shelf' });
     expect(screen.queryByRole('img', { name: 'Cover' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Remove cover' })).toBeNull();
+  });
+});
+
+describe('where quick saves go', () => {
+  const line = () => screen.findByText(/^Quick saves \(shortcut, right-click menu\) go to/);
+  const change = () => screen.getByRole('link', { name: 'Change where quick saves go' });
+
+  it('says Unsorted by default, with a link to the options page’s Quick saves section', async () => {
+    await signIn();
+    await openForm();
+    expect((await line()).textContent).toBe('Quick saves (shortcut, right-click menu) go to Unsorted. Change');
+    expect(change().getAttribute('href')).toMatch(/\/options\.html#quick-save$/);
+  });
+
+  it('names the chosen collection with its parents, and the last collection used when that is the choice', async () => {
+    await signIn();
+    const { shelf } = await seedLibrary();
+    await quickSaveTargetItem.set({ kind: 'collection', collectionId: shelf.id });
+    await openForm();
+    await waitFor(async () => expect((await line()).textContent).toContain('go to Work › Projects › Shelf.'));
+    cleanup();
+    await quickSaveTargetItem.set({ kind: 'last' });
+    await openForm();
+    expect((await line()).textContent).toContain('go to the last collection you saved to.');
+  });
+
+  it('says Unsorted, and why, when the chosen collection is no longer in the library', async () => {
+    await signIn();
+    const { home } = await seedLibrary();
+    await quickSaveTargetItem.set({ kind: 'collection', collectionId: home.id });
+    expect((await u.api('DELETE', `/collections/${home.id}`)).status).toBe(200);
+    await openForm();
+    await waitFor(async () =>
+      expect((await line()).textContent).toBe('Quick saves (shortcut, right-click menu) go to Unsorted: the collection chosen for them is no longer in your library. Change'),
+    );
+    expect(change()).toBeTruthy();
   });
 });

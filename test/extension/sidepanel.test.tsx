@@ -417,6 +417,30 @@ describe('side panel: editing every field', () => {
   });
 });
 
+describe('side panel: broken links', () => {
+  it('are reachable from the library’s list, grouped as on the options page', async () => {
+    const [id] = bookmarks(1);
+    server.db.prepare("UPDATE bookmarks SET link_status = 'broken', http_status_code = 404, last_checked_at = ? WHERE id = ?").run(server.t.server.deps.clock.now(), id);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'Broken links' }));
+    expect(await screen.findByRole('heading', { name: 'Broken links' })).toBeTruthy();
+    const gone = await screen.findByRole('region', { name: /^Gone \(1\)$/ });
+    expect(await within(gone).findByText(`Title ${id}`)).toBeTruthy();
+    expect(within(gone).getByRole('button', { name: `Trash Title ${id}` })).toBeTruthy();
+  });
+});
+
+describe('side panel: a bookmark’s details', () => {
+  it('say how often it was opened from Shelf', async () => {
+    const [id] = bookmarks(1);
+    server.db.prepare('UPDATE bookmarks SET click_count = 1234 WHERE id = ?').run(id);
+    openPanel();
+    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await user.click(await screen.findByRole('button', { name: `Edit Title ${id}` }));
+    expect(within(screen.getByRole('dialog', { name: 'Edit bookmark' })).getByText('Opened 1,234 times')).toBeTruthy();
+  });
+});
+
 describe('side panel: bulk tags', () => {
   const tagsOf = (id: string) =>
     (server.db.prepare('SELECT t.name FROM bookmark_tags bt JOIN tags t ON t.id = bt.tag_id WHERE bt.bookmark_id = ? ORDER BY t.name').all(id) as { name: string }[]).map((r) => r.name);

@@ -1,0 +1,78 @@
+// @vitest-environment node
+// The DOM comes from ./support/dom.ts, imported first (see why there).
+import { closeDom } from './support/dom.ts';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { libraryQueryClient } from '../../components/library/query-client.ts';
+import { setRuntime } from '../../components/messenger.ts';
+import { BrokenLinksSection } from '../../components/options/broken-links/BrokenLinksSection.tsx';
+import { Bookmark } from '../../lib/api/bookmarks.ts';
+import { LINK_CHECK_DEFAULTS } from '../../server/config.ts';
+import { dataOf } from '../support/expect.ts';
+import { type TestServer, startTestServer } from '../support/server.ts';
+import { createTestBackground } from './support/background.ts';
+
+/** Re-check against a server whose link checker runs (this computer's pages allowed), on a local page that comes back. */
+let t: TestServer;
+let page: http.Server;
+let answer = 404;
+
+beforeAll(async () => {
+  page = http.createServer((_req, res) => void res.writeHead(answer, { 'Content-Type': 'text/html' }).end('<title>Page</title>'));
+  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+  // Polls only when woken: the test decides when a check runs.
+  t = await startTestServer({ allowPrivateFetch: true, linkCheck: { ...LINK_CHECK_DEFAULTS, enabled: true, hostPaceMs: 0, timeoutMs: 2000, pollMs: 3_600_000 } });
+});
+afterAll(async () => {
+  await t.close();
+  page.closeAllConnections();
+  await new Promise((resolve) => page.close(resolve));
+  await closeDom();
+});
+
+const runCheck = async () => {
+  t.server.deps.linkChecker.wake();
+  await t.server.deps.linkChecker.idle();
+};
+
+function show(): void {
+  render(
+    <QueryClientProvider client={libraryQueryClient()}>
+      <BrokenLinksSection />
+    </QueryClientProvider>,
+  );
+}
+
+it('Re-check asks the server to check the link again: a page answering again leaves the Gone group', async () => {
+  fakeBrowser.reset();
+  const bg = createTestBackground();
+  setRuntime(bg.runtime);
+  const user = userEvent.setup();
+  const u = await t.user();
+  await bg.services.account.signIn(t.baseUrl, u.token);
+  const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/article`;
+  const saved = dataOf(await u.api('POST', '/bookmarks', { body: { url, title: 'Local article', description: 'd' } }), Bookmark, 201);
+  await runCheck();
+  expect(dataOf(await u.api('GET', `/bookmarks/${saved.id}`), Bookmark)).toMatchObject({ linkStatus: 'broken', httpStatusCode: 404 });
+  show();
+  const gone = await screen.findByRole('region', { name: /^Gone \(1\)$/ });
+  expect(await within(gone).findByText(/Answered 404/)).toBeTruthy();
+
+  answer = 200;
+  await user.click(within(gone).getByRole('button', { name: 'Re-check Local article' }));
+  expect((await screen.findByText(/^Queued for a re-check/)).getAttribute('role')).toBe('status');
+  await runCheck();
+  expect(dataOf(await u.api('GET', `/bookmarks/${saved.id}`), Bookmark)).toMatchObject({ linkStatus: 'ok', httpStatusCode: 200 });
+
+  // Opened again, the section lists no broken link.
+  cleanup();
+  show();
+  expect(await screen.findByText('No broken links found.')).toBeTruthy();
+  expect(screen.queryByText('Local article')).toBeNull();
+  await bg.idle();
+});
