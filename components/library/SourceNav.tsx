@@ -19,7 +19,7 @@ interface Props {
   onTool?(tool: LibraryTool): void;
 }
 
-export type LibraryTool = 'duplicates' | 'trash';
+export type LibraryTool = 'duplicates' | 'broken-links' | 'trash';
 
 const itemClass = `flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800 ${focusRing}`;
 
@@ -68,6 +68,7 @@ export function SourceNav({ collections, tags, smartFolders, onOpen, onTool }: P
         <Item label="Favourites" onClick={list({ kind: 'favorites' }, 'Favourites')} />
         <Item label="Unsorted" onClick={list({ kind: 'unsorted' }, 'Unsorted')} />
         {onTool && <Item label="Duplicates" onClick={() => onTool('duplicates')} />}
+        {onTool && <Item label="Broken links" onClick={() => onTool('broken-links')} />}
         {onTool && <Item label="Trash" onClick={() => onTool('trash')} />}
       </ul>
       <label className="block px-2">

@@ -10,6 +10,7 @@ import { Account } from './account.ts';
 import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
+import { setupLibraryPage } from './library-page.ts';
 import { setupQuickSave } from './quick-save.ts';
 import { setupSaveRetry } from './save-retry.ts';
 import { createServices } from './services.ts';
@@ -44,6 +45,7 @@ export function startBackground(): void {
   setupQuickSave(browser, bookmarks);
   setupCoverMenu(browser, covers);
   setupSidePanel(browser);
+  setupLibraryPage(browser);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
   // Opens recorded before the worker stopped still go.
   void opens.resume();
