@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type DragEvent, type KeyboardEvent, type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { LibraryView } from '../../lib/storage/library-items.ts';
 import { focusRing } from '../field-styles.ts';
@@ -39,7 +39,19 @@ export interface BookmarkListProps {
   isCurrent(bookmark: Bookmark): boolean;
   onOpen(bookmark: Bookmark, inNewTab: boolean): void;
   onAction(action: RowAction, bookmark: Bookmark): void;
+  /**
+   * The keyboard's commands on the focused bookmark (the library page): e edits, Delete trashes, m moves,
+   * t tags; the page applies them to the selection where the bookmark is in it. Without it, only Ctrl-A and Escape.
+   */
+  onCommand?(command: KeyCommand, bookmark: Bookmark): void;
+  /** Lets the bookmarks be dragged onto a source (the library page): the selection when the dragged one is in it. */
+  draggable?: boolean;
 }
+
+export type KeyCommand = 'edit' | 'trash' | 'move' | 'tag';
+const KEY_COMMANDS: Record<string, KeyCommand> = { e: 'edit', Delete: 'trash', m: 'move', t: 'tag' };
+/** The type a drag of bookmarks carries (their ids as JSON), for a source to accept. */
+export const BOOKMARKS_DRAG_TYPE = 'application/x-shelf-bookmark-ids';
 
 /**
  * A bookmark list of any length: only the rows in view are in the page
@@ -75,6 +87,50 @@ export function BookmarkList(props: BookmarkListProps) {
     if (hasMore && !loadingMore && last >= bookmarks.length - PREFETCH_ROWS) loadMore();
   }, [hasMore, loadingMore, last, bookmarks.length, loadMore]);
 
+  // The bookmark the arrow keys are on; focus follows it once its item is drawn (it may be scrolled in first).
+  const [active, setActive] = useState(0);
+  const [focusWanted, setFocusWanted] = useState(false);
+  useEffect(() => {
+    if (!focusWanted) return;
+    const item = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${active}"]`);
+    if (item) {
+      item.focus();
+      setFocusWanted(false);
+    }
+  });
+  const moveTo = (index: number) => {
+    const next = Math.min(bookmarks.length - 1, Math.max(0, index));
+    setActive(next);
+    setFocusWanted(true);
+    virtualizer.scrollToIndex(Math.floor(next / columns));
+  };
+  const onItemKeyDown = (event: KeyboardEvent, index: number) => {
+    // Keys typed in a link or button of the item are theirs (Enter follows the link), except the arrows.
+    const own = event.target === event.currentTarget;
+    const b = bookmarks[index]!;
+    const step = { ArrowDown: columns, ArrowUp: -columns, ArrowRight: columns > 1 ? 1 : 0, ArrowLeft: columns > 1 ? -1 : 0 }[event.key];
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (step !== undefined) {
+      event.preventDefault();
+      if (step !== 0) moveTo(index + step);
+    } else if (own && event.key === 'Enter') {
+      event.preventDefault();
+      props.onOpen(b, false);
+    } else if (own && event.key === ' ') {
+      event.preventDefault();
+      onSelect(b, event.shiftKey ? 'range' : 'toggle');
+    } else if (props.onCommand && KEY_COMMANDS[event.key] && !event.shiftKey) {
+      event.preventDefault();
+      props.onCommand(KEY_COMMANDS[event.key]!, b);
+    }
+  };
+  const onDragStart = (event: DragEvent, b: Bookmark) => {
+    const ids = selection.ids.has(b.id) ? bookmarks.filter((x) => selection.ids.has(x.id)).map((x) => x.id) : [b.id];
+    event.dataTransfer.setData(BOOKMARKS_DRAG_TYPE, JSON.stringify(ids));
+    event.dataTransfer.setData('text/uri-list', b.url);
+    event.dataTransfer.effectAllowed = 'copyMove';
+  };
+
   const onKeyDown = (event: KeyboardEvent) => {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
       event.preventDefault();
@@ -101,9 +157,15 @@ export function BookmarkList(props: BookmarkListProps) {
             return (
               <li
                 key={b.id}
+                data-index={index}
+                tabIndex={props.onCommand ? (index === Math.min(active, bookmarks.length - 1) ? 0 : -1) : undefined}
+                onKeyDown={props.onCommand ? (event) => onItemKeyDown(event, index) : undefined}
+                onFocus={props.onCommand ? () => setActive(index) : undefined}
+                draggable={props.draggable}
+                onDragStart={props.draggable ? (event) => onDragStart(event, b) : undefined}
                 aria-setsize={hasMore ? -1 : bookmarks.length}
                 aria-posinset={index + 1}
-                className={`absolute top-0 ${columns > 1 ? 'p-1.5' : ''}`}
+                className={`absolute top-0 ${columns > 1 ? 'p-1.5' : ''} ${focusRing}`}
                 style={{ height, left: `${(column * 100) / columns}%`, width: `${100 / columns}%`, transform: `translateY(${line.start}px)` }}
               >
                 {view === 'rows' || view === 'list' ? <BookmarkRow {...itemProps} dense={view === 'list'} /> : <BookmarkCard {...itemProps} tile={view === 'grid'} />}

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { type RefObject, createContext, useCallback, useContext, useEffect, useState } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { toClientError } from '../../lib/client/errors.ts';
 import { normaliseUrl } from '../../lib/url.ts';
@@ -8,7 +8,7 @@ import { quietButtonClass, secondaryButtonClass } from '../field-styles.ts';
 import { BrokenLinksSection } from '../options/broken-links/BrokenLinksSection.tsx';
 import { TrashSection } from '../options/trash/TrashSection.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
-import { BookmarkList, type ListView } from './BookmarkList.tsx';
+import { BookmarkList, type KeyCommand, type ListView } from './BookmarkList.tsx';
 import { DuplicatesView } from './DuplicatesView.tsx';
 import { type CurrentTab, openUrl } from './current-tab.ts';
 import { SEARCH_FIRST, SEARCH_MOST, useBrowse, useCollections, useSavedPage, useSearch, useSmartFolders, useTags } from './queries.ts';
@@ -17,7 +17,7 @@ import { recordOpen } from './record-open.ts';
 import { NO_SELECTION, type Selection } from './selection.ts';
 import { SmartFolderStatus } from './SmartFolderStatus.tsx';
 import { useSmartFolder } from './smart-folder.ts';
-import { type LibraryTool, type Place, SourceNav } from './SourceNav.tsx';
+import { type DropTarget, type LibraryTool, type Place, SourceNav } from './SourceNav.tsx';
 import { useListActions } from './use-list-actions.ts';
 
 /**
@@ -53,6 +53,15 @@ const bookmarkKey = (b: Bookmark): string => {
   return key;
 };
 
+/** What a drop of bookmarks onto a source does: the list shown says, since it holds them and their actions. */
+export type DropHandler = (target: DropTarget, ids: string[]) => void;
+
+/**
+ * The library page's hold on the list shown: the list puts its drop handler here. Where it is given, the
+ * lists also take the keyboard's commands and let their bookmarks be dragged.
+ */
+export const ListDrops = createContext<RefObject<DropHandler | null> | null>(null);
+
 interface ListProps {
   label: string;
   bookmarks: Bookmark[];
@@ -78,10 +87,27 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab,
     if (listedUnknown && tab) void qc.invalidateQueries({ queryKey: keys.savedPage(tab.url) });
   }, [listedUnknown, tab, qc]);
   const selected = bookmarks.filter((b) => selection.ids.has(b.id));
-  const many = (action: 'move' | 'tag' | 'untag' | 'favorite' | 'trash') => {
-    const run = actions.actOnMany(action, selected);
+  const many = (action: 'move' | 'tag' | 'untag' | 'favorite' | 'trash', targets = selected) => {
+    const run = actions.actOnMany(action, targets);
     if (run) void run.then(() => setSelection(NO_SELECTION));
   };
+  // A command on a bookmark of the selection is for the whole selection (editing is one bookmark's).
+  const command = (c: KeyCommand, b: Bookmark) => {
+    if (c !== 'edit' && selection.ids.has(b.id) && selected.length > 1) many(c);
+    else actions.act(c, b);
+  };
+  const drops = useContext(ListDrops);
+  useEffect(() => {
+    if (!drops) return;
+    drops.current = (target, ids) => {
+      const dropped = new Set(ids);
+      const targets = bookmarks.filter((b) => dropped.has(b.id));
+      if (targets.length > 0) void actions.dropOn(target, targets).then(() => setSelection(NO_SELECTION));
+    };
+    return () => {
+      drops.current = null;
+    };
+  });
 
   return (
     <>
@@ -114,6 +140,8 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab,
         <BookmarkList
           label={label}
           view={view}
+          onCommand={drops ? command : undefined}
+          draggable={drops !== null}
           bookmarks={bookmarks}
           hasMore={hasMore}
           loadingMore={loadingMore}
@@ -211,6 +239,7 @@ export function SearchResults({ q, tab, view }: { q: string; tab: CurrentTab | n
 
 /** The library's places, with the lists they are read from: asked for only when the places are shown. */
 export function LibraryNav({ onOpen, onTool }: { onOpen(place: Place): void; onTool(tool: LibraryTool): void }) {
+  const drops = useContext(ListDrops);
   const collections = useCollections();
   const tags = useTags();
   const smartFolders = useSmartFolders();
@@ -218,7 +247,7 @@ export function LibraryNav({ onOpen, onTool }: { onOpen(place: Place): void; onT
   return (
     <>
       {loadError && <ErrorAlertWithSignIn error={toClientError(loadError)} />}
-      <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={onOpen} onTool={onTool} />
+      <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={onOpen} onTool={onTool} onDropBookmarks={drops ? (target, ids) => drops.current?.(target, ids) : undefined} />
     </>
   );
 }

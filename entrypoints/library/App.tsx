@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { inputClass } from '../../components/field-styles.ts';
-import { BrowseView, LibraryNav, SEARCH_DEBOUNCE_MS, SearchResults, SmartFolderView, TOOL_TITLES, ToolView, useDebounced } from '../../components/library/LibraryLists.tsx';
+import { type DropHandler, BrowseView, LibraryNav, ListDrops, SEARCH_DEBOUNCE_MS, SearchResults, SmartFolderView, TOOL_TITLES, ToolView, useDebounced } from '../../components/library/LibraryLists.tsx';
 import type { LibraryTool, Place } from '../../components/library/SourceNav.tsx';
 import { useViewChoice, viewKeyOf } from '../../components/library/view-choice.ts';
 import { ViewSwitch } from '../../components/library/ViewSwitch.tsx';
@@ -17,6 +17,19 @@ export function App() {
   const [typed, setTyped] = useState('');
   const q = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
   const [view, setView] = useViewChoice(viewKeyOf(q ? 'search' : place));
+  const drops = useRef<DropHandler | null>(null);
+  const search = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    // "/" goes to the search box from anywhere but a field, where it is typed.
+    const onKey = (event: KeyboardEvent) => {
+      const typing = event.target instanceof HTMLElement && (event.target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(event.target.tagName));
+      if (event.key !== '/' || typing || event.ctrlKey || event.metaKey || event.altKey) return;
+      event.preventDefault();
+      search.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   const open = (next: Place) => {
     setTool(null);
     setTyped('');
@@ -36,13 +49,14 @@ export function App() {
   else body = <SmartFolderView key={place.id} place={place} tab={null} view={view} />;
 
   return (
+    <ListDrops value={drops}>
     <div className="flex h-screen flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="flex items-center gap-4 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
         <h1 className="shrink-0 text-base font-semibold">Shelf library</h1>
         {/* The search box's place: the operator search (components/library/search/) takes it over. */}
         <label className="block w-full max-w-xl">
           <span className="sr-only">Search bookmarks</span>
-          <input type="search" className={inputClass} placeholder="Search bookmarks" value={typed} onChange={(e) => setTyped(e.target.value)} />
+          <input ref={search} type="search" className={inputClass} placeholder="Search bookmarks" value={typed} onChange={(e) => setTyped(e.target.value)} />
         </label>
       </header>
       <div className="flex min-h-0 flex-1">
@@ -59,5 +73,6 @@ export function App() {
         </main>
       </div>
     </div>
+    </ListDrops>
   );
 }

@@ -2,7 +2,7 @@
 // The DOM comes from ./support/dom.ts, imported first (see why there).
 import './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { type UserEvent, userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
@@ -12,6 +12,7 @@ import { domainHue } from '../../components/library/cover-placeholder.tsx';
 import { setupLibraryPage } from '../../entrypoints/background/library-page.ts';
 import { App } from '../../entrypoints/library/App.tsx';
 import { App as OptionsApp } from '../../entrypoints/options/App.tsx';
+import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { libraryViewsItem } from '../../lib/storage/library-items.ts';
 import { dataOf } from '../support/expect.ts';
@@ -196,5 +197,144 @@ describe('library page: the ways to it', () => {
     const link = await screen.findByRole('link', { name: 'Open library' });
     expect(link.getAttribute('href')).toBe('/library.html');
     expect(link.getAttribute('target')).toBe('_blank');
+  });
+});
+
+/** The bookmarks' ids in the list as the server has them now, with their collection and tags. */
+const onServer = async (id: string) => dataOf(await u.api('GET', `/bookmarks/${id}`), Bookmark, 200);
+
+/** A drag's data as a browser carries it between a drag's start and its drop. */
+function dataTransfer() {
+  const data = new Map<string, string>();
+  return {
+    get types() {
+      return [...data.keys()];
+    },
+    setData: (type: string, value: string) => void data.set(type, value),
+    getData: (type: string) => data.get(type) ?? '',
+    dropEffect: 'none',
+    effectAllowed: 'all',
+  };
+}
+
+describe('library page: keyboard', () => {
+  it('moves with the arrows across a line and down the lines, opens with Enter, selects with Space', async () => {
+    const ids = bookmarks(7);
+    const opened = vi.spyOn(fakeBrowser.tabs, 'create');
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    const item = (i: number) => within(list).getByRole('link', { name: `Title ${ids[i]}` }).closest('li')!;
+    await waitFor(() => expect(item(0).tabIndex).toBe(0));
+    item(0).focus();
+    await user.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(item(1));
+    // Five cards a line: down is five on.
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(item(6));
+    await user.keyboard('{ArrowUp}{ArrowLeft}');
+    expect(document.activeElement).toBe(item(0));
+    // Past the first: stays.
+    await user.keyboard('{ArrowLeft}');
+    expect(document.activeElement).toBe(item(0));
+
+    await user.keyboard(' ');
+    expect((within(item(0)).getByRole('checkbox') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('1 selected');
+
+    await user.keyboard('{Enter}');
+    expect(opened).toHaveBeenCalledWith({ url: `https://example.com/${ids[0]}`, active: false });
+    // The open is recorded for its "Times opened".
+    await bg.services.opens.flush();
+    await waitFor(async () => expect((await onServer(ids[0]!)).clickCount).toBe(1));
+  });
+
+  it('e edits, Delete trashes with an undo, m and t move and tag the selection, / goes to the search box', async () => {
+    const ids = bookmarks(3);
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    const item = (i: number) => within(list).getByRole('link', { name: `Title ${ids[i]}` }).closest('li')!;
+    await waitFor(() => expect(item(0).tabIndex).toBe(0));
+    item(0).focus();
+
+    await user.keyboard('e');
+    expect(await screen.findByRole('dialog', { name: 'Edit bookmark' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    item(2).focus();
+    await user.keyboard('{Delete}');
+    expect(await screen.findByText(`Moved to the trash: Title ${ids[2]}`)).toBeTruthy();
+    expect((await onServer(ids[2]!)).deletedAt).toBeTruthy();
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(async () => expect((await onServer(ids[2]!)).deletedAt).toBeFalsy());
+
+    // Two selected: m moves both through the collection picker.
+    item(0).focus();
+    await user.keyboard(' {ArrowDown} ');
+    await user.keyboard('m');
+    expect(await screen.findByRole('dialog', { name: 'Move 2 bookmarks' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    item(0).focus();
+    await user.keyboard('t');
+    expect(await screen.findByRole('dialog', { name: 'Tag 2 bookmarks' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+
+    item(0).focus();
+    await user.keyboard('/');
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search bookmarks' }));
+    // Typed in the box, "/" is a character like any other.
+    await user.keyboard('a/b');
+    expect((document.activeElement as HTMLInputElement).value).toBe('a/b');
+  });
+});
+
+describe('library page: drag onto a source', () => {
+  it('moves the selected bookmarks onto a collection in one bulk request, and tags one dragged onto a tag', async () => {
+    const reading = await collection('Reading');
+    const ids = bookmarks(3, { tags: ['deep'] });
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    const item = (i: number) => within(list).getByRole('link', { name: `Title ${ids[i]}` }).closest('li')!;
+    await user.click(within(item(0)).getByRole('checkbox'));
+    await user.click(within(item(1)).getByRole('checkbox'));
+    const nav = await sources();
+    const target = (await within(nav).findByRole('button', { name: /^Reading/ })).closest('li')!;
+    bg.requests.length = 0;
+
+    const drag = dataTransfer();
+    fireEvent.dragStart(item(1), { dataTransfer: drag });
+    fireEvent.dragOver(target, { dataTransfer: drag });
+    fireEvent.drop(target, { dataTransfer: drag });
+    expect(await screen.findByText('Moved 2 of 2.')).toBeTruthy();
+    expect((await onServer(ids[0]!)).collectionId).toBe(reading.id);
+    expect((await onServer(ids[1]!)).collectionId).toBe(reading.id);
+    expect((await onServer(ids[2]!)).collectionId).toBeNull();
+    expect(bg.requests.filter((r) => r.method === 'POST' && r.url.includes('/bookmarks/bulk/move'))).toHaveLength(1);
+
+    // One not selected: only itself.
+    const tag = (await within(nav).findByRole('button', { name: /^deep/ })).closest('li')!;
+    const single = dataTransfer();
+    fireEvent.dragStart(item(2), { dataTransfer: single });
+    fireEvent.drop(tag, { dataTransfer: single });
+    expect(await screen.findByText('Tagged 1 of 1.')).toBeTruthy();
+  });
+
+  it('takes no drop that is not Shelf’s bookmarks: a link from another page, or ids that are not a list', async () => {
+    await collection('Reading');
+    const [id] = bookmarks(1);
+    openLibrary();
+    await screen.findByRole('link', { name: `Title ${id}` });
+    const target = (await within(await sources()).findByRole('button', { name: /^Reading/ })).closest('li')!;
+    bg.requests.length = 0;
+    const foreign = dataTransfer();
+    foreign.setData('text/uri-list', 'https://elsewhere.example/');
+    expect(fireEvent.dragOver(target, { dataTransfer: foreign })).toBe(true); // not accepted: the default stays
+    fireEvent.drop(target, { dataTransfer: foreign });
+    const forged = dataTransfer();
+    forged.setData('application/x-shelf-bookmark-ids', '{"ids":"all"}');
+    fireEvent.drop(target, { dataTransfer: forged });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(bg.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    expect((await onServer(id!)).collectionId).toBeNull();
   });
 });
