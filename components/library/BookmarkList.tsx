@@ -1,12 +1,23 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { type DragEvent, type KeyboardEvent, type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { LibraryView } from '../../lib/storage/library-items.ts';
 import { focusRing } from '../field-styles.ts';
+import { BookmarkCard } from './BookmarkCard.tsx';
 import { BookmarkRow, type RowAction } from './BookmarkRow.tsx';
 import type { SelectMode } from './selection.ts';
 import { type Selection, select, selectAll } from './selection.ts';
 
-const ROW_HEIGHT = 76;
+/** How a list draws its bookmarks: the side panel's rows, or one of the library page's three views. */
+export type ListView = 'rows' | LibraryView;
+
+/** Each view's item height and narrowest item (several a line where the width allows; Infinity: one a line). */
+const GEOMETRY: Record<ListView, { height: number; minWidth: number }> = {
+  rows: { height: 76, minWidth: Infinity },
+  list: { height: 36, minWidth: Infinity },
+  cards: { height: 288, minWidth: 240 },
+  grid: { height: 168, minWidth: 200 },
+};
 /** How close to the end (in rows) the next page is asked for. */
 const PREFETCH_ROWS = 20;
 /** Rows kept in the page beyond each edge of the view: each is DOM to build when a fast scroll brings in new rows. */
@@ -16,6 +27,8 @@ const INITIAL_RECT = { width: 360, height: 640 };
 
 export interface BookmarkListProps {
   label: string;
+  /** 'rows' when not given. */
+  view?: ListView;
   bookmarks: readonly Bookmark[];
   hasMore: boolean;
   loadingMore: boolean;
@@ -26,7 +39,19 @@ export interface BookmarkListProps {
   isCurrent(bookmark: Bookmark): boolean;
   onOpen(bookmark: Bookmark, inNewTab: boolean): void;
   onAction(action: RowAction, bookmark: Bookmark): void;
+  /**
+   * The keyboard's commands on the focused bookmark (the library page): e edits, Delete trashes, m moves,
+   * t tags; the page applies them to the selection where the bookmark is in it. Without it, only Ctrl-A and Escape.
+   */
+  onCommand?(command: KeyCommand, bookmark: Bookmark): void;
+  /** Lets the bookmarks be dragged onto a source (the library page): the selection when the dragged one is in it. */
+  draggable?: boolean;
 }
+
+export type KeyCommand = 'edit' | 'trash' | 'move' | 'tag';
+const KEY_COMMANDS: Record<string, KeyCommand> = { e: 'edit', Delete: 'trash', m: 'move', t: 'tag' };
+/** The type a drag of bookmarks carries (their ids as JSON), for a source to accept. */
+export const BOOKMARKS_DRAG_TYPE = 'application/x-shelf-bookmark-ids';
 
 /**
  * A bookmark list of any length: only the rows in view are in the page
@@ -34,11 +59,16 @@ export interface BookmarkListProps {
  * user nears the end. Ctrl/Cmd-A selects every loaded row.
  */
 export function BookmarkList(props: BookmarkListProps) {
-  const { bookmarks, hasMore, loadingMore, loadMore, selection, onSelectionChange } = props;
+  const { bookmarks, hasMore, loadingMore, loadMore, selection, onSelectionChange, view = 'rows' } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: bookmarks.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: OVERSCAN, initialRect: INITIAL_RECT });
+  const { height, minWidth } = GEOMETRY[view];
+  const columns = Math.max(1, Math.floor(useWidth(scrollRef) / minWidth));
+  // Virtualised by lines: a line of the cards or the grid holds `columns` bookmarks.
+  const lines = Math.ceil(bookmarks.length / columns);
+  const virtualizer = useVirtualizer({ count: lines, getScrollElement: () => scrollRef.current, estimateSize: () => height, overscan: OVERSCAN, initialRect: INITIAL_RECT });
+  useLayoutEffect(() => virtualizer.measure(), [virtualizer, height]);
   const items = virtualizer.getVirtualItems();
-  const last = items.at(-1)?.index ?? -1;
+  const last = ((items.at(-1)?.index ?? -1) + 1) * columns - 1;
   // Only when a selection needs it: a render while scrolling 10,000 rows does not walk them all.
   const orderOf = () => bookmarks.map((b) => b.id);
   // The rows' handlers stay the same from render to render, so that a row re-renders only when its own bookmark or state changes.
@@ -56,6 +86,50 @@ export function BookmarkList(props: BookmarkListProps) {
   useEffect(() => {
     if (hasMore && !loadingMore && last >= bookmarks.length - PREFETCH_ROWS) loadMore();
   }, [hasMore, loadingMore, last, bookmarks.length, loadMore]);
+
+  // The bookmark the arrow keys are on; focus follows it once its item is drawn (it may be scrolled in first).
+  const [active, setActive] = useState(0);
+  const [focusWanted, setFocusWanted] = useState(false);
+  useEffect(() => {
+    if (!focusWanted) return;
+    const item = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${active}"]`);
+    if (item) {
+      item.focus();
+      setFocusWanted(false);
+    }
+  });
+  const moveTo = (index: number) => {
+    const next = Math.min(bookmarks.length - 1, Math.max(0, index));
+    setActive(next);
+    setFocusWanted(true);
+    virtualizer.scrollToIndex(Math.floor(next / columns));
+  };
+  const onItemKeyDown = (event: KeyboardEvent, index: number) => {
+    // Keys typed in a link or button of the item are theirs (Enter follows the link), except the arrows.
+    const own = event.target === event.currentTarget;
+    const b = bookmarks[index]!;
+    const step = { ArrowDown: columns, ArrowUp: -columns, ArrowRight: columns > 1 ? 1 : 0, ArrowLeft: columns > 1 ? -1 : 0 }[event.key];
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (step !== undefined) {
+      event.preventDefault();
+      if (step !== 0) moveTo(index + step);
+    } else if (own && event.key === 'Enter') {
+      event.preventDefault();
+      props.onOpen(b, false);
+    } else if (own && event.key === ' ') {
+      event.preventDefault();
+      onSelect(b, event.shiftKey ? 'range' : 'toggle');
+    } else if (props.onCommand && KEY_COMMANDS[event.key] && !event.shiftKey) {
+      event.preventDefault();
+      props.onCommand(KEY_COMMANDS[event.key]!, b);
+    }
+  };
+  const onDragStart = (event: DragEvent, b: Bookmark) => {
+    const ids = selection.ids.has(b.id) ? bookmarks.filter((x) => selection.ids.has(x.id)).map((x) => x.id) : [b.id];
+    event.dataTransfer.setData(BOOKMARKS_DRAG_TYPE, JSON.stringify(ids));
+    event.dataTransfer.setData('text/uri-list', b.url);
+    event.dataTransfer.effectAllowed = 'copyMove';
+  };
 
   const onKeyDown = (event: KeyboardEvent) => {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
@@ -76,20 +150,29 @@ export function BookmarkList(props: BookmarkListProps) {
       className={`min-h-0 flex-1 overflow-y-auto ${focusRing}`}
     >
       <ul className="relative" style={{ height: virtualizer.getTotalSize() }} aria-label={props.label}>
-        {items.map((item) => {
-          const b = bookmarks[item.index]!;
-          return (
-            <li
-              key={b.id}
-              aria-setsize={hasMore ? -1 : bookmarks.length}
-              aria-posinset={item.index + 1}
-              className="absolute left-0 top-0 w-full"
-              style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-            >
-              <BookmarkRow bookmark={b} selected={selection.ids.has(b.id)} current={props.isCurrent(b)} onSelect={onSelect} onOpen={onOpen} onAction={onAction} />
-            </li>
-          );
-        })}
+        {items.flatMap((line) =>
+          bookmarks.slice(line.index * columns, (line.index + 1) * columns).map((b, column) => {
+            const index = line.index * columns + column;
+            const itemProps = { bookmark: b, selected: selection.ids.has(b.id), current: props.isCurrent(b), onSelect, onOpen, onAction };
+            return (
+              <li
+                key={b.id}
+                data-index={index}
+                tabIndex={props.onCommand ? (index === Math.min(active, bookmarks.length - 1) ? 0 : -1) : undefined}
+                onKeyDown={props.onCommand ? (event) => onItemKeyDown(event, index) : undefined}
+                onFocus={props.onCommand ? () => setActive(index) : undefined}
+                draggable={props.draggable}
+                onDragStart={props.draggable ? (event) => onDragStart(event, b) : undefined}
+                aria-setsize={hasMore ? -1 : bookmarks.length}
+                aria-posinset={index + 1}
+                className={`absolute top-0 ${columns > 1 ? 'p-1.5' : ''} ${focusRing}`}
+                style={{ height, left: `${(column * 100) / columns}%`, width: `${100 / columns}%`, transform: `translateY(${line.start}px)` }}
+              >
+                {view === 'rows' || view === 'list' ? <BookmarkRow {...itemProps} dense={view === 'list'} /> : <BookmarkCard {...itemProps} tile={view === 'grid'} />}
+              </li>
+            );
+          }),
+        )}
       </ul>
       {loadingMore && (
         <p role="status" className="p-2 text-center text-xs text-zinc-500">
@@ -98,4 +181,19 @@ export function BookmarkList(props: BookmarkListProps) {
       )}
     </div>
   );
+}
+
+/** The scroll box's width, followed as the window resizes: how many cards fit a line. */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(INITIAL_RECT.width);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setWidth(element.clientWidth || INITIAL_RECT.width);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth || INITIAL_RECT.width));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }

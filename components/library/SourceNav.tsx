@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { type DragEvent, useState } from 'react';
+import * as z from 'zod/mini';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { SmartFolder } from '../../lib/api/smart-folders.ts';
 import type { Tag } from '../../lib/api/tags.ts';
@@ -6,6 +7,7 @@ import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import type { PanelPlace } from '../../lib/storage/library-items.ts';
 import { treeRows } from '../collection-tree.ts';
 import { focusRing, inputClass } from '../field-styles.ts';
+import { BOOKMARKS_DRAG_TYPE } from './BookmarkList.tsx';
 
 /** What the user opens: a list of bookmarks (with its title) or a smart folder. */
 export type Place = PanelPlace;
@@ -17,16 +19,50 @@ interface Props {
   onOpen(place: Place): void;
   /** The clean-up views the panel opens in place of a list: not remembered as the place to reopen on. */
   onTool?(tool: LibraryTool): void;
+  /** Bookmarks dragged onto a collection or a tag (the library page): without it, the sources take no drops. */
+  onDropBookmarks?(target: DropTarget, ids: string[]): void;
 }
+
+/** Where bookmarks are dropped: a collection moves them there, a tag tags them. */
+export type DropTarget = { kind: 'collection'; id: string } | { kind: 'tag'; name: string };
+
+/** What a drag carries, checked as any input from outside is: a drag may come from another page. */
+const DraggedIds = z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.minLength(1));
+
+const draggedIds = (event: DragEvent): string[] | null => {
+  try {
+    const parsed = DraggedIds.safeParse(JSON.parse(event.dataTransfer.getData(BOOKMARKS_DRAG_TYPE)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+};
 
 export type LibraryTool = 'duplicates' | 'broken-links' | 'trash' | 'sites' | 'overview';
 
 const itemClass = `flex w-full items-center justify-between gap-2 rounded px-2 py-1 text-left text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800 ${focusRing}`;
 
-function Item({ label, depth = 0, count, onClick }: { label: string; depth?: number; count?: number; onClick(): void }) {
+function Item({ label, depth = 0, count, onClick, onDropIds }: { label: string; depth?: number; count?: number; onClick(): void; onDropIds?: (ids: string[]) => void }) {
+  const [over, setOver] = useState(false);
+  const accepts = (event: DragEvent) => onDropIds !== undefined && event.dataTransfer.types.includes(BOOKMARKS_DRAG_TYPE);
   return (
-    <li>
-      <button type="button" className={itemClass} style={{ paddingLeft: `${0.5 + depth}rem` }} onClick={onClick}>
+    <li
+      onDragOver={(event) => {
+        if (!accepts(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'move';
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(event) => {
+        setOver(false);
+        if (!accepts(event)) return;
+        event.preventDefault();
+        const ids = draggedIds(event);
+        if (ids) onDropIds!(ids);
+      }}
+    >
+      <button type="button" className={`${itemClass} ${over ? 'bg-blue-100 dark:bg-blue-900' : ''}`} style={{ paddingLeft: `${0.5 + depth}rem` }} onClick={onClick}>
         <span className="truncate">{label}</span>
         {count !== undefined && <span className="text-xs text-zinc-500 dark:text-zinc-400">{count}</span>}
       </button>
@@ -44,20 +80,21 @@ function Group({ title, children, empty }: { title: string; children: React.Reac
 }
 
 /** The library's places: the fixed lists, the collections and tags as trees (with a filter), the smart folders. */
-export function SourceNav({ collections, tags, smartFolders, onOpen, onTool }: Props) {
+export function SourceNav({ collections, tags, smartFolders, onOpen, onTool, onDropBookmarks }: Props) {
   const [filter, setFilter] = useState('');
   const q = filter.trim().toLowerCase();
   const list = (source: BrowseSource, title: string) => () => onOpen({ kind: 'list', source, title });
+  const dropOn = (target: DropTarget) => (onDropBookmarks ? (ids: string[]) => onDropBookmarks(target, ids) : undefined);
 
   const collectionItems = treeRows(collections ?? [], filter).flatMap(({ collection, depth }) =>
-    collection ? [<Item key={collection.id} label={collection.name} depth={depth} count={collection.bookmarkCount} onClick={list({ kind: 'collection', id: collection.id }, collection.name)} />] : [],
+    collection ? [<Item key={collection.id} label={collection.name} depth={depth} count={collection.bookmarkCount} onClick={list({ kind: 'collection', id: collection.id }, collection.name)} onDropIds={dropOn({ kind: 'collection', id: collection.id })} />] : [],
   );
   const tagItems = [...(tags ?? [])]
     .filter((t) => q === '' || t.name.toLowerCase().includes(q))
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((t) => {
       const levels = t.name.split('/');
-      return <Item key={t.id} label={levels.at(-1)!} depth={levels.length - 1} count={t.count} onClick={list({ kind: 'tag', id: t.id }, t.name)} />;
+      return <Item key={t.id} label={levels.at(-1)!} depth={levels.length - 1} count={t.count} onClick={list({ kind: 'tag', id: t.id }, t.name)} onDropIds={dropOn({ kind: 'tag', name: t.name })} />;
     });
   const folderItems = (smartFolders ?? []).map((f) => <Item key={f.id} label={`${f.icon ? `${f.icon} ` : ''}${f.name}`} onClick={() => onOpen({ kind: 'smart', id: f.id, name: f.name })} />);
 

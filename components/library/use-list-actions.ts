@@ -8,6 +8,7 @@ import type { DialogChoice, DialogRequest } from './ActionDialog.tsx';
 import type { BookmarkEdit } from './EditBookmarkForm.tsx';
 import { useBookmarkActions } from './bookmark-actions.ts';
 import type { RowAction } from './BookmarkRow.tsx';
+import type { DropTarget } from './SourceNav.tsx';
 import { type BulkOutcome, runBulk } from './bulk.ts';
 import { changeBookmarks } from './list-cache.ts';
 import { keys } from './query-keys.ts';
@@ -149,7 +150,11 @@ export function useListActions() {
     else if (removeCover) withoutCover();
   };
 
+  /** Bookmarks dragged onto a collection (moved there) or a tag (tagged with it): one bulk action, one summary. */
+  const dropOn = (target: DropTarget, targets: Bookmark[]) =>
+    bulk(target.kind === 'collection' ? { type: 'move', collectionId: target.id } : { type: 'tag', name: target.name }, targets);
+
   const undo = (b: Bookmark) => restore.mutate(b, { onSuccess: () => setNotice({ text: `Restored: ${b.title || b.url}` }), onError: fail });
 
-  return { act, actOnMany, dialog, choose, cancelDialog: () => setDialog(null), notice, undo, running };
+  return { act, actOnMany, dropOn, dialog, choose, cancelDialog: () => setDialog(null), notice, undo, running };
 }

@@ -11,6 +11,7 @@ import { setupAutoCoverRetry } from './auto-covers.ts';
 import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
+import { setupLibraryPage } from './library-page.ts';
 import { setupQuickSave } from './quick-save.ts';
 import { setupSaveAllTabsMenu } from './save-all-tabs.ts';
 import { setupSaveRetry } from './save-retry.ts';
@@ -45,6 +46,7 @@ export function startBackground(): void {
   setupCoverMenu(browser, covers);
   setupSaveAllTabsMenu(browser, services.tabs);
   setupSidePanel(browser);
+  setupLibraryPage(browser);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
   // Opens recorded before the worker stopped still go.
   void opens.resume();

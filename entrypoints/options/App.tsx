@@ -3,6 +3,7 @@ import { AccountForm } from '../../components/account/AccountForm.tsx';
 import { AutoCoversSection } from '../../components/options/auto-covers/AutoCoversSection.tsx';
 import { focusRing } from '../../components/field-styles.ts';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
+import { OpenLibraryLink } from '../../components/library/OpenLibraryLink.tsx';
 import { BrokenLinksSection } from '../../components/options/broken-links/BrokenLinksSection.tsx';
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
 import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
@@ -51,7 +52,10 @@ export function App() {
   return (
     <div className="min-h-screen bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <h1 className="mx-auto max-w-4xl px-4 py-4 text-lg font-semibold">Shelf options</h1>
+        <div className="mx-auto flex max-w-4xl items-center justify-between gap-4 px-4 py-4">
+          <h1 className="text-lg font-semibold">Shelf options</h1>
+          <OpenLibraryLink />
+        </div>
       </header>
       <div className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-6 sm:flex-row">
         <nav aria-label="Options sections" className="shrink-0 sm:w-44">

@@ -58,3 +58,10 @@ export const firstPageItem = (source: string) =>
 
 /** Which lists' first pages are kept, newest first, so that the oldest can go. */
 export const firstPageKeysItem = typedItem('local:firstPageKeys', z.array(z.string()), { fallback: [], onInvalid: 'fallback' });
+
+/** The library page's ways of showing a list: dense lines, cards with covers, or a grid of covers. */
+export const LibraryView = z.enum(['list', 'cards', 'grid']);
+export type LibraryView = z.infer<typeof LibraryView>;
+
+/** The view the user chose for each of the library page's places (by placeKey): each opens as it was left. */
+export const libraryViewsItem = typedItem('local:libraryViews', z.record(z.string(), LibraryView), { fallback: {}, onInvalid: 'fallback' });

@@ -89,6 +89,13 @@ describe('side panel: browsing', () => {
     expect(within(list).getAllByRole('listitem').length).toBeLessThan(40);
   });
 
+  it('links to the library page, in a new tab', async () => {
+    openPanel();
+    const link = await screen.findByRole('link', { name: 'Open library' });
+    expect(link.getAttribute('href')).toBe('/library.html');
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+
   it('searches as the user types, once the typing settles', async () => {
     const [id] = insertBookmarks(server.t, server.db, u.userId, [{ createdAt: server.t.server.deps.clock.now() }]);
     server.db.prepare('UPDATE bookmarks SET title = ? WHERE id = ?').run('Fermentation at home', id);

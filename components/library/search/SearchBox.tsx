@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { type RefObject, useId, useMemo, useState } from 'react';
 import { type Term, parseQuery } from '../../../lib/search/parse.ts';
 import { focusRing, inputClass, quietButtonClass } from '../../field-styles.ts';
 import { useRecentSearches } from './use-recent-searches.ts';
@@ -32,6 +32,8 @@ interface Props {
   onChange(text: string): void;
   /** Where the search looks when not library-wide (the list open now), shown so the user knows. */
   scopeTitle?: string | null;
+  /** The input, for a page that focuses it from a shortcut (the library page's `/`). */
+  inputRef?: RefObject<HTMLInputElement | null>;
 }
 
 /**
@@ -40,7 +42,7 @@ interface Props {
  * a click away, and the recent searches to run again. Escape clears it; Enter
  * (or leaving the box) keeps the search among the recent ones.
  */
-export function SearchBox({ value, onChange, scopeTitle }: Props) {
+export function SearchBox({ value, onChange, scopeTitle, inputRef }: Props) {
   const parsed = useMemo(() => parseQuery(value), [value]);
   const recent = useRecentSearches();
   const [showRecent, setShowRecent] = useState(false);
@@ -63,6 +65,7 @@ export function SearchBox({ value, onChange, scopeTitle }: Props) {
         <label className="min-w-0 flex-1">
           <span className="sr-only">{scopeTitle ? `Search in ${scopeTitle}` : 'Search bookmarks'}</span>
           <input
+            ref={inputRef}
             type="search"
             className={inputClass}
             placeholder={scopeTitle ? `Search in ${scopeTitle}` : 'Search bookmarks'}

@@ -1,0 +1,340 @@
+// @vitest-environment node
+// The DOM comes from ./support/dom.ts, imported first (see why there).
+import './support/dom.ts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { type UserEvent, userEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { browser } from 'wxt/browser';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { setRuntime } from '../../components/messenger.ts';
+import { domainHue } from '../../components/library/cover-placeholder.tsx';
+import { setupLibraryPage } from '../../entrypoints/background/library-page.ts';
+import { App } from '../../entrypoints/library/App.tsx';
+import { App as OptionsApp } from '../../entrypoints/options/App.tsx';
+import { Bookmark } from '../../lib/api/bookmarks.ts';
+import { Collection } from '../../lib/api/collections.ts';
+import { libraryViewsItem } from '../../lib/storage/library-items.ts';
+import { dataOf } from '../support/expect.ts';
+import { type TestUser } from '../support/server.ts';
+import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
+import { type TestBackground, createTestBackground } from './support/background.ts';
+import { libraryPageServer } from './support/library-page.ts';
+
+const MINUTE = 60_000;
+const server = libraryPageServer({ width: 1200, height: 800 });
+let bg: TestBackground;
+let u: TestUser;
+let user: UserEvent;
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  bg = createTestBackground();
+  setRuntime(bg.runtime);
+  user = userEvent.setup();
+  u = await server.t.user();
+  await server.t.advance(2 * MINUTE);
+  await bg.services.account.signIn(server.t.baseUrl, u.token);
+  await bg.idle();
+  bg.requests.length = 0;
+});
+afterEach(async () => {
+  cleanup();
+  await bg.idle();
+  vi.restoreAllMocks();
+});
+
+function openLibrary(): void {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <App />
+    </QueryClientProvider>,
+  );
+}
+
+async function collection(name: string): Promise<Collection> {
+  return dataOf(await u.api('POST', '/collections', { body: { name } }), Collection, 201);
+}
+
+/** `count` bookmarks, newest first by index. */
+function bookmarks(count: number, extra: { collectionId?: string; tags?: string[]; domain?: string } = {}): string[] {
+  const now = server.t.server.deps.clock.now();
+  return insertBookmarks(server.t, server.db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
+}
+
+const sources = () => screen.findByRole('navigation', { name: 'Library' });
+const viewButton = (name: 'List' | 'Cards' | 'Grid') => within(screen.getByRole('group', { name: 'View' })).getByRole('button', { name });
+const pressed = (name: 'List' | 'Cards' | 'Grid') => viewButton(name).getAttribute('aria-pressed');
+
+describe('library page: layout and views', () => {
+  it('shows the sources beside All bookmarks as cards: cover, title, excerpt, domain and tags', async () => {
+    const reading = await collection('Reading');
+    const [withCover, without] = bookmarks(2, { tags: ['news/tech'], collectionId: reading.id });
+    server.db.prepare('UPDATE bookmarks SET cover_image = ?, excerpt = ? WHERE id = ?').run('https://img.example.com/c.png', 'A short excerpt', withCover);
+    openLibrary();
+    const nav = await sources();
+    for (const name of ['All bookmarks', 'Favourites', 'Unsorted', 'Duplicates', 'Broken links', 'Trash']) expect(within(nav).getByRole('button', { name })).toBeTruthy();
+    // The collection with its count.
+    expect((await within(nav).findByRole('button', { name: /^Reading/ })).textContent).toContain('2');
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    expect(pressed('Cards')).toBe('true');
+    const card = (await within(list).findByRole('link', { name: `Title ${withCover}` })).closest('li')!;
+    expect(card.querySelector('img[src="https://img.example.com/c.png"]')).not.toBeNull();
+    expect(card.textContent).toContain('A short excerpt');
+    expect(card.textContent).toContain('example.com');
+    expect(card.textContent).toContain('#news/tech');
+    expect(within(card).getByRole('button', { name: `Edit Title ${withCover}` })).toBeTruthy();
+    // No cover: the placeholder, coloured from the domain.
+    const other = within(list).getByRole('link', { name: `Title ${without}` }).closest('li')!;
+    const placeholder = other.querySelector<HTMLElement>('[data-testid="cover-placeholder"]')!;
+    expect(placeholder.style.backgroundColor).toContain(String(domainHue('example.com')));
+  });
+
+  it('draws only http(s) covers: any other address gets the placeholder', async () => {
+    const [bad] = bookmarks(1);
+    server.db.prepare('UPDATE bookmarks SET cover_image = ?, favicon = ? WHERE id = ?').run('javascript:alert(1)', 'data:image/png;base64,AAAA', bad);
+    openLibrary();
+    const card = (await screen.findByRole('link', { name: `Title ${bad}` })).closest('li')!;
+    expect(card.querySelector('[data-testid="cover-placeholder"]')).not.toBeNull();
+    expect(card.querySelectorAll('img')).toHaveLength(0);
+    // No favicon either: the domain's first letter.
+    expect(card.querySelector('[data-testid="cover-placeholder"]')!.textContent).toBe('e');
+  });
+
+  it('switches between list, cards and grid, and remembers the choice per source, across openings', async () => {
+    const reading = await collection('Reading');
+    const [first] = bookmarks(3, { collectionId: reading.id });
+    openLibrary();
+    await screen.findByRole('link', { name: `Title ${first}` });
+    await user.click(viewButton('Grid'));
+    expect(pressed('Grid')).toBe('true');
+    // The grid: covers, each titled by its link, no row of actions.
+    const tile = screen.getByRole('link', { name: `Title ${first}` }).closest('li')!;
+    expect(within(tile).queryByRole('button', { name: `Edit Title ${first}` })).toBeNull();
+    expect(tile.querySelector('[data-testid="cover-placeholder"]')).not.toBeNull();
+
+    // Another source opens in its own view (cards until chosen).
+    await user.click(within(await sources()).getByRole('button', { name: /^Reading/ }));
+    await screen.findByRole('list', { name: 'Reading' });
+    expect(pressed('Cards')).toBe('true');
+    await user.click(viewButton('List'));
+    const row = (await screen.findByRole('link', { name: `Title ${first}` })).closest('li')!;
+    expect(row.querySelector('[data-testid="cover-placeholder"]')).toBeNull();
+    expect(within(row).getByRole('button', { name: `Trash Title ${first}` })).toBeTruthy();
+
+    await user.click(within(await sources()).getByRole('button', { name: 'All bookmarks' }));
+    await screen.findByRole('list', { name: 'All bookmarks' });
+    expect(pressed('Grid')).toBe('true');
+    expect(await libraryViewsItem.get()).toEqual({ 'list:{"kind":"all"}': 'grid', [`list:${JSON.stringify({ kind: 'collection', id: reading.id })}`]: 'list' });
+
+    // A new opening of the page finds them again.
+    cleanup();
+    openLibrary();
+    await screen.findByRole('list', { name: 'All bookmarks' });
+    await waitFor(() => expect(pressed('Grid')).toBe('true'));
+  });
+
+  it('a stored choice that is not a view is ignored: the list opens as cards', async () => {
+    await fakeBrowser.storage.local.set({ libraryViews: { 'list:{"kind":"all"}': 'mosaic' } });
+    bookmarks(1);
+    openLibrary();
+    await screen.findByRole('list', { name: 'All bookmarks' });
+    expect(pressed('Cards')).toBe('true');
+  });
+
+  it('keeps only the cards in view in the page, several a line, whatever the list’s length', async () => {
+    bookmarks(300);
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    await within(list).findAllByRole('listitem');
+    // 1,200 px wide: five cards a line; 800 px high: three lines and the overscan.
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards.length).toBeGreaterThanOrEqual(8);
+    expect(cards.length).toBeLessThanOrEqual(40);
+    expect(new Set(cards.map((li) => li.style.left)).size).toBe(5);
+    await user.click(viewButton('Grid'));
+    const tiles = within(list).getAllByRole('listitem');
+    expect(new Set(tiles.map((li) => li.style.left)).size).toBe(6);
+    expect(tiles.length).toBeLessThanOrEqual(70);
+  });
+
+  it('opens Duplicates, Broken links and Trash in place of the list, without the view switch', async () => {
+    openLibrary();
+    await user.click(within(await sources()).getByRole('button', { name: 'Trash' }));
+    expect(await screen.findByRole('heading', { name: 'Trash' })).toBeTruthy();
+    expect(screen.queryByRole('group', { name: 'View' })).toBeNull();
+    await user.click(within(await sources()).getByRole('button', { name: 'Broken links' }));
+    expect(await screen.findByRole('heading', { name: 'Broken links' })).toBeTruthy();
+  });
+});
+
+describe('library page: the ways to it', () => {
+  it('opens in a new tab from the toolbar button’s menu', async () => {
+    const create = vi.spyOn(fakeBrowser.contextMenus, 'create').mockImplementation(() => 1);
+    // WXT's fake browser has no menu events: the listener is taken as the background adds it, and called as a click would.
+    let onClicked: ((info: { menuItemId: string | number }) => void) | undefined;
+    vi.spyOn(fakeBrowser.contextMenus.onClicked, 'addListener').mockImplementation((listener) => void (onClicked = listener as typeof onClicked));
+    const opened = vi.spyOn(fakeBrowser.tabs, 'create');
+    // Under test, wxt/browser is fakeBrowser (WXT's vitest plugin).
+    setupLibraryPage(browser);
+    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install', temporary: false });
+    expect(create).toHaveBeenCalledWith({ id: 'shelf-library-page', title: 'Open library', contexts: ['action'] });
+    onClicked!({ menuItemId: 'shelf-library-page' });
+    expect(opened).toHaveBeenCalledWith({ url: fakeBrowser.runtime.getURL('/library.html') });
+    // Another menu item opens nothing here.
+    onClicked!({ menuItemId: 'shelf-side-panel-action' });
+    expect(opened).toHaveBeenCalledTimes(1);
+  });
+
+  it('is linked from the options page, opening in a new tab', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <OptionsApp />
+      </QueryClientProvider>,
+    );
+    const link = await screen.findByRole('link', { name: 'Open library' });
+    expect(link.getAttribute('href')).toBe('/library.html');
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+});
+
+/** The bookmarks' ids in the list as the server has them now, with their collection and tags. */
+const onServer = async (id: string) => dataOf(await u.api('GET', `/bookmarks/${id}`), Bookmark, 200);
+
+/** A drag's data as a browser carries it between a drag's start and its drop. */
+function dataTransfer() {
+  const data = new Map<string, string>();
+  return {
+    get types() {
+      return [...data.keys()];
+    },
+    setData: (type: string, value: string) => void data.set(type, value),
+    getData: (type: string) => data.get(type) ?? '',
+    dropEffect: 'none',
+    effectAllowed: 'all',
+  };
+}
+
+describe('library page: keyboard', () => {
+  it('moves with the arrows across a line and down the lines, opens with Enter, selects with Space', async () => {
+    const ids = bookmarks(7);
+    const opened = vi.spyOn(fakeBrowser.tabs, 'create');
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    const item = (i: number) => within(list).getByRole('link', { name: `Title ${ids[i]}` }).closest('li')!;
+    await waitFor(() => expect(item(0).tabIndex).toBe(0));
+    item(0).focus();
+    await user.keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(item(1));
+    // Five cards a line: down is five on.
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(item(6));
+    await user.keyboard('{ArrowUp}{ArrowLeft}');
+    expect(document.activeElement).toBe(item(0));
+    // Past the first: stays.
+    await user.keyboard('{ArrowLeft}');
+    expect(document.activeElement).toBe(item(0));
+
+    await user.keyboard(' ');
+    expect((within(item(0)).getByRole('checkbox') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('1 selected');
+
+    await user.keyboard('{Enter}');
+    expect(opened).toHaveBeenCalledWith({ url: `https://example.com/${ids[0]}`, active: false });
+    // The open is recorded for its "Times opened".
+    await bg.services.opens.flush();
+    await waitFor(async () => expect((await onServer(ids[0]!)).clickCount).toBe(1));
+  });
+
+  it('e edits, Delete trashes with an undo, m and t move and tag the selection, / goes to the search box', async () => {
+    const ids = bookmarks(3);
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    const item = (i: number) => within(list).getByRole('link', { name: `Title ${ids[i]}` }).closest('li')!;
+    await waitFor(() => expect(item(0).tabIndex).toBe(0));
+    item(0).focus();
+
+    await user.keyboard('e');
+    expect(await screen.findByRole('dialog', { name: 'Edit bookmark' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    item(2).focus();
+    await user.keyboard('{Delete}');
+    expect(await screen.findByText(`Moved to the trash: Title ${ids[2]}`)).toBeTruthy();
+    expect((await onServer(ids[2]!)).deletedAt).toBeTruthy();
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    await waitFor(async () => expect((await onServer(ids[2]!)).deletedAt).toBeFalsy());
+
+    // Two selected: m moves both through the collection picker.
+    item(0).focus();
+    await user.keyboard(' {ArrowDown} ');
+    await user.keyboard('m');
+    expect(await screen.findByRole('dialog', { name: 'Move 2 bookmarks' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    item(0).focus();
+    await user.keyboard('t');
+    expect(await screen.findByRole('dialog', { name: 'Tag 2 bookmarks' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+
+    item(0).focus();
+    await user.keyboard('/');
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search bookmarks' }));
+    // Typed in the box, "/" is a character like any other.
+    await user.keyboard('a/b');
+    expect((document.activeElement as HTMLInputElement).value).toBe('a/b');
+  });
+});
+
+describe('library page: drag onto a source', () => {
+  it('moves the selected bookmarks onto a collection in one bulk request, and tags one dragged onto a tag', async () => {
+    const reading = await collection('Reading');
+    const ids = bookmarks(3, { tags: ['deep'] });
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    const item = (i: number) => within(list).getByRole('link', { name: `Title ${ids[i]}` }).closest('li')!;
+    await user.click(within(item(0)).getByRole('checkbox'));
+    await user.click(within(item(1)).getByRole('checkbox'));
+    const nav = await sources();
+    const target = (await within(nav).findByRole('button', { name: /^Reading/ })).closest('li')!;
+    bg.requests.length = 0;
+
+    const drag = dataTransfer();
+    fireEvent.dragStart(item(1), { dataTransfer: drag });
+    fireEvent.dragOver(target, { dataTransfer: drag });
+    fireEvent.drop(target, { dataTransfer: drag });
+    expect(await screen.findByText('Moved 2 of 2.')).toBeTruthy();
+    expect((await onServer(ids[0]!)).collectionId).toBe(reading.id);
+    expect((await onServer(ids[1]!)).collectionId).toBe(reading.id);
+    expect((await onServer(ids[2]!)).collectionId).toBeNull();
+    expect(bg.requests.filter((r) => r.method === 'POST' && r.url.includes('/bookmarks/bulk/move'))).toHaveLength(1);
+
+    // One not selected: only itself.
+    const tag = (await within(nav).findByRole('button', { name: /^deep/ })).closest('li')!;
+    const single = dataTransfer();
+    fireEvent.dragStart(item(2), { dataTransfer: single });
+    fireEvent.drop(tag, { dataTransfer: single });
+    expect(await screen.findByText('Tagged 1 of 1.')).toBeTruthy();
+  });
+
+  it('takes no drop that is not Shelf’s bookmarks: a link from another page, or ids that are not a list', async () => {
+    await collection('Reading');
+    const [id] = bookmarks(1);
+    openLibrary();
+    await screen.findByRole('link', { name: `Title ${id}` });
+    const target = (await within(await sources()).findByRole('button', { name: /^Reading/ })).closest('li')!;
+    bg.requests.length = 0;
+    const foreign = dataTransfer();
+    foreign.setData('text/uri-list', 'https://elsewhere.example/');
+    expect(fireEvent.dragOver(target, { dataTransfer: foreign })).toBe(true); // not accepted: the default stays
+    fireEvent.drop(target, { dataTransfer: foreign });
+    const forged = dataTransfer();
+    forged.setData('application/x-shelf-bookmark-ids', '{"ids":"all"}');
+    fireEvent.drop(target, { dataTransfer: forged });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(bg.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    expect((await onServer(id!)).collectionId).toBeNull();
+  });
+});
