@@ -118,6 +118,8 @@ describe('cleaning up and managing the library, in Chromium', () => {
     await dialog.getByRole('checkbox', { name: 'Favourite' }).check();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await panel.getByRole('link', { name: 'After edit' }).waitFor();
+    // The row shows the edit at once; the one PATCH follows as the request budget allows.
+    await expect.poll(async () => (await get(before.id)).title, { timeout: 20_000 }).toBe('After edit');
 
     const after = await get(before.id);
     expect(after).toMatchObject({
