@@ -1,11 +1,8 @@
 import { MAX_COLLECTIONS_PER_USER, MAX_COLLECTION_DEPTH } from '../lib/api/collections.ts';
-import { ALL_SCOPES } from '../lib/api/scopes.ts';
-import { issueToken } from '../server/auth/tokens.ts';
-import { openSqliteStore } from '../server/store/sqlite/index.ts';
 import { latencyDuring } from '../test/support/latency.ts';
-import { openRawDb } from '../test/support/raw-db.ts';
 import { apiClient } from './api.ts';
 import { Load } from './http-load.ts';
+import { seedNewUser } from './new-user.ts';
 import { otherUserAlone } from './other-user.ts';
 import { startShelfServer } from './processes.ts';
 import { median, percentile } from './stats.ts';
@@ -101,27 +98,17 @@ function renameLoop(write: () => Promise<unknown>): () => Promise<void> {
 
 /** A new user with MAX_COLLECTIONS_PER_USER collections, written before the server starts: its token. */
 async function seedUserAtCap(dir: string): Promise<string> {
-  const store = openSqliteStore(dir);
-  try {
-    const user = await store.accounts.createUser({ name: 'Collections at the cap', email: 'collections@example.com', plan: 'pro' }, Date.now());
-    const { token } = await issueToken(store.accounts, { userId: user.id, name: 'bench', scopes: [...ALL_SCOPES], expiresAt: null }, Date.now());
-    const db = openRawDb({ dataDir: dir, databaseUrl: null });
-    const chain = MAX_COLLECTION_DEPTH + 1;
-    try {
-      await db.run(
-        `INSERT INTO collections (id, user_id, name, parent_id, share_slug, sort_order, created_at, updated_at)
-         WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${MAX_COLLECTIONS_PER_USER - 1})
-         SELECT 'col_bench_' || i, ?, substr(printf('%0${NAME_LENGTH}d', i), 1, ${NAME_LENGTH}),
-           CASE WHEN i % ${chain} = 0 THEN NULL ELSE 'col_bench_' || (i - 1) END,
-           'slug_bench_' || i, CASE WHEN i % ${chain} = 0 THEN i / ${chain} ELSE 0 END, 0, 0
-         FROM n`,
-        user.id,
-      );
-    } finally {
-      await db.close();
-    }
-    return token;
-  } finally {
-    store.close();
-  }
+  const chain = MAX_COLLECTION_DEPTH + 1;
+  const { token } = await seedNewUser(dir, { name: 'Collections at the cap', email: 'collections@example.com' }, (db, userId) =>
+    db.run(
+      `INSERT INTO collections (id, user_id, name, parent_id, share_slug, sort_order, created_at, updated_at)
+       WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${MAX_COLLECTIONS_PER_USER - 1})
+       SELECT 'col_bench_' || i, ?, substr(printf('%0${NAME_LENGTH}d', i), 1, ${NAME_LENGTH}),
+         CASE WHEN i % ${chain} = 0 THEN NULL ELSE 'col_bench_' || (i - 1) END,
+         'slug_bench_' || i, CASE WHEN i % ${chain} = 0 THEN i / ${chain} ELSE 0 END, 0, 0
+       FROM n`,
+      userId,
+    ),
+  );
+  return token;
 }
