@@ -2,8 +2,10 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { collectionsSection } from './collections.ts';
 import { coverSection } from './cover.ts';
+import { duplicatesSection } from './duplicates.ts';
 import { extensionSection } from './extension.ts';
 import { exportSection, importSection } from './jobs.ts';
+import { linkCheckSection } from './link-check.ts';
 import { optionsSection } from './options.ts';
 import { postgresSection } from './postgres.ts';
 import { reliabilitySection } from './reliability.ts';
@@ -17,7 +19,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,collections,export,import,extension,side-panel,options,cover,reliability,scale,postgres]`:
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,collections,link-check,export,import,extension,side-panel,options,duplicates,cover,reliability,scale,postgres]`:
  * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -29,11 +31,13 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   'smart-folder': smartFolderSection,
   tags: tagsSection,
   collections: collectionsSection,
+  'link-check': linkCheckSection,
   export: exportSection,
   import: importSection,
   extension: extensionSection,
   'side-panel': sidePanelSection,
   options: optionsSection,
+  duplicates: duplicatesSection,
   cover: coverSection,
   reliability: reliabilitySection,
   scale: scaleSection,

@@ -1,12 +1,9 @@
 import { MAX_TAGS_PER_BOOKMARK, MAX_TAGS_PER_USER } from '../lib/api/bookmarks.ts';
 import { MAX_BULK } from '../lib/api/bulk.ts';
-import { ALL_SCOPES } from '../lib/api/scopes.ts';
-import { issueToken } from '../server/auth/tokens.ts';
-import { openSqliteStore } from '../server/store/sqlite/index.ts';
 import { latencyDuring } from '../test/support/latency.ts';
-import { openRawDb } from '../test/support/raw-db.ts';
 import { seedTagsAtCaps } from '../test/support/tag-library.ts';
 import { apiClient } from './api.ts';
+import { seedNewUser } from './new-user.ts';
 import { otherUserAlone } from './other-user.ts';
 import { startShelfServer } from './processes.ts';
 import { median, percentile } from './stats.ts';
@@ -65,18 +62,5 @@ export async function tagsSection(ws: Workspace): Promise<Row[]> {
 }
 
 /** A new user with the costliest tags the caps allow, written before the server starts. */
-async function seedUserAtCaps(dir: string): Promise<{ token: string } & Awaited<ReturnType<typeof seedTagsAtCaps>>> {
-  const store = openSqliteStore(dir);
-  try {
-    const user = await store.accounts.createUser({ name: 'Tags at the caps', email: 'tags@example.com', plan: 'pro' }, Date.now());
-    const { token } = await issueToken(store.accounts, { userId: user.id, name: 'bench', scopes: [...ALL_SCOPES], expiresAt: null }, Date.now());
-    const db = openRawDb({ dataDir: dir, databaseUrl: null });
-    try {
-      return { token, ...(await seedTagsAtCaps(db, user.id, TAGGED_BOOKMARKS)) };
-    } finally {
-      await db.close();
-    }
-  } finally {
-    store.close();
-  }
-}
+const seedUserAtCaps = (dir: string) =>
+  seedNewUser(dir, { name: 'Tags at the caps', email: 'tags@example.com' }, (db, userId) => seedTagsAtCaps(db, userId, TAGGED_BOOKMARKS));

@@ -13,8 +13,9 @@ const { metafile } = await build({
     main: 'server/main.ts',
     admin: 'server/admin.ts',
     'copy-to-postgres': 'server/copy-to-postgres.ts',
-    // Started as a thread by server/store/sqlite/tag-rename-thread.ts, which looks for it beside itself.
+    // Started as threads by server/store/sqlite/store-thread.ts, which looks for them beside itself.
     'tag-rename-worker': 'server/store/sqlite/tag-rename-worker.ts',
+    'collection-list-worker': 'server/store/sqlite/collection-list-worker.ts',
   },
   outdir: out,
   bundle: true,
@@ -35,4 +36,4 @@ writeFileSync(`${out}meta.json`, JSON.stringify(metafile));
 // The database module reads its migrations beside itself, which is now dist/server/.
 cpSync(new URL('../server/db/migrations/', import.meta.url).pathname, `${out}migrations`, { recursive: true });
 cpSync(new URL('../server/db/postgres/migrations/', import.meta.url).pathname, `${out}pg-migrations`, { recursive: true });
-console.log(`built ${out}main.js, ${out}admin.js, ${out}copy-to-postgres.js and ${out}tag-rename-worker.js`);
+console.log(`built ${out}main.js, ${out}admin.js, ${out}copy-to-postgres.js, ${out}tag-rename-worker.js and ${out}collection-list-worker.js`);

@@ -14,6 +14,7 @@ import { ApiError, invalid } from './api-error.ts';
 import { ClaimSettler } from './claim-settler.ts';
 import { addHeaders, reply, withCollectedHeaders } from './respond.ts';
 import type { ResponseCache } from './response-cache.ts';
+import { SerializedJson } from './serialized-json.ts';
 import type { AppEnv, AuthContext } from './env.ts';
 import { readJsonBody } from './read-body.ts';
 import { validate } from './validation.ts';
@@ -35,7 +36,7 @@ interface WithStatus<T> {
 export const withStatus = <T>(status: ContentfulStatusCode, data: T): WithStatus<T> => ({ [STATUS]: status, data });
 
 type Data<E extends Endpoint> = E['response'] extends z.core.$ZodType ? z.input<E['response']> : never;
-export type Reply<E extends Endpoint> = E['response'] extends z.core.$ZodType ? Data<E> | WithStatus<Data<E>> : Response;
+export type Reply<E extends Endpoint> = E['response'] extends z.core.$ZodType ? Data<E> | WithStatus<Data<E>> | SerializedJson<Data<E>> : Response;
 export type Handler<E extends Endpoint> = (input: RouteInput<E>) => Promise<Reply<E>> | Reply<E>;
 
 const IDEMPOTENCY_TTL_MS = DAY;
@@ -50,6 +51,8 @@ export class Router {
   private inFlight = new Map<string, Promise<void>>();
   private claims = new ClaimSettler();
   private readInputs = new Map<string, ReadInput>();
+  /** Reads being produced, by cache key and version: requests that miss the cache together share one production. */
+  private producing = new Map<string, Promise<Serialized | Response>>();
 
   constructor(
     private app: Hono<AppEnv>,
@@ -124,11 +127,25 @@ export class Router {
     const version = c.get('dataVersion');
     const hit = this.deps.cache.get(key, version);
     if (hit !== undefined) return enveloped(c, hit, 200);
-    const reply = await produce(route, input);
+    const reply = await this.producedOnce(route, input, `${version}\n${key}`);
     if (reply instanceof Response || reply.status !== 200) return respond(c, reply);
-    const opened = openEnvelope(reply.json);
-    this.deps.cache.set(key, version, opened);
-    return enveloped(c, opened, 200);
+    this.deps.cache.set(key, version, reply.opened);
+    return enveloped(c, reply.opened, 200);
+  }
+
+  /**
+   * Single flight: the requests that miss one entry while it is being produced (say the first
+   * ones after a write, for a list that takes a tenth of a second to build) wait for that one
+   * production rather than each holding the server as long again. Only a serialized answer can
+   * be shared (a Response's body is read once, so each request makes its own); a refusal is the
+   * same for them all.
+   */
+  private producedOnce<E extends Endpoint>(route: Route<E>, input: RouteInput<E>, slot: string): Promise<Serialized | Response> {
+    const running = this.producing.get(slot);
+    if (running !== undefined) return running.then((reply) => (reply instanceof Response ? produce(route, input) : reply));
+    const production = produce(route, input).finally(() => this.producing.delete(slot));
+    this.producing.set(slot, production);
+    return production;
   }
 
   private async heavyLimit(route: Route<Endpoint>, c: Context<AppEnv>): Promise<void> {
@@ -186,8 +203,11 @@ export class Router {
   }
 }
 
+const ENVELOPE_START = Buffer.from('{"data":');
+
 /** The envelope's start and the serialized data, as bytes: what the response cache keeps, and sends as it is. */
-const openEnvelope = (json: string): Buffer => Buffer.from(`{"data":${json}`);
+const openEnvelope = (json: string | SerializedJson<unknown>): Buffer =>
+  typeof json === 'string' ? Buffer.from(`{"data":${json}`) : Buffer.concat([ENVELOPE_START, json.bytes]);
 
 /**
  * The envelope around already-serialized data (`opened`, from openEnvelope): a cached
@@ -228,7 +248,8 @@ function headerList(collected: Record<string, string>, length: number): string[]
 
 interface Serialized {
   status: ContentfulStatusCode;
-  json: string;
+  /** The envelope's start and the data (openEnvelope). */
+  opened: Buffer;
 }
 
 interface Route<E extends Endpoint> {
@@ -278,12 +299,13 @@ const validPathAndQuery = <E extends Endpoint>(endpoint: E, c: Context<AppEnv>) 
 async function produce<E extends Endpoint>({ endpoint, handler }: Route<E>, input: RouteInput<E>): Promise<Serialized | Response> {
   const reply = await handler(input);
   if (reply instanceof Response) return reply;
+  if (reply instanceof SerializedJson) return { status: endpoint.status ?? 200, opened: openEnvelope(reply) };
   const [status, data]: [ContentfulStatusCode, unknown] = isWithStatus(reply) ? [reply[STATUS], reply.data] : [endpoint.status ?? 200, reply];
-  return { status, json: JSON.stringify(data) };
+  return { status, opened: openEnvelope(JSON.stringify(data)) };
 }
 
 const respond = (c: Context<AppEnv>, answer: Serialized | Response): Response =>
-  answer instanceof Response ? withCollectedHeaders(c, answer) : enveloped(c, openEnvelope(answer.json), answer.status);
+  answer instanceof Response ? withCollectedHeaders(c, answer) : enveloped(c, answer.opened, answer.status);
 
 function isWithStatus<T>(value: unknown): value is WithStatus<T> {
   return typeof value === 'object' && value !== null && STATUS in value;

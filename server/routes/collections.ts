@@ -7,7 +7,7 @@ export function collectionRoutes(r: Router, { store, clock, maintenance }: Serve
   const collections = store.collections;
 
   // /collections/trashed before /collections/:id
-  r.add(endpoints.listCollections, ({ auth }) => collections.list(auth.userId));
+  r.add(endpoints.listCollections, ({ auth }) => collections.listSerialized(auth.userId));
   r.add(endpoints.trashedCollections, ({ auth }) => collections.listTrashed(auth.userId));
   r.add(endpoints.getCollection, ({ auth, params }) => collections.get(auth.userId, params.id));
   r.add(endpoints.createCollection, ({ auth, body }) => collections.create(auth.userId, body, clock.now()));

@@ -4,6 +4,7 @@ import type * as edits from '../../lib/api/collection-edits.ts';
 import type { PatchCollectionBody } from '../../lib/api/collection-edits.ts';
 import type * as api from '../../lib/api/collections.ts';
 import type { Collection, CreateCollectionBody } from '../../lib/api/collections.ts';
+import type { SerializedJson } from '../http/serialized-json.ts';
 
 export type CollectionTrashResult = z.infer<typeof edits.CollectionTrashResult>;
 export type CollectionBookmarksPage = z.infer<typeof api.CollectionBookmarksPage>;
@@ -26,6 +27,8 @@ export interface SharedCollection {
 export interface CollectionsStore {
   /** Active collections, parents before children. */
   list(userId: string): Promise<Collection[]>;
+  /** The same, serialized as GET /collections sends it: a user's whole tree, which may be thousands, is not built on the event loop. */
+  listSerialized(userId: string): Promise<SerializedJson<Collection[]>>;
   /** Trashed collections, most recently trashed first. */
   listTrashed(userId: string): Promise<Collection[]>;
   /** An active or trashed collection. */

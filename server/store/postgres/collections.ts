@@ -2,6 +2,7 @@ import type { PatchCollectionBody } from '../../../lib/api/collection-edits.ts';
 import type { Collection, CreateCollectionBody } from '../../../lib/api/collections.ts';
 import type { Pg, Row, Sql } from '../../db/postgres/pg.ts';
 import { notFound } from '../../http/api-error.ts';
+import type { SerializedJson } from '../../http/serialized-json.ts';
 import { newId } from '../../ids.ts';
 import type { CollectionBookmarksPage, CollectionTrashResult, CollectionsStore, ShareState, SharedCollection } from '../collections.ts';
 import * as mapping from '../shared/collection-rows.ts';
@@ -22,6 +23,10 @@ export class PgCollections implements CollectionsStore {
       .filter((r) => r.deleted_at === null)
       .map((r) => mapping.toCollection(r, tree.depth(r.id)))
       .sort(mapping.byTreeOrder);
+  }
+
+  async listSerialized(userId: string): Promise<SerializedJson<Collection[]>> {
+    return mapping.serializedList(mapping.encodeList(await this.list(userId)));
   }
 
   async listTrashed(userId: string): Promise<Collection[]> {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Collection } from '../../../lib/api/collections.ts';
 import { iso } from '../../clock.ts';
 import { invalid } from '../../http/api-error.ts';
+import { SerializedJson } from '../../http/serialized-json.ts';
 import type { ShareState } from '../collections.ts';
 import type { TreeRow } from './collection-tree.ts';
 
@@ -65,6 +66,10 @@ export const byTreeOrder = (a: Collection, b: Collection): number =>
   (a.parentId ?? '').localeCompare(b.parentId ?? '') ||
   a.order - b.order ||
   a.createdAt.localeCompare(b.createdAt);
+
+/** GET /collections's list as the bytes the router sends (the same on both backends and on a store thread). */
+export const encodeList = (list: Collection[]): Uint8Array<ArrayBuffer> => new TextEncoder().encode(JSON.stringify(list));
+export const serializedList = (bytes: Uint8Array): SerializedJson<Collection[]> => new SerializedJson(bytes);
 
 export const shareState = (r: { share_slug: string; is_shared: number }): ShareState => ({
   shared: r.is_shared === 1,

@@ -19,10 +19,11 @@ export function openSqliteStore(dataDir: string): Store {
   const db = openDatabase(dataDir);
   const version = trackVersion(db); // before the stores prepare their statements
   const tags = new SqliteTags(db);
+  const collections = new SqliteCollections(db);
   return {
     accounts: new SqliteAccounts(db),
     bookmarks: new SqliteBookmarks(db),
-    collections: new SqliteCollections(db),
+    collections,
     tags,
     idempotency: new SqliteIdempotency(db),
     jobs: new SqliteJobs(db),
@@ -34,7 +35,7 @@ export function openSqliteStore(dataDir: string): Store {
     exports: new DiskFileBytes(join(dataDir, 'exports'), isArtifactName),
     version,
     close: async () => {
-      await tags.close();
+      await Promise.all([tags.close(), collections.close()]);
       db.close();
     },
   };
