@@ -54,6 +54,8 @@ export default defineConfig({
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     // Asked for when the user imports this browser's bookmarks, not before.
     optional_permissions: ['bookmarks'],
+    // Typing `sh` and a space in the address bar searches the library (background/omnibox.ts).
+    omnibox: { keyword: 'sh' },
     // Extension pages run only the extension's own scripts: no inline or remote script, no plugins, no <base>
     // rewriting, no form posting anywhere, and no framing by a web page.
     content_security_policy: {

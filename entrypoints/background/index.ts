@@ -12,6 +12,7 @@ import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
 import { setupLibraryPage } from './library-page.ts';
+import { Omnibox, setupOmnibox } from './omnibox.ts';
 import { setupQuickSave } from './quick-save.ts';
 import { setupSaveAllTabsMenu } from './save-all-tabs.ts';
 import { setupSaveRetry } from './save-retry.ts';
@@ -47,6 +48,8 @@ export function startBackground(): void {
   setupSaveAllTabsMenu(browser, services.tabs);
   setupSidePanel(browser);
   setupLibraryPage(browser);
+  // Chrome reads suggestions' descriptions as XML; Firefox as plain text.
+  setupOmnibox(browser, new Omnibox(account, opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'));
   setupIndexSync(browser, account, index, () => icon.refreshAll());
   // Opens recorded before the worker stopped still go.
   void opens.resume();

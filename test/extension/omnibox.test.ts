@@ -1,0 +1,107 @@
+// @vitest-environment node
+// Node's transform and fetch, as in a background service worker (see ./support/dom.ts).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { Omnibox, type Suggestion, escapeDescription } from '../../entrypoints/background/omnibox.ts';
+import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
+import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
+
+const MINUTE = 60_000;
+const PAUSE = 40;
+
+let t: TestServer;
+let bg: TestBackground;
+let u: TestUser;
+let recorded: string[];
+
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  await t.advance(2 * MINUTE);
+  stubPageFetch(t);
+  bg = createTestBackground();
+  u = await t.user();
+  await bg.handlers.signIn({ serverUrl: t.baseUrl, token: u.token });
+  await bg.idle();
+  recorded = [];
+});
+
+function omnibox(xml = true): Omnibox {
+  const opens = { record: (id: string) => Promise.resolve(void recorded.push(id)) };
+  return new Omnibox(bg.services.account, opens, fakeBrowser.tabs, xml, PAUSE);
+}
+
+async function saved(url: string, title: string): Promise<string> {
+  await u.api('POST', '/bookmarks', { body: { url, title, description: '' } });
+  const { body } = await u.api('GET', '/bookmarks?limit=200');
+  return (body as { data: { data: { id: string; url: string }[] } }).data.data.find((b) => b.url === url)!.id;
+}
+
+/** Every list of suggestions the box was given for one input, in order. */
+async function type(box: Omnibox, text: string): Promise<Suggestion[][]> {
+  const calls: Suggestion[][] = [];
+  await box.inputChanged(text, (s) => calls.push(s));
+  return calls;
+}
+
+describe('omnibox', () => {
+  it('suggests saved pages whose URL holds the words at once, then the search’s matches after the pause', async () => {
+    await saved('https://moss.example/garden', 'Moss <gardens> & "walls"');
+    await bg.services.index.sync({ full: true });
+    const calls = await type(omnibox(), 'moss');
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toEqual([{ content: 'https://moss.example/garden', description: 'https://moss.example/garden' }]);
+    expect(calls[1]![0]).toEqual({ content: 'https://moss.example/garden', description: 'Moss &lt;gardens&gt; &amp; &quot;walls&quot; — https://moss.example/garden' });
+    expect(calls[1]).toHaveLength(1);
+  });
+
+  it('gives Firefox plain text and Chrome escaped XML', () => {
+    expect(escapeDescription("<b>a & b's</b>", true)).toBe('&lt;b&gt;a &amp; b&apos;s&lt;/b&gt;');
+    expect(escapeDescription("<b>a & b's</b>", false)).toBe("<b>a & b's</b>");
+  });
+
+  it('suggests nothing for words no saved page matches', async () => {
+    await saved('https://moss.example/garden', 'Moss');
+    await bg.services.index.sync({ full: true });
+    const calls = await type(omnibox(), 'fern');
+    expect(calls).toEqual([[], []]);
+  });
+
+  it('drops the answer for input the user has changed while it waited', async () => {
+    await saved('https://moss.example/garden', 'Moss');
+    await saved('https://fern.example/', 'Fern');
+    await bg.services.index.sync({ full: true });
+    const box = omnibox();
+    const first: Suggestion[][] = [];
+    const second: Suggestion[][] = [];
+    const older = box.inputChanged('moss', (s) => first.push(s));
+    const newer = box.inputChanged('fern', (s) => second.push(s));
+    await Promise.all([older, newer]);
+    expect(first.length).toBeLessThanOrEqual(1);
+    expect(second.at(-1)!.map((s) => s.content)).toEqual(['https://fern.example/']);
+  });
+
+  it('opens the chosen suggestion in a new tab and records the open', async () => {
+    const id = await saved('https://moss.example/garden', 'Moss');
+    await bg.services.index.sync({ full: true });
+    const box = omnibox();
+    await type(box, 'moss');
+    await box.inputEntered('https://moss.example/garden', 'newForegroundTab');
+    const tabs = await fakeBrowser.tabs.query({});
+    expect(tabs.map((tab) => tab.url)).toContain('https://moss.example/garden');
+    expect(recorded).toEqual([id]);
+  });
+
+  it('opens the first saved page matching typed words that are no URL', async () => {
+    await saved('https://moss.example/garden', 'Moss');
+    await bg.services.index.sync({ full: true });
+    await omnibox().inputEntered('moss garden', 'newBackgroundTab');
+    expect((await fakeBrowser.tabs.query({})).map((tab) => tab.url)).toContain('https://moss.example/garden');
+  });
+});
