@@ -139,6 +139,9 @@ describe('options page', () => {
     const u = await t.user();
     render(<App />);
     const server = await serverField();
+    // The header's way to the library page first, then the sections.
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: /Open library/ }));
     await user.tab();
     const sections = within(screen.getByRole('navigation', { name: 'Options sections' })).getAllByRole('link');
     expect(document.activeElement).toBe(sections[0]);
