@@ -3,11 +3,9 @@
 import './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { type UserEvent, userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { setRuntime } from '../../components/messenger.ts';
 import { domainHue } from '../../components/library/cover-placeholder.tsx';
 import { setupLibraryPage } from '../../entrypoints/background/library-page.ts';
 import { App } from '../../entrypoints/library/App.tsx';
@@ -16,33 +14,10 @@ import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { libraryViewsItem } from '../../lib/storage/library-items.ts';
 import { dataOf } from '../support/expect.ts';
-import { type TestUser } from '../support/server.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
-import { type TestBackground, createTestBackground } from './support/background.ts';
-import { libraryPageServer } from './support/library-page.ts';
+import { signedInLibrary } from './support/library-page.ts';
 
-const MINUTE = 60_000;
-const server = libraryPageServer({ width: 1200, height: 800 });
-let bg: TestBackground;
-let u: TestUser;
-let user: UserEvent;
-
-beforeEach(async () => {
-  fakeBrowser.reset();
-  bg = createTestBackground();
-  setRuntime(bg.runtime);
-  user = userEvent.setup();
-  u = await server.t.user();
-  await server.t.advance(2 * MINUTE);
-  await bg.services.account.signIn(server.t.baseUrl, u.token);
-  await bg.idle();
-  bg.requests.length = 0;
-});
-afterEach(async () => {
-  cleanup();
-  await bg.idle();
-  vi.restoreAllMocks();
-});
+const server = signedInLibrary({ width: 1200, height: 800 });
 
 function openLibrary(): void {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
@@ -54,13 +29,13 @@ function openLibrary(): void {
 }
 
 async function collection(name: string): Promise<Collection> {
-  return dataOf(await u.api('POST', '/collections', { body: { name } }), Collection, 201);
+  return dataOf(await server.u.api('POST', '/collections', { body: { name } }), Collection, 201);
 }
 
 /** `count` bookmarks, newest first by index. */
 function bookmarks(count: number, extra: { collectionId?: string; tags?: string[]; domain?: string } = {}): string[] {
   const now = server.t.server.deps.clock.now();
-  return insertBookmarks(server.t, server.db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
+  return insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
 }
 
 const sources = () => screen.findByRole('navigation', { name: 'Library' });
@@ -107,7 +82,7 @@ describe('library page: layout and views', () => {
     const [first] = bookmarks(3, { collectionId: reading.id });
     openLibrary();
     await screen.findByRole('link', { name: `Title ${first}` });
-    await user.click(viewButton('Grid'));
+    await server.user.click(viewButton('Grid'));
     expect(pressed('Grid')).toBe('true');
     // The grid: covers, each titled by its link, no row of actions.
     const tile = screen.getByRole('link', { name: `Title ${first}` }).closest('li')!;
@@ -115,15 +90,15 @@ describe('library page: layout and views', () => {
     expect(tile.querySelector('[data-testid="cover-placeholder"]')).not.toBeNull();
 
     // Another source opens in its own view (cards until chosen).
-    await user.click(within(await sources()).getByRole('button', { name: /^Reading/ }));
+    await server.user.click(within(await sources()).getByRole('button', { name: /^Reading/ }));
     await screen.findByRole('list', { name: 'Reading' });
     expect(pressed('Cards')).toBe('true');
-    await user.click(viewButton('List'));
+    await server.user.click(viewButton('List'));
     const row = (await screen.findByRole('link', { name: `Title ${first}` })).closest('li')!;
     expect(row.querySelector('[data-testid="cover-placeholder"]')).toBeNull();
     expect(within(row).getByRole('button', { name: `Trash Title ${first}` })).toBeTruthy();
 
-    await user.click(within(await sources()).getByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(within(await sources()).getByRole('button', { name: 'All bookmarks' }));
     await screen.findByRole('list', { name: 'All bookmarks' });
     expect(pressed('Grid')).toBe('true');
     expect(await libraryViewsItem.get()).toEqual({ 'list:{"kind":"all"}': 'grid', [`list:${JSON.stringify({ kind: 'collection', id: reading.id })}`]: 'list' });
@@ -153,7 +128,7 @@ describe('library page: layout and views', () => {
     expect(cards.length).toBeGreaterThanOrEqual(8);
     expect(cards.length).toBeLessThanOrEqual(40);
     expect(new Set(cards.map((li) => li.style.left)).size).toBe(5);
-    await user.click(viewButton('Grid'));
+    await server.user.click(viewButton('Grid'));
     const tiles = within(list).getAllByRole('listitem');
     expect(new Set(tiles.map((li) => li.style.left)).size).toBe(6);
     expect(tiles.length).toBeLessThanOrEqual(70);
@@ -161,10 +136,10 @@ describe('library page: layout and views', () => {
 
   it('opens Duplicates, Broken links and Trash in place of the list, without the view switch', async () => {
     openLibrary();
-    await user.click(within(await sources()).getByRole('button', { name: 'Trash' }));
+    await server.user.click(within(await sources()).getByRole('button', { name: 'Trash' }));
     expect(await screen.findByRole('heading', { name: 'Trash' })).toBeTruthy();
     expect(screen.queryByRole('group', { name: 'View' })).toBeNull();
-    await user.click(within(await sources()).getByRole('button', { name: 'Broken links' }));
+    await server.user.click(within(await sources()).getByRole('button', { name: 'Broken links' }));
     expect(await screen.findByRole('heading', { name: 'Broken links' })).toBeTruthy();
   });
 });
@@ -201,7 +176,7 @@ describe('library page: the ways to it', () => {
 });
 
 /** The bookmarks' ids in the list as the server has them now, with their collection and tags. */
-const onServer = async (id: string) => dataOf(await u.api('GET', `/bookmarks/${id}`), Bookmark, 200);
+const onServer = async (id: string) => dataOf(await server.u.api('GET', `/bookmarks/${id}`), Bookmark, 200);
 
 /** A drag's data as a browser carries it between a drag's start and its drop. */
 function dataTransfer() {
@@ -226,25 +201,25 @@ describe('library page: keyboard', () => {
     const item = (i: number) => within(list).getByRole('link', { name: `Title ${ids[i]}` }).closest('li')!;
     await waitFor(() => expect(item(0).tabIndex).toBe(0));
     item(0).focus();
-    await user.keyboard('{ArrowRight}');
+    await server.user.keyboard('{ArrowRight}');
     expect(document.activeElement).toBe(item(1));
     // Five cards a line: down is five on.
-    await user.keyboard('{ArrowDown}');
+    await server.user.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(item(6));
-    await user.keyboard('{ArrowUp}{ArrowLeft}');
+    await server.user.keyboard('{ArrowUp}{ArrowLeft}');
     expect(document.activeElement).toBe(item(0));
     // Past the first: stays.
-    await user.keyboard('{ArrowLeft}');
+    await server.user.keyboard('{ArrowLeft}');
     expect(document.activeElement).toBe(item(0));
 
-    await user.keyboard(' ');
+    await server.user.keyboard(' ');
     expect((within(item(0)).getByRole('checkbox') as HTMLInputElement).checked).toBe(true);
     expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('1 selected');
 
-    await user.keyboard('{Enter}');
+    await server.user.keyboard('{Enter}');
     expect(opened).toHaveBeenCalledWith({ url: `https://example.com/${ids[0]}`, active: false });
     // The open is recorded for its "Times opened".
-    await bg.services.opens.flush();
+    await server.bg.services.opens.flush();
     await waitFor(async () => expect((await onServer(ids[0]!)).clickCount).toBe(1));
   });
 
@@ -256,34 +231,34 @@ describe('library page: keyboard', () => {
     await waitFor(() => expect(item(0).tabIndex).toBe(0));
     item(0).focus();
 
-    await user.keyboard('e');
+    await server.user.keyboard('e');
     expect(await screen.findByRole('dialog', { name: 'Edit bookmark' })).toBeTruthy();
-    await user.keyboard('{Escape}');
+    await server.user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     item(2).focus();
-    await user.keyboard('{Delete}');
+    await server.user.keyboard('{Delete}');
     expect(await screen.findByText(`Moved to the trash: Title ${ids[2]}`)).toBeTruthy();
     expect((await onServer(ids[2]!)).deletedAt).toBeTruthy();
-    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Undo' }));
     await waitFor(async () => expect((await onServer(ids[2]!)).deletedAt).toBeFalsy());
 
     // Two selected: m moves both through the collection picker.
     item(0).focus();
-    await user.keyboard(' {ArrowDown} ');
-    await user.keyboard('m');
+    await server.user.keyboard(' {ArrowDown} ');
+    await server.user.keyboard('m');
     expect(await screen.findByRole('dialog', { name: 'Move 2 bookmarks' })).toBeTruthy();
-    await user.keyboard('{Escape}');
+    await server.user.keyboard('{Escape}');
     item(0).focus();
-    await user.keyboard('t');
+    await server.user.keyboard('t');
     expect(await screen.findByRole('dialog', { name: 'Tag 2 bookmarks' })).toBeTruthy();
-    await user.keyboard('{Escape}');
+    await server.user.keyboard('{Escape}');
 
     item(0).focus();
-    await user.keyboard('/');
+    await server.user.keyboard('/');
     expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search bookmarks' }));
     // Typed in the box, "/" is a character like any other.
-    await user.keyboard('a/b');
+    await server.user.keyboard('a/b');
     expect((document.activeElement as HTMLInputElement).value).toBe('a/b');
   });
 });
@@ -295,11 +270,11 @@ describe('library page: drag onto a source', () => {
     openLibrary();
     const list = await screen.findByRole('list', { name: 'All bookmarks' });
     const item = (i: number) => within(list).getByRole('link', { name: `Title ${ids[i]}` }).closest('li')!;
-    await user.click(within(item(0)).getByRole('checkbox'));
-    await user.click(within(item(1)).getByRole('checkbox'));
+    await server.user.click(within(item(0)).getByRole('checkbox'));
+    await server.user.click(within(item(1)).getByRole('checkbox'));
     const nav = await sources();
     const target = (await within(nav).findByRole('button', { name: /^Reading/ })).closest('li')!;
-    bg.requests.length = 0;
+    server.bg.requests.length = 0;
 
     const drag = dataTransfer();
     fireEvent.dragStart(item(1), { dataTransfer: drag });
@@ -309,7 +284,7 @@ describe('library page: drag onto a source', () => {
     expect((await onServer(ids[0]!)).collectionId).toBe(reading.id);
     expect((await onServer(ids[1]!)).collectionId).toBe(reading.id);
     expect((await onServer(ids[2]!)).collectionId).toBeNull();
-    expect(bg.requests.filter((r) => r.method === 'POST' && r.url.includes('/bookmarks/bulk/move'))).toHaveLength(1);
+    expect(server.bg.requests.filter((r) => r.method === 'POST' && r.url.includes('/bookmarks/bulk/move'))).toHaveLength(1);
 
     // One not selected: only itself.
     const tag = (await within(nav).findByRole('button', { name: /^deep/ })).closest('li')!;
@@ -325,7 +300,7 @@ describe('library page: drag onto a source', () => {
     openLibrary();
     await screen.findByRole('link', { name: `Title ${id}` });
     const target = (await within(await sources()).findByRole('button', { name: /^Reading/ })).closest('li')!;
-    bg.requests.length = 0;
+    server.bg.requests.length = 0;
     const foreign = dataTransfer();
     foreign.setData('text/uri-list', 'https://elsewhere.example/');
     expect(fireEvent.dragOver(target, { dataTransfer: foreign })).toBe(true); // not accepted: the default stays
@@ -334,7 +309,7 @@ describe('library page: drag onto a source', () => {
     forged.setData('application/x-shelf-bookmark-ids', '{"ids":"all"}');
     fireEvent.drop(target, { dataTransfer: forged });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(bg.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    expect(server.bg.requests.filter((r) => r.method === 'POST')).toEqual([]);
     expect((await onServer(id!)).collectionId).toBeNull();
   });
 });

@@ -2,43 +2,18 @@
 // The DOM comes from ./support/dom.ts, imported first (see why there).
 import './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import { type UserEvent, userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/sidepanel/App.tsx';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { recentSearchesItem } from '../../lib/storage/search-items.ts';
 import { dataOf } from '../support/expect.ts';
-import type { TestUser } from '../support/server.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
-import { type TestBackground, createTestBackground } from './support/background.ts';
-import { libraryPageServer } from './support/library-page.ts';
+import { signedInLibrary } from './support/library-page.ts';
 
-const MINUTE = 60_000;
-const server = libraryPageServer({ width: 360, height: 640 });
-let bg: TestBackground;
-let u: TestUser;
-let user: UserEvent;
-
-beforeEach(async () => {
-  fakeBrowser.reset();
-  bg = createTestBackground();
-  setRuntime(bg.runtime);
-  user = userEvent.setup();
-  u = await server.t.user();
-  await server.t.advance(2 * MINUTE);
-  await bg.services.account.signIn(server.t.baseUrl, u.token);
-  await bg.idle();
-  bg.requests.length = 0;
-});
-afterEach(async () => {
-  cleanup();
-  await bg.idle();
-  vi.restoreAllMocks();
-});
+const server = signedInLibrary({ width: 360, height: 640 });
 
 function openPanel(): void {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
@@ -49,7 +24,7 @@ function openPanel(): void {
   );
 }
 
-const requested = (pattern: RegExp) => bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}`));
+const requested = (pattern: RegExp) => server.bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}`));
 const box = () => screen.findByRole('searchbox', { name: /^Search/ });
 const results = (text: string) => screen.findByRole('list', { name: `Search results for ${text}` }, { timeout: 10_000 });
 const resultTitles = (list: HTMLElement) => within(list).getAllByRole('link').map((a) => a.textContent);
@@ -57,9 +32,9 @@ const resultTitles = (list: HTMLElement) => within(list).getAllByRole('link').ma
 /** Saved through the API with title and description, so no page is fetched; a second apart, oldest first. */
 async function save(body: { url: string; title: string; tags?: string[]; collectionId?: string; isFavorite?: boolean }): Promise<Bookmark> {
   await server.t.advance(1000);
-  return dataOf(await u.api('POST', '/bookmarks', { body: { description: 'd', ...body } }), Bookmark, 201);
+  return dataOf(await server.u.api('POST', '/bookmarks', { body: { description: 'd', ...body } }), Bookmark, 201);
 }
-const collection = async (name: string) => dataOf(await u.api('POST', '/collections', { body: { name } }), Collection, 201);
+const collection = async (name: string) => dataOf(await server.u.api('POST', '/collections', { body: { name } }), Collection, 201);
 
 describe('search box: operators in a collection', () => {
   it('finds #tag site: inside the collection open, with one filtered list request, the filters shown as chips', async () => {
@@ -70,9 +45,9 @@ describe('search box: operators in a collection', () => {
     await save({ url: 'https://other.org/d', title: 'Other site', tags: ['dev'], collectionId: reading.id });
     await save({ url: 'https://example.com/e', title: 'Other collection', tags: ['dev'] });
     openPanel();
-    await user.click(await screen.findByRole('button', { name: /^Reading/ }));
-    bg.requests.length = 0;
-    await user.type(await screen.findByRole('searchbox', { name: 'Search in Reading' }), '#dev site:example.com');
+    await server.user.click(await screen.findByRole('button', { name: /^Reading/ }));
+    server.bg.requests.length = 0;
+    await server.user.type(await screen.findByRole('searchbox', { name: 'Search in Reading' }), '#dev site:example.com');
     const chips = await screen.findByRole('list', { name: 'Search filters' });
     expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Tag: dev (and tags under it)', 'Site: example.com']);
     const list = await results('#dev site:example.com');
@@ -87,10 +62,10 @@ describe('search box: operators in a collection', () => {
 
   it('says what it could not read, and finds nothing in a collection that does not exist without asking the server', async () => {
     openPanel();
-    await user.type(await box(), 'foo:bar in:Nowhere');
+    await server.user.type(await box(), 'foo:bar in:Nowhere');
     expect(await screen.findByText('"foo:bar" is not a search operator, so it is searched as words.')).toBeTruthy();
     expect(await screen.findByText('No collection is named "Nowhere".')).toBeTruthy();
-    await bg.idle();
+    await server.bg.idle();
     expect(requested(/\/v1\/bookmarks/)).toHaveLength(0);
   });
 
@@ -99,10 +74,10 @@ describe('search box: operators in a collection', () => {
     await save({ url: 'https://a.example/2', title: 'Garden tools', tags: ['shop'], isFavorite: true });
     await save({ url: 'https://a.example/3', title: 'Garden pests' });
     openPanel();
-    await user.type(await box(), 'garden -tools is:favorite');
+    await server.user.type(await box(), 'garden -tools is:favorite');
     expect(resultTitles(await results('garden -tools is:favorite'))).toEqual(['Garden beds']);
-    await user.clear(await box());
-    await user.type(await box(), 'garden -#shop');
+    await server.user.clear(await box());
+    await server.user.type(await box(), 'garden -#shop');
     await waitFor(async () => expect(resultTitles(await results('garden -#shop')).sort()).toEqual(['Garden beds', 'Garden pests']));
   });
 });
@@ -113,20 +88,20 @@ describe('search: ranking, count and more', () => {
     await save({ url: 'https://r.example/2', title: 'Trust and safety' });
     await save({ url: 'https://rust.example/3', title: 'Notes' });
     openPanel();
-    await user.type(await box(), 'rust');
+    await server.user.type(await box(), 'rust');
     const list = await results('rust');
     await waitFor(() => expect(resultTitles(list)).toEqual(['The Rust book', 'Trust and safety', 'Notes']));
   });
 
   it('shows the count, loads more on request, and says when the API’s most left matches out', async () => {
     const now = server.t.server.deps.clock.now();
-    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 230 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 230 }, (_, i) => ({ createdAt: now - i * 1000 })));
     const retitle = server.db.prepare('UPDATE bookmarks SET title = ? WHERE id = ?');
     ids.forEach((id, i) => retitle.run(`Moss ${i}`, id));
     openPanel();
-    await user.type(await box(), 'moss');
+    await server.user.type(await box(), 'moss');
     expect(await screen.findByText('50 bookmarks found so far.', undefined, { timeout: 10_000 })).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await server.user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('200 bookmarks found.', undefined, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByText('Only the 200 newest bookmarks containing "moss" were looked through. Add words to find older ones.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
@@ -137,14 +112,14 @@ describe('search: ranking, count and more', () => {
   it('a search the API cannot filter looks through the list within the request budget, and says it is partial', async () => {
     const reading = await collection('Reading');
     const now = server.t.server.deps.clock.now();
-    insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 1000 }, (_, i) => ({ createdAt: now - i * 1000, collectionId: reading.id })));
+    insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 1000 }, (_, i) => ({ createdAt: now - i * 1000, collectionId: reading.id })));
     openPanel();
-    await user.type(await box(), 'is:unsorted');
+    await server.user.type(await box(), 'is:unsorted');
     // Every bookmark is in a collection: every request of the step is spent, and the user is told.
     expect(await screen.findByText('No bookmarks found so far.', undefined, { timeout: 10_000 })).toBeTruthy();
     expect(screen.getByText('Looked through the 800 newest bookmarks that could match so far. Load more looks further.')).toBeTruthy();
     expect(requested(/GET \/v1\/bookmarks$/)).toHaveLength(4);
-    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await server.user.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByText('No bookmarks found.', undefined, { timeout: 10_000 })).toBeTruthy();
     expect(requested(/GET \/v1\/bookmarks$/)).toHaveLength(5);
   }, 60_000);
@@ -153,17 +128,17 @@ describe('search: ranking, count and more', () => {
 describe('search: recent searches', () => {
   it('keeps a search on Enter, offers it again, and clears the list', async () => {
     openPanel();
-    await user.type(await box(), 'first{Enter}');
-    await user.clear(await box());
-    await user.type(await box(), 'second  search{Enter}');
+    await server.user.type(await box(), 'first{Enter}');
+    await server.user.clear(await box());
+    await server.user.type(await box(), 'second  search{Enter}');
     await waitFor(async () => expect(await recentSearchesItem.get()).toEqual(['second search', 'first']));
-    await user.clear(await box());
-    await user.click(screen.getByRole('button', { name: 'Recent' }));
+    await server.user.clear(await box());
+    await server.user.click(screen.getByRole('button', { name: 'Recent' }));
     const recent = screen.getByRole('region', { name: 'Recent searches' });
-    await user.click(within(recent).getByRole('button', { name: 'first' }));
+    await server.user.click(within(recent).getByRole('button', { name: 'first' }));
     expect(((await box()) as HTMLInputElement).value).toBe('first');
-    await user.click(screen.getByRole('button', { name: 'Recent' }));
-    await user.click(screen.getByRole('button', { name: 'Clear recent searches' }));
+    await server.user.click(screen.getByRole('button', { name: 'Recent' }));
+    await server.user.click(screen.getByRole('button', { name: 'Clear recent searches' }));
     await waitFor(async () => expect(await recentSearchesItem.get()).toEqual([]));
     expect(screen.queryByRole('button', { name: 'Recent' })).toBeNull();
   });
@@ -172,8 +147,8 @@ describe('search: recent searches', () => {
     await fakeBrowser.storage.local.set({ recentSearches: [42] });
     expect(await recentSearchesItem.get()).toEqual([]);
     openPanel();
-    await user.type(await box(), 'moss');
-    await user.keyboard('{Escape}');
+    await server.user.type(await box(), 'moss');
+    await server.user.keyboard('{Escape}');
     expect(((await box()) as HTMLInputElement).value).toBe('');
   });
 });
@@ -184,10 +159,10 @@ describe('Sites and Overview', () => {
     await save({ url: 'https://www.example.com/2', title: 'Two' });
     await save({ url: 'https://other.org/3', title: 'Three' });
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'Sites' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Sites' }));
     const sites = await screen.findByRole('list', { name: 'Sites' });
     expect(within(sites).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual(['example.com, 2 bookmarks', 'other.org, 1 bookmark']);
-    await user.click(within(sites).getByRole('button', { name: 'example.com, 2 bookmarks' }));
+    await server.user.click(within(sites).getByRole('button', { name: 'example.com, 2 bookmarks' }));
     const list = await results('site:example.com');
     await waitFor(() => expect(resultTitles(list)).toEqual(['Two', 'One']));
   });
@@ -197,15 +172,15 @@ describe('Sites and Overview', () => {
     await save({ url: 'https://example.com/1', title: 'Favourite', isFavorite: true, tags: ['x'], collectionId: reading.id });
     await save({ url: 'https://example.com/2', title: 'Plain' });
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'Overview' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Overview' }));
     expect(await screen.findByRole('button', { name: 'All bookmarks: 2 bookmarks' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Favourites: 1 bookmark' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Unsorted: 1 bookmark' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Links: 2 bookmarks' })).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Without tags: 1 bookmark' }));
+    await server.user.click(screen.getByRole('button', { name: 'Without tags: 1 bookmark' }));
     expect(resultTitles(await results('is:untagged'))).toEqual(['Plain']);
-    await user.clear(await box());
-    await user.click(await screen.findByRole('button', { name: 'Favourites: 1 bookmark' }));
+    await server.user.clear(await box());
+    await server.user.click(await screen.findByRole('button', { name: 'Favourites: 1 bookmark' }));
     expect(await screen.findByRole('heading', { name: 'Favourites' })).toBeTruthy();
     expect(await screen.findByRole('link', { name: 'Favourite' })).toBeTruthy();
   });

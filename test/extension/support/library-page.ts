@@ -1,6 +1,11 @@
+import { cleanup } from '@testing-library/react';
+import { type UserEvent, userEvent } from '@testing-library/user-event';
 import type Database from 'better-sqlite3';
-import { afterAll, beforeAll } from 'vitest';
-import { type TestServer, openDb, startTestServer } from '../../support/server.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { setRuntime } from '../../../components/messenger.ts';
+import { type TestServer, type TestUser, openDb, startTestServer } from '../../support/server.ts';
+import { type TestBackground, createTestBackground } from './background.ts';
 import { closeDom } from './dom.ts';
 
 export interface LibraryPageServer {
@@ -29,4 +34,35 @@ export function libraryPageServer(viewport: { width: number; height: number }): 
     await closeDom();
   });
   return server;
+}
+
+export interface SignedInLibrary extends LibraryPageServer {
+  bg: TestBackground;
+  u: TestUser;
+  user: UserEvent;
+}
+
+/**
+ * A library page's component tests with a fresh background signed in to a new user before each test, its
+ * requests so far forgotten, and torn down after. Read the fields inside tests and hooks.
+ */
+export function signedInLibrary(viewport: { width: number; height: number }): SignedInLibrary {
+  const library = libraryPageServer(viewport) as SignedInLibrary;
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    library.bg = createTestBackground();
+    setRuntime(library.bg.runtime);
+    library.user = userEvent.setup();
+    library.u = await library.t.user();
+    await library.t.advance(2 * 60_000);
+    await library.bg.services.account.signIn(library.t.baseUrl, library.u.token);
+    await library.bg.idle();
+    library.bg.requests.length = 0;
+  });
+  afterEach(async () => {
+    cleanup();
+    await library.bg.idle();
+    vi.restoreAllMocks();
+  });
+  return library;
 }
