@@ -3,49 +3,23 @@
 import './support/dom.ts';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import { type UserEvent, userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { describe, expect, it, vi } from 'vitest';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
 import { defaultKeep, mergePlan } from '../../components/library/duplicate-merge.ts';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
-import { setRuntime } from '../../components/messenger.ts';
 import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
 import { dataOf } from '../support/expect.ts';
-import type { TestUser } from '../support/server.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
-import { type TestBackground, createTestBackground } from './support/background.ts';
-import { libraryPageServer } from './support/library-page.ts';
+import { signedInLibrary } from './support/library-page.ts';
 
 const MINUTE = 60_000;
 /** The scheduler's heavy-endpoint window (a minute and its margin), and a second more: the next search may go. */
 const HEAVY_WINDOW = MINUTE + SPEC_LIMITS.marginMs + 1000;
 
-const server = libraryPageServer({ width: 560, height: 640 });
-let bg: TestBackground;
-let u: TestUser;
-let user: UserEvent;
-
-beforeEach(async () => {
-  fakeBrowser.reset();
-  bg = createTestBackground();
-  setRuntime(bg.runtime);
-  user = userEvent.setup();
-  u = await server.t.user();
-  // Each test starts with the heavy-endpoint minute behind it.
-  await server.t.advance(2 * MINUTE);
-  await bg.services.account.signIn(server.t.baseUrl, u.token);
-  await bg.idle();
-  bg.requests.length = 0;
-});
-afterEach(async () => {
-  cleanup();
-  await bg.idle();
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+// Each test starts with the heavy-endpoint minute behind it (signedInLibrary advances the clock 2 minutes).
+const server = signedInLibrary({ width: 560, height: 640 });
 
 function show(): void {
   render(
@@ -55,24 +29,24 @@ function show(): void {
   );
 }
 
-const requested = (pattern: RegExp) => bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}`));
+const requested = (pattern: RegExp) => server.bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}`));
 
 /** Saved through the API, with title and description so that no page is fetched; a minute apart, oldest first. */
 async function save(body: { url: string; title: string; tags?: string[]; note?: string; collectionId?: string }): Promise<Bookmark> {
   await server.t.advance(MINUTE);
-  return dataOf(await u.api('POST', '/bookmarks', { body: { description: 'd', ...body } }), Bookmark, 201);
+  return dataOf(await server.u.api('POST', '/bookmarks', { body: { description: 'd', ...body } }), Bookmark, 201);
 }
 
-const get = async (id: string) => dataOf(await u.api('GET', `/bookmarks/${id}`), Bookmark);
-const trashIds = async () => dataOf(await u.api('GET', '/bookmarks/trash'), BookmarkPage).data.map((b) => b.id);
+const get = async (id: string) => dataOf(await server.u.api('GET', `/bookmarks/${id}`), Bookmark);
+const trashIds = async () => dataOf(await server.u.api('GET', '/bookmarks/trash'), BookmarkPage).data.map((b) => b.id);
 
 /** One group of three near-duplicates: the second has the most data, so it is kept unless the user chooses. */
 async function group() {
-  const reading = dataOf(await u.api('POST', '/collections', { body: { name: 'Reading' } }), Collection, 201);
+  const reading = dataOf(await server.u.api('POST', '/collections', { body: { name: 'Reading' } }), Collection, 201);
   const oldest = await save({ url: 'http://dup.example/page', title: 'Oldest copy', tags: ['web'] });
   const richest = await save({ url: 'https://www.dup.example/page/', title: 'Richest copy', tags: ['Web', 'css'], note: 'Read twice.', collectionId: reading.id });
   const newest = await save({ url: 'https://dup.example/page?utm_source=feed', title: 'Newest copy', tags: ['layout'], note: 'From the feed.' });
-  bg.requests.length = 0;
+  server.bg.requests.length = 0;
   return { oldest, richest, newest };
 }
 
@@ -107,7 +81,7 @@ describe('duplicates: choosing and merging', () => {
     expect(within(fieldset).getByRole('radio', { name: 'Keep Richest copy (https://www.dup.example/page/)' })).toHaveProperty('checked', true);
     expect(requested(/GET \/v1\/bookmarks\/duplicates/)).toHaveLength(1);
 
-    await user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
+    await server.user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
     expect(await screen.findByText('Merged 1 group of 1: moved 2 duplicates to the trash.')).toBeTruthy();
     expect(screen.getByText('No duplicates.')).toBeTruthy();
     const kept = await get(richest.id);
@@ -125,9 +99,9 @@ describe('duplicates: choosing and merging', () => {
     const { oldest, richest, newest } = await group();
     show();
     const fieldset = await screen.findByRole('group', { name: 'Duplicates of dup.example/page' });
-    await user.click(within(fieldset).getByRole('radio', { name: 'Keep Oldest copy (http://dup.example/page)' }));
+    await server.user.click(within(fieldset).getByRole('radio', { name: 'Keep Oldest copy (http://dup.example/page)' }));
     expect(within(fieldset).getByRole('radio', { name: 'Keep Oldest copy (http://dup.example/page)' })).toHaveProperty('checked', true);
-    await user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
+    await server.user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
     await screen.findByText('Merged 1 group of 1: moved 2 duplicates to the trash.');
     const kept = await get(oldest.id);
     expect([...kept.tags].sort()).toEqual(['css', 'layout', 'web']);
@@ -140,8 +114,8 @@ describe('duplicates: choosing and merging', () => {
     show();
     const fieldset = await screen.findByRole('group', { name: 'Duplicates of dup.example/page' });
     // Deleted elsewhere after the search.
-    await u.api('DELETE', `/bookmarks/${richest.id}`);
-    await user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
+    await server.u.api('DELETE', `/bookmarks/${richest.id}`);
+    await server.user.click(within(fieldset).getByRole('button', { name: 'Merge the duplicates of dup.example/page' }));
     const summary = await screen.findByText(/^Merged 0 groups of 1: moved 0 duplicates to the trash\. 1 group not merged \(.+\)\.$/);
     expect(summary.textContent).not.toMatch(/undefined|null/);
     expect(await trashIds()).toEqual([richest.id]);
@@ -153,11 +127,11 @@ describe('duplicates: choosing and merging', () => {
   it('merges every group at once: one PATCH per group, the others trashed in bulk requests of 50', async () => {
     const now = server.t.server.deps.clock.now();
     // 26 groups of three: 52 to trash, two bulk requests.
-    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 78 }, (_, i) => ({ createdAt: now - i * 1000, tags: [`t${i}`] })));
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 78 }, (_, i) => ({ createdAt: now - i * 1000, tags: [`t${i}`] })));
     const trio = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
     ids.forEach((id, i) => trio.run(`trio.example/${Math.floor(i / 3)}`, id));
     show();
-    await user.click(await screen.findByRole('button', { name: 'Merge all 26 groups' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Merge all 26 groups' }));
     expect(await screen.findByText('Merged 26 groups of 26: moved 52 duplicates to the trash.', {}, { timeout: 10_000 })).toBeTruthy();
     expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(26);
     expect(requested(/POST \/v1\/bookmarks\/bulk\/trash/)).toHaveLength(2);
@@ -173,7 +147,7 @@ describe('duplicates: the heavy-endpoint budget', () => {
     await group();
     const searches = () => requested(/GET \/v1\/bookmarks\/duplicates/);
     // Another page spent one search of this minute.
-    await bg.services.duplicates.find();
+    await server.bg.services.duplicates.find();
     show();
     await screen.findByRole('group', { name: 'Duplicates of dup.example/page' });
     expect(searches()).toHaveLength(2);
@@ -182,11 +156,11 @@ describe('duplicates: the heavy-endpoint budget', () => {
 
     await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Search again' })).toHaveProperty('disabled', false));
-    await user.click(screen.getByRole('button', { name: 'Search again' }));
+    await server.user.click(screen.getByRole('button', { name: 'Search again' }));
     await waitFor(() => expect(searches()).toHaveLength(3));
 
     // A second page opened now finds the minute spent: it says when it will search, sends nothing until then.
-    await bg.services.duplicates.find();
+    await server.bg.services.duplicates.find();
     cleanup();
     show();
     expect(await screen.findByText(/This search can be made twice a minute: it will start in \d+ s\./)).toBeTruthy();
@@ -198,7 +172,7 @@ describe('duplicates: the heavy-endpoint budget', () => {
 
   it('shows the API’s 500 groups (its most) as a virtualised list: a few groups in the page, not all of them', async () => {
     const now = server.t.server.deps.clock.now();
-    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 1000 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 1000 }, (_, i) => ({ createdAt: now - i * 1000 })));
     const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
     server.db.transaction(() => ids.forEach((id, i) => pair.run(`many.example/${Math.floor(i / 2)}`, id)))();
     show();

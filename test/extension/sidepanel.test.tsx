@@ -3,17 +3,14 @@
 import './support/dom.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { type UserEvent, userEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { setRuntime } from '../../components/messenger.ts';
 import { App } from '../../entrypoints/sidepanel/App.tsx';
 import { Collection } from '../../lib/api/collections.ts';
 import { dataOf } from '../support/expect.ts';
-import { type TestUser } from '../support/server.ts';
 import { createFolder, insertBookmarks, setRules } from '../server/smart-folders-fixtures.ts';
-import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
-import { libraryPageServer } from './support/library-page.ts';
+import { stubPageFetch } from './support/background.ts';
+import { signedInLibrary } from './support/library-page.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
 import { firstPageItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
 import { ClientError } from '../../lib/client/errors.ts';
@@ -24,29 +21,7 @@ const HEAVY_WINDOW = MINUTE + SPEC_LIMITS.marginMs + 1000;
 
 const PANEL_HEIGHT = 640;
 const ROW_HEIGHT = 76;
-const server = libraryPageServer({ width: 360, height: PANEL_HEIGHT });
-let bg: TestBackground;
-let u: TestUser;
-let user: UserEvent;
-
-
-beforeEach(async () => {
-  fakeBrowser.reset();
-  bg = createTestBackground();
-  setRuntime(bg.runtime);
-  user = userEvent.setup();
-  u = await server.t.user();
-  await server.t.advance(2 * MINUTE);
-  await bg.services.account.signIn(server.t.baseUrl, u.token);
-  await bg.idle();
-  bg.requests.length = 0;
-});
-afterEach(async () => {
-  cleanup();
-  await bg.idle();
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+const server = signedInLibrary({ width: 360, height: PANEL_HEIGHT });
 
 function openPanel(): void {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
@@ -60,16 +35,16 @@ function openPanel(): void {
 /** Time that runs as usual and can also jump a minute ahead: the panel's wait for the budget then ends. */
 const fakeClock = () => vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
 
-const requested = (pattern: RegExp) => bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}${new URL(r.url).search}`));
+const requested = (pattern: RegExp) => server.bg.requests.filter((r) => pattern.test(`${r.method} ${new URL(r.url).pathname}${new URL(r.url).search}`));
 
 async function collection(name: string): Promise<Collection> {
-  return dataOf(await u.api('POST', '/collections', { body: { name } }), Collection, 201);
+  return dataOf(await server.u.api('POST', '/collections', { body: { name } }), Collection, 201);
 }
 
 /** `count` bookmarks, newest first by index: "Title <id>" rows as the fixtures write them. */
 function bookmarks(count: number, extra: { collectionId?: string; tags?: string[]; trashed?: boolean } = {}): string[] {
   const now = server.t.server.deps.clock.now();
-  return insertBookmarks(server.t, server.db, u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
+  return insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: count }, (_, i) => ({ createdAt: now - i * 1000, ...extra })));
 }
 
 describe('side panel: browsing', () => {
@@ -79,7 +54,7 @@ describe('side panel: browsing', () => {
     openPanel();
 
     const library = await screen.findByRole('navigation', { name: 'Library' });
-    await user.click(await within(library).findByRole('button', { name: /^Reading/ }));
+    await server.user.click(await within(library).findByRole('button', { name: /^Reading/ }));
     const list = await screen.findByRole('list', { name: 'Reading' });
     const first = await within(list).findByRole('link', { name: `Title ${ids[0]}` });
     expect(first.closest('li')!.textContent).toContain('example.com');
@@ -97,10 +72,10 @@ describe('side panel: browsing', () => {
   });
 
   it('searches as the user types, once the typing settles', async () => {
-    const [id] = insertBookmarks(server.t, server.db, u.userId, [{ createdAt: server.t.server.deps.clock.now() }]);
+    const [id] = insertBookmarks(server.t, server.db, server.u.userId, [{ createdAt: server.t.server.deps.clock.now() }]);
     server.db.prepare('UPDATE bookmarks SET title = ? WHERE id = ?').run('Fermentation at home', id);
     openPanel();
-    await user.type(await screen.findByRole('searchbox', { name: 'Search bookmarks' }), 'ferment');
+    await server.user.type(await screen.findByRole('searchbox', { name: 'Search bookmarks' }), 'ferment');
     expect(await screen.findByRole('link', { name: 'Fermentation at home' })).toBeTruthy();
     // One request for the settled text, none per keystroke.
     expect(requested(/GET \/v1\/bookmarks\/search/)).toHaveLength(1);
@@ -114,9 +89,9 @@ describe('side panel: browsing', () => {
     // Enabled once the background has asked the server whether the page is saved (its index may be behind).
     const save = await screen.findByRole('button', { name: 'Save this page' });
     await waitFor(() => expect((save as HTMLButtonElement).disabled).toBe(false));
-    await user.click(save);
+    await server.user.click(save);
     expect(await screen.findByText('Saved')).toBeTruthy();
-    await user.click(within(screen.getByRole('navigation', { name: 'Library' })).getByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(within(screen.getByRole('navigation', { name: 'Library' })).getByRole('button', { name: 'All bookmarks' }));
     const link = await screen.findByRole('link', { name: /Recipes/ });
     expect(link.closest('[aria-current="page"]')).not.toBeNull();
   });
@@ -127,28 +102,28 @@ describe('side panel: browsing', () => {
     const tab = await fakeBrowser.tabs.create({ url: `https://example.com/${imported}`, active: true });
     vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([{ ...tab, title: 'Imported' }]);
     openPanel();
-    await user.click(await within(await screen.findByRole('navigation', { name: 'Library' })).findByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(await within(await screen.findByRole('navigation', { name: 'Library' })).findByRole('button', { name: 'All bookmarks' }));
     const link = await screen.findByRole('link', { name: new RegExp(`Title ${imported}`) });
     await waitFor(() => expect(screen.getByText('Saved')).toBeTruthy());
     expect(screen.queryByRole('button', { name: 'Save this page' })).toBeNull();
     expect(link.closest('[aria-current="page"]')).not.toBeNull();
     expect(document.querySelectorAll('[aria-current="page"]')).toHaveLength(1);
-    expect(await bg.services.index.lookup(tab.url!)).toBe(imported);
+    expect(await server.bg.services.index.lookup(tab.url!)).toBe(imported);
   });
 
   it('keeps a list’s first page again only when it changed, so that its version says what the panel drew', async () => {
     bookmarks(5);
     stubPageFetch(server.t);
     const item = firstPageItem(JSON.stringify({ kind: 'all' }));
-    await bg.services.browse.page({ kind: 'all' });
+    await server.bg.services.browse.page({ kind: 'all' });
     const first = await item.get();
     await server.t.advance(1000);
-    await bg.services.browse.page({ kind: 'all' });
+    await server.bg.services.browse.page({ kind: 'all' });
     expect(await item.get()).toEqual(first);
 
-    await u.api('POST', '/bookmarks', { body: { url: 'https://example.com/new', title: 'New' } });
+    await server.u.api('POST', '/bookmarks', { body: { url: 'https://example.com/new', title: 'New' } });
     await server.t.advance(1000);
-    await bg.services.browse.page({ kind: 'all' });
+    await server.bg.services.browse.page({ kind: 'all' });
     const changed = await item.get();
     expect(changed?.bookmarks[0]?.title).toBe('New');
     expect(changed?.keptAt).not.toBe(first?.keptAt);
@@ -159,14 +134,14 @@ describe('side panel: another account', () => {
   it('shows nothing kept for one account once another signs in over it', async () => {
     bookmarks(3);
     const all = firstPageItem(JSON.stringify({ kind: 'all' }));
-    await bg.services.browse.page({ kind: 'all' });
+    await server.bg.services.browse.page({ kind: 'all' });
     expect((await all.get())?.bookmarks).toHaveLength(3);
-    await bg.handlers.signIn({ serverUrl: server.t.baseUrl, token: u.token });
+    await server.bg.handlers.signIn({ serverUrl: server.t.baseUrl, token: server.u.token });
     expect((await all.get())?.bookmarks).toHaveLength(3); // the same account again: all stays
 
     const other = await server.t.user();
-    await bg.handlers.signIn({ serverUrl: server.t.baseUrl, token: other.token });
-    await bg.idle();
+    await server.bg.handlers.signIn({ serverUrl: server.t.baseUrl, token: other.token });
+    await server.bg.idle();
     expect(await all.get()).toBeNull();
   });
 });
@@ -176,23 +151,23 @@ describe('side panel: acting on bookmarks', () => {
     const target = await collection('Archive');
     const ids = bookmarks(60);
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
     const list = await screen.findByRole('list', { name: 'All bookmarks' });
-    await user.click(await within(list).findByRole('link', { name: `Title ${ids[0]}` }).then((link) => link.closest('li')!.querySelector('p')!));
+    await server.user.click(await within(list).findByRole('link', { name: `Title ${ids[0]}` }).then((link) => link.closest('li')!.querySelector('p')!));
     expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('1 selected');
-    await user.keyboard('{Shift>}');
-    await user.click(within(list).getByRole('link', { name: `Title ${ids[3]}` }).closest('li')!.querySelector('p')!);
-    await user.keyboard('{/Shift}');
+    await server.user.keyboard('{Shift>}');
+    await server.user.click(within(list).getByRole('link', { name: `Title ${ids[3]}` }).closest('li')!.querySelector('p')!);
+    await server.user.keyboard('{/Shift}');
     expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('4 selected');
 
     fireEvent.keyDown(screen.getByRole('region', { name: 'All bookmarks' }), { key: 'a', ctrlKey: true });
     expect(screen.getByRole('toolbar', { name: 'Selected bookmarks' }).textContent).toContain('60 selected');
 
-    await user.click(screen.getByRole('button', { name: 'Move to…' }));
+    await server.user.click(screen.getByRole('button', { name: 'Move to…' }));
     const dialog = screen.getByRole('dialog', { name: 'Move 60 bookmarks' });
-    await user.click(within(dialog).getByRole('button', { name: /Unsorted/ }));
-    await user.click(await within(dialog).findByRole('treeitem', { name: /Archive/ }));
-    await user.click(within(dialog).getByRole('button', { name: 'Move' }));
+    await server.user.click(within(dialog).getByRole('button', { name: /Unsorted/ }));
+    await server.user.click(await within(dialog).findByRole('treeitem', { name: /Archive/ }));
+    await server.user.click(within(dialog).getByRole('button', { name: 'Move' }));
     expect(await screen.findByText('Moved 60 of 60.')).toBeTruthy();
     expect(requested(/POST \/v1\/bookmarks\/bulk\/move/)).toHaveLength(2);
     const moved = server.db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM bookmarks WHERE collection_id = ?').get(target.id)!;
@@ -202,36 +177,36 @@ describe('side panel: acting on bookmarks', () => {
   it('says which bookmarks a bulk action could not change, and why', async () => {
     const ids = bookmarks(3);
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
     const region = await screen.findByRole('region', { name: 'All bookmarks' });
     await within(region).findByRole('link', { name: `Title ${ids[0]}` });
     server.db.prepare('UPDATE bookmarks SET deleted_at = 1 WHERE id = ?').run(ids[1]);
     fireEvent.keyDown(region, { key: 'a', ctrlKey: true });
-    await user.click(screen.getByRole('button', { name: 'Favourite' }));
+    await server.user.click(screen.getByRole('button', { name: 'Favourite' }));
     expect(await screen.findByText('Updated 2 of 3. Not done: 1 (in the trash).')).toBeTruthy();
-    expect(server.db.prepare('SELECT COUNT(*) AS n FROM bookmarks WHERE is_favorite = 1 AND user_id = ?').get(u.userId)).toEqual({ n: 2 });
+    expect(server.db.prepare('SELECT COUNT(*) AS n FROM bookmarks WHERE is_favorite = 1 AND user_id = ?').get(server.u.userId)).toEqual({ n: 2 });
   });
 
   it('favourites at once, trashes with undo, and edits a bookmark from its row', async () => {
     const [id] = bookmarks(1);
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
     const title = `Title ${id}`;
-    await user.click(await screen.findByRole('button', { name: `Favourite ${title}` }));
+    await server.user.click(await screen.findByRole('button', { name: `Favourite ${title}` }));
     expect(screen.getByRole('button', { name: `Favourite ${title}` }).getAttribute('aria-pressed')).toBe('true');
     await waitFor(() => expect(server.db.prepare('SELECT is_favorite AS f FROM bookmarks WHERE id = ?').get(id)).toEqual({ f: 1 }));
 
-    await user.click(screen.getByRole('button', { name: `Edit ${title}` }));
+    await server.user.click(screen.getByRole('button', { name: `Edit ${title}` }));
     const dialog = screen.getByRole('dialog', { name: 'Edit bookmark' });
-    await user.clear(within(dialog).getByRole('textbox', { name: 'Title' }));
-    await user.type(within(dialog).getByRole('textbox', { name: 'Title' }), 'Renamed');
-    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await server.user.clear(within(dialog).getByRole('textbox', { name: 'Title' }));
+    await server.user.type(within(dialog).getByRole('textbox', { name: 'Title' }), 'Renamed');
+    await server.user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('link', { name: 'Renamed' })).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: 'Trash Renamed' }));
+    await server.user.click(screen.getByRole('button', { name: 'Trash Renamed' }));
     expect(await screen.findByText('Moved to the trash: Renamed')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Renamed' })).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await server.user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(await screen.findByRole('link', { name: 'Renamed' })).toBeTruthy();
     expect(server.db.prepare('SELECT deleted_at AS d FROM bookmarks WHERE id = ?').get(id)).toEqual({ d: null });
   });
@@ -241,7 +216,7 @@ describe('side panel: smart folders', () => {
   /** Exact-tag evaluation walks 200 memberships a request: trashed ones first make empty pages that carry a cursor. */
   function deepTag(trashedPages: number, matches: number): void {
     const now = server.t.server.deps.clock.now();
-    insertBookmarks(server.t, server.db, u.userId, [
+    insertBookmarks(server.t, server.db, server.u.userId, [
       ...Array.from({ length: 200 * trashedPages }, (_, i) => ({ createdAt: now - i, tags: ['deep'], trashed: true })),
       ...Array.from({ length: matches }, (_, i) => ({ createdAt: now - 1e6 - i, tags: ['deep'] })),
     ]);
@@ -250,19 +225,19 @@ describe('side panel: smart folders', () => {
 
   it('follows the cursor past an empty page, keeps the results, and opens them again without a request', async () => {
     deepTag(1, 30);
-    await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
+    await createFolder(server.u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'Deep' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Deep' }));
     expect(await screen.findByText(/^30 matches, fetched/)).toBeTruthy();
     expect(evaluations()).toHaveLength(2);
     expect(evaluations()[1]!.url).toContain('cursor=');
     expect(screen.getByRole('button', { name: 'Refresh' })).toHaveProperty('disabled', true);
     expect(screen.getByText(/Refresh possible in \d+ s/)).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: '← Library' }));
+    await server.user.click(screen.getByRole('button', { name: '← Library' }));
     cleanup();
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'Deep' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Deep' }));
     expect(await screen.findByText(/^30 matches, fetched/)).toBeTruthy();
     expect(evaluations()).toHaveLength(2);
   });
@@ -270,14 +245,14 @@ describe('side panel: smart folders', () => {
   it('waits for the budget between pages, and starts again without a cursor when the rules changed meanwhile', async () => {
     fakeClock();
     deepTag(2, 10);
-    const fresh = insertBookmarks(server.t, server.db, u.userId, [{ createdAt: server.t.server.deps.clock.now(), tags: ['fresh'] }]);
-    const folder = await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
+    const fresh = insertBookmarks(server.t, server.db, server.u.userId, [{ createdAt: server.t.server.deps.clock.now(), tags: ['fresh'] }]);
+    const folder = await createFolder(server.u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] }, 'Deep');
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'Deep' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Deep' }));
     expect(await screen.findByText(/Searching: 0 matches so far, part 3 in \d+ s/)).toBeTruthy();
     expect(evaluations()).toHaveLength(2);
 
-    await setRules(u, folder.id, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'fresh' }] });
+    await setRules(server.u, folder.id, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'fresh' }] });
     await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
     // The held cursor is refused (SMART_FOLDER_CURSOR_INVALID); the pass starts again without one, under the new rules.
     expect(await screen.findByRole('link', { name: `Title ${fresh[0]}` }, { timeout: 5000 })).toBeTruthy();
@@ -290,10 +265,10 @@ describe('side panel: smart folders', () => {
   it('says when results are truncated', async () => {
     fakeClock();
     const now = server.t.server.deps.clock.now();
-    insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 520 }, (_, i) => ({ createdAt: now - i, domain: 'many.example' })));
-    await createFolder(u, { match: 'all', conditions: [{ field: 'domain', operator: 'equals', value: 'many.example' }] }, 'Many');
+    insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 520 }, (_, i) => ({ createdAt: now - i, domain: 'many.example' })));
+    await createFolder(server.u, { match: 'all', conditions: [{ field: 'domain', operator: 'equals', value: 'many.example' }] }, 'Many');
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'Many' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Many' }));
     // 200 documents a page: the third page, a minute later, says the results stop at 500.
     expect(await screen.findByText(/Searching: 400 matches so far, part 3 in \d+ s/)).toBeTruthy();
     await vi.advanceTimersByTimeAsync(HEAVY_WINDOW);
@@ -305,7 +280,7 @@ describe('side panel: smart folders', () => {
 /** Spends the minute's requests (as a quick scroll through a long list would): the next one is refused unsent, RATE_LIMITED. */
 async function spendTheMinute(): Promise<void> {
   for (let sent = 0; sent < 200; sent++) {
-    const refused = await bg.services.browse.search('spent').then(
+    const refused = await server.bg.services.browse.search('spent').then(
       () => null,
       (err: unknown) => err,
     );
@@ -332,9 +307,9 @@ describe('side panel: the request budget spent', () => {
 
   it('keeps the rows shown when the next page is refused for the budget, and loads it once there is room', async () => {
     const now = server.t.server.deps.clock.now();
-    const ids = insertBookmarks(server.t, server.db, u.userId, Array.from({ length: 150 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 150 }, (_, i) => ({ createdAt: now - i * 1000 })));
     // Opened before: the first page is kept, and shows without a request.
-    await bg.services.browse.page({ kind: 'all' });
+    await server.bg.services.browse.page({ kind: 'all' });
     await panelPlaceItem.set({ kind: 'list', source: { kind: 'all' }, title: 'All bookmarks' });
     await spendTheMinute();
 
@@ -352,9 +327,9 @@ describe('side panel: the request budget spent', () => {
 
   it('shows a smart folder once the budget allows when opening it was refused', async () => {
     const now = server.t.server.deps.clock.now();
-    insertBookmarks(server.t, server.db, u.userId, [{ createdAt: now, tags: ['later'] }]);
+    insertBookmarks(server.t, server.db, server.u.userId, [{ createdAt: now, tags: ['later'] }]);
     // Made elsewhere: the panel must ask for the folder list before it can show the folder.
-    const folder = await createFolder(u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'later' }] }, 'Later');
+    const folder = await createFolder(server.u, { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'later' }] }, 'Later');
     await panelPlaceItem.set({ kind: 'smart', id: folder.id, name: folder.name });
     await spendTheMinute();
 
@@ -372,32 +347,32 @@ describe('side panel: editing every field', () => {
     const [id] = bookmarks(1, { tags: ['old', 'keep'] });
     server.db.prepare("UPDATE bookmarks SET cover_image = 'https://example.com/cover.png' WHERE id = ?").run(id);
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
-    await user.click(await screen.findByRole('button', { name: `Edit Title ${id}` }));
+    await server.user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(await screen.findByRole('button', { name: `Edit Title ${id}` }));
     const dialog = screen.getByRole('dialog', { name: 'Edit bookmark' });
-    const update = vi.spyOn(bg.services.bookmarks, 'update');
+    const update = vi.spyOn(server.bg.services.bookmarks, 'update');
     const field = (name: string) => within(dialog).getByRole('textbox', { name });
 
     // Bad input first: said on the spot, nothing sent.
-    await user.clear(within(dialog).getByLabelText('URL'));
-    await user.type(within(dialog).getByLabelText('URL'), 'not a url');
-    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await server.user.clear(within(dialog).getByLabelText('URL'));
+    await server.user.type(within(dialog).getByLabelText('URL'), 'not a url');
+    await server.user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByRole('alert').textContent).toBe('URL must be an absolute http or https URL.');
     expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(0);
 
-    await user.clear(within(dialog).getByLabelText('URL'));
-    await user.type(within(dialog).getByLabelText('URL'), 'https://edited.example/page');
-    await user.clear(field('Title'));
-    await user.type(field('Title'), 'Edited title');
-    await user.type(field('Description'), 'A description');
-    await user.type(field('Note'), 'A note');
-    await user.click(within(dialog).getByRole('button', { name: 'Remove tag old' }));
-    await user.type(within(dialog).getByRole('combobox', { name: 'Tags' }), 'fresh{Enter}');
-    await user.click(within(dialog).getByRole('button', { name: /^Collection: / }));
-    await user.click(await within(dialog).findByRole('treeitem', { name: 'Reading' }));
-    await user.click(within(dialog).getByRole('checkbox', { name: 'Favourite' }));
-    await user.click(within(dialog).getByRole('checkbox', { name: 'Remove cover' }));
-    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await server.user.clear(within(dialog).getByLabelText('URL'));
+    await server.user.type(within(dialog).getByLabelText('URL'), 'https://edited.example/page');
+    await server.user.clear(field('Title'));
+    await server.user.type(field('Title'), 'Edited title');
+    await server.user.type(field('Description'), 'A description');
+    await server.user.type(field('Note'), 'A note');
+    await server.user.click(within(dialog).getByRole('button', { name: 'Remove tag old' }));
+    await server.user.type(within(dialog).getByRole('combobox', { name: 'Tags' }), 'fresh{Enter}');
+    await server.user.click(within(dialog).getByRole('button', { name: /^Collection: / }));
+    await server.user.click(await within(dialog).findByRole('treeitem', { name: 'Reading' }));
+    await server.user.click(within(dialog).getByRole('checkbox', { name: 'Favourite' }));
+    await server.user.click(within(dialog).getByRole('checkbox', { name: 'Remove cover' }));
+    await server.user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByRole('link', { name: 'Edited title' })).toBeTruthy();
     await waitFor(() => expect(requested(/DELETE \/v1\/bookmarks\/[^/]+\/cover/).map((r) => r.status)).toEqual([200]));
@@ -418,8 +393,8 @@ describe('side panel: editing every field', () => {
     expect(row).toEqual({ url: 'https://edited.example/page', title: 'Edited title', description: 'A description', note: 'A note', c: reading.id, f: 1, cover: null });
 
     // Saving again with nothing changed sends nothing.
-    await user.click(screen.getByRole('button', { name: 'Edit Edited title' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Edit bookmark' })).getByRole('button', { name: 'Save' }));
+    await server.user.click(screen.getByRole('button', { name: 'Edit Edited title' }));
+    await server.user.click(within(screen.getByRole('dialog', { name: 'Edit bookmark' })).getByRole('button', { name: 'Save' }));
     expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(1);
   });
 });
@@ -429,7 +404,7 @@ describe('side panel: broken links', () => {
     const [id] = bookmarks(1);
     server.db.prepare("UPDATE bookmarks SET link_status = 'broken', http_status_code = 404, last_checked_at = ? WHERE id = ?").run(server.t.server.deps.clock.now(), id);
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'Broken links' }));
+    await server.user.click(await screen.findByRole('button', { name: 'Broken links' }));
     expect(await screen.findByRole('heading', { name: 'Broken links' })).toBeTruthy();
     const gone = await screen.findByRole('region', { name: /^Gone \(1\)$/ });
     expect(await within(gone).findByText(`Title ${id}`)).toBeTruthy();
@@ -442,8 +417,8 @@ describe('side panel: a bookmark’s details', () => {
     const [id] = bookmarks(1);
     server.db.prepare('UPDATE bookmarks SET click_count = 1234 WHERE id = ?').run(id);
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
-    await user.click(await screen.findByRole('button', { name: `Edit Title ${id}` }));
+    await server.user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(await screen.findByRole('button', { name: `Edit Title ${id}` }));
     expect(within(screen.getByRole('dialog', { name: 'Edit bookmark' })).getByText('Opened 1,234 times')).toBeTruthy();
   });
 });
@@ -455,30 +430,30 @@ describe('side panel: bulk tags', () => {
   it('adds two tags to three bookmarks, then removes one of them, each with one progress line and a summary', async () => {
     const ids = bookmarks(3, { tags: ['kept'] });
     openPanel();
-    await user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
+    await server.user.click(await screen.findByRole('button', { name: 'All bookmarks' }));
     await screen.findByRole('link', { name: `Title ${ids[0]}` });
     fireEvent.keyDown(screen.getByRole('region', { name: 'All bookmarks' }), { key: 'a', ctrlKey: true });
 
-    await user.click(screen.getByRole('button', { name: 'Tag…' }));
+    await server.user.click(screen.getByRole('button', { name: 'Tag…' }));
     let dialog = screen.getByRole('dialog', { name: 'Tag 3 bookmarks' });
     // Nothing that can be a tag: said, nothing sent.
-    await user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), ' , ');
-    await user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
+    await server.user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), ' , ');
+    await server.user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
     expect(within(dialog).getByRole('alert').textContent).toMatch(/Type a tag name/);
     expect(requested(/\/bulk\/tag/)).toHaveLength(0);
-    await user.clear(within(dialog).getByRole('combobox', { name: /Tag name/ }));
-    await user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), 'reading, later, Reading');
-    await user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
+    await server.user.clear(within(dialog).getByRole('combobox', { name: /Tag name/ }));
+    await server.user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), 'reading, later, Reading');
+    await server.user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
     expect(await screen.findByText('Tagged 3 of 3.')).toBeTruthy();
     expect(requested(/POST \/v1\/bookmarks\/bulk\/tag/)).toHaveLength(2);
     for (const id of ids) expect(tagsOf(id)).toEqual(['kept', 'later', 'reading']);
 
-    await user.click(screen.getByRole('button', { name: 'Remove tag…' }));
+    await server.user.click(screen.getByRole('button', { name: 'Remove tag…' }));
     dialog = screen.getByRole('dialog', { name: 'Remove a tag from 3 bookmarks' });
     const choice = within(dialog).getByRole('combobox', { name: 'Tag to remove' });
     expect(within(choice).getAllByRole('option').map((o) => o.textContent)).toEqual(['kept', 'later', 'reading']);
-    await user.selectOptions(choice, 'later');
-    await user.click(within(dialog).getByRole('button', { name: 'Remove tag' }));
+    await server.user.selectOptions(choice, 'later');
+    await server.user.click(within(dialog).getByRole('button', { name: 'Remove tag' }));
     expect(await screen.findByText('Removed the tag from 3 of 3.')).toBeTruthy();
     expect(requested(/DELETE \/v1\/bookmarks\/bulk\/tag/)).toHaveLength(1);
     for (const id of ids) expect(tagsOf(id)).toEqual(['kept', 'reading']);

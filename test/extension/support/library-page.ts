@@ -62,6 +62,7 @@ export function signedInLibrary(viewport: { width: number; height: number }): Si
   afterEach(async () => {
     cleanup();
     await library.bg.idle();
+    vi.useRealTimers();
     vi.restoreAllMocks();
   });
   return library;
