@@ -49,7 +49,7 @@ export function startBackground(): void {
   setupSidePanel(browser);
   setupLibraryPage(browser);
   // Chrome reads suggestions' descriptions as XML; Firefox as plain text.
-  setupOmnibox(browser, new Omnibox(account, opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'));
+  setupOmnibox(browser, new Omnibox(account, index, opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'));
   setupIndexSync(browser, account, index, () => icon.refreshAll());
   // Opens recorded before the worker stopped still go.
   void opens.resume();

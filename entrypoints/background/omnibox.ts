@@ -1,9 +1,9 @@
 import type { browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
-import { savedIndexItem } from '../../lib/storage/items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { Account } from './account.ts';
 import type { OpenCounts } from './open-counts.ts';
+import type { SavedIndex } from './saved-index.ts';
 
 /** Keystrokes closer together than this make one search: the API is asked once the user pauses. */
 export const OMNIBOX_PAUSE_MS = 300;
@@ -31,19 +31,14 @@ function words(text: string): string[] {
   return text.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-/** Saved URLs holding every typed word: the local index knows URLs only, and answers without a request. */
-export async function localMatches(text: string): Promise<{ url: string; id: string }[]> {
-  const wanted = words(text);
-  if (wanted.length === 0) return [];
-  const { entries } = await savedIndexItem.get();
-  const found: { url: string; id: string }[] = [];
-  for (const [url, id] of Object.entries(entries)) {
-    const lower = url.toLowerCase();
-    // The index keeps web pages' URLs without their scheme: such a page is opened over https.
-    if (wanted.every((w) => lower.includes(w))) found.push({ url: url.includes('://') ? url : `https://${url}`, id });
-    if (found.length === MAX_SUGGESTIONS) break;
-  }
-  return found;
+/**
+ * A suggestion's bookmark and address: its own URL when the search gave it (exact); for an index match, the key
+ * shown as an address, and the bookmark's own URL read on Enter (the key drops the scheme, `www.`, tracking parameters).
+ */
+interface Chosen {
+  id: string;
+  url: string;
+  exact: boolean;
 }
 
 function isUrl(text: string): boolean {
@@ -58,11 +53,12 @@ function isUrl(text: string): boolean {
 export class Omnibox {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private latest = 0;
-  /** Which bookmark each suggested URL is, so an open is counted. */
-  private ids = new Map<string, string>();
+  /** The bookmarks behind the suggestions shown for the latest input, by the text each suggestion enters. */
+  private chosen = new Map<string, Chosen>();
 
   constructor(
     private account: Account,
+    private index: Pick<SavedIndex, 'matching'>,
     private opens: Pick<OpenCounts, 'record'>,
     private tabs: OpeningTabs,
     private xml: boolean,
@@ -73,10 +69,10 @@ export class Omnibox {
   async inputChanged(text: string, suggest: (suggestions: Suggestion[]) => void): Promise<void> {
     const input = ++this.latest;
     if (this.timer) clearTimeout(this.timer);
-    const local = await localMatches(text);
-    for (const m of local) this.ids.set(m.url, m.id);
-    const localSuggestions = local.map((m) => ({ content: m.url, description: escapeDescription(m.url, this.xml) }));
+    const local = await this.localMatches(text);
     if (input !== this.latest) return;
+    this.chosen = new Map(local.map((m) => [m.url, m]));
+    const localSuggestions = local.map(({ url }) => ({ content: url, description: escapeDescription(url, this.xml) }));
     suggest(localSuggestions);
     if (words(text).length === 0) return;
     await new Promise<void>((resolve) => {
@@ -93,19 +89,35 @@ export class Omnibox {
     }
     if (input !== this.latest) return;
     const seen = new Set(found.map((b) => normaliseUrl(b.url)));
-    for (const b of found) this.ids.set(b.url, b.id);
+    for (const b of found) this.chosen.set(b.url, { id: b.id, url: b.url, exact: true });
     const fromSearch = found.map((b) => ({ content: b.url, description: escapeDescription(b.title ? `${b.title} — ${b.url}` : b.url, this.xml) }));
     suggest([...fromSearch, ...localSuggestions.filter((s) => !seen.has(normaliseUrl(s.content)))].slice(0, MAX_SUGGESTIONS));
   }
 
-  /** Opens the chosen URL where the user asked; typed words that are no URL open the first local match. */
+  /** Opens the chosen bookmark where the user asked; typed words that are no URL open the first local match. */
   async inputEntered(text: string, disposition: Disposition): Promise<void> {
-    const url = isUrl(text) ? text.trim() : (await localMatches(text))[0]?.url;
+    const typed = text.trim();
+    const chosen = this.chosen.get(typed) ?? (isUrl(typed) ? null : (await this.localMatches(typed))[0]);
+    const url = chosen ? (chosen.exact ? chosen.url : ((await this.addressOf(chosen.id)) ?? chosen.url)) : isUrl(typed) ? typed : null;
     if (!url) return;
     if (disposition === 'currentTab') await this.tabs.update({ url });
     else await this.tabs.create({ url, active: disposition === 'newForegroundTab' });
-    const id = this.ids.get(url);
-    if (id) await this.opens.record(id);
+    if (chosen) await this.opens.record(chosen.id);
+  }
+
+  private async localMatches(text: string): Promise<Chosen[]> {
+    const matches = await this.index.matching(words(text), MAX_SUGGESTIONS);
+    return matches.map(({ key, id }) => ({ id, url: key.includes('://') ? key : `https://${key}`, exact: false }));
+  }
+
+  /** The bookmark's own address; null when the server cannot say now (the key's address is then opened). */
+  private async addressOf(id: string): Promise<string | null> {
+    try {
+      const client = await this.account.client();
+      return (await client.call('getBookmark', { params: { id }, priority: 'user' })).url;
+    } catch {
+      return null;
+    }
   }
 }
 

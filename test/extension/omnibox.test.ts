@@ -34,7 +34,7 @@ beforeEach(async () => {
 
 function omnibox(xml = true): Omnibox {
   const opens = { record: (id: string) => Promise.resolve(void recorded.push(id)) };
-  return new Omnibox(bg.services.account, opens, fakeBrowser.tabs, xml, PAUSE);
+  return new Omnibox(bg.services.account, bg.services.index, opens, fakeBrowser.tabs, xml, PAUSE);
 }
 
 async function saved(url: string, title: string): Promise<string> {
@@ -95,6 +95,19 @@ describe('omnibox', () => {
     await box.inputEntered('https://moss.example/garden', 'newForegroundTab');
     const tabs = await fakeBrowser.tabs.query({});
     expect(tabs.map((tab) => tab.url)).toContain('https://moss.example/garden');
+    expect(recorded).toEqual([id]);
+  });
+
+  it('opens a saved page found in the index at its own address, which the index’s key does not keep', async () => {
+    const url = 'http://www.moss.example/Garden?id=3&utm_source=feed';
+    const id = await saved(url, 'Moss');
+    await bg.services.index.sync({ full: true });
+    const box = omnibox();
+    const [local] = await type(box, 'moss');
+    // The index knows a comparison key (no scheme, no www., no tracking parameter): shown, never opened as such.
+    expect(local!.map((s) => s.content)).toEqual(['https://moss.example/Garden?id=3']);
+    await box.inputEntered('https://moss.example/Garden?id=3', 'newForegroundTab');
+    expect((await fakeBrowser.tabs.query({})).map((tab) => tab.url)).toContain(url);
     expect(recorded).toEqual([id]);
   });
 
