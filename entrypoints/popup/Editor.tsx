@@ -62,7 +62,7 @@ export function Editor({ page, kept, startup }: EditorProps) {
       ) : (
         <BookmarkForm state={state} dispatch={dispatch} actions={actions} pageUrl={page?.url ?? ''} />
       )}
-      <QuickSaveLine collections={state.collections} />
+      <QuickSaveLine target={kept?.quickSaveTarget} collections={state.collections} />
     </Frame>
   );
 }

@@ -1,17 +1,12 @@
-import { useEffect, useState } from 'react';
 import { browser } from 'wxt/browser';
 import type { Collection } from '../../lib/api/collections.ts';
-import { type QuickSaveTarget, quickSaveTargetItem } from '../../lib/storage/items.ts';
+import type { QuickSaveTarget } from '../../lib/storage/items.ts';
 import { focusRing } from '../../components/field-styles.ts';
 import { QUICK_SAVE_SECTION, quickSaveDestination } from '../../components/quick-save/destination.ts';
 
 /** One line under the form: where the shortcut and the context menu save, with the way to change it. */
-export function QuickSaveLine({ collections }: { collections: readonly Collection[] | null }) {
-  const [target, setTarget] = useState<QuickSaveTarget | null>(null);
-  useEffect(() => {
-    void quickSaveTargetItem.get().then(setTarget, () => setTarget({ kind: 'unsorted' }));
-  }, []);
-  if (target === null) return null;
+export function QuickSaveLine({ target, collections }: { target: QuickSaveTarget | undefined; collections: readonly Collection[] | null }) {
+  if (target === undefined) return null;
   const destination = quickSaveDestination(target, collections);
   if (destination.kind === 'loading') return null;
   return (

@@ -4,7 +4,7 @@ import type { Tag } from '../../lib/api/tags.ts';
 import { type ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { AccountState, MessageOutput } from '../../lib/messaging/protocol.ts';
 import { send } from '../../components/messenger.ts';
-import { type Draft, lastCollectionItem, userItem } from '../../lib/storage/items.ts';
+import { type Draft, type QuickSaveTarget, lastCollectionItem, quickSaveTargetItem, userItem } from '../../lib/storage/items.ts';
 import { DraftBook } from './drafts.ts';
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: ClientError };
@@ -38,6 +38,8 @@ export type PageState =
 export interface Kept {
   draft: Draft | null;
   lastCollectionId: string | null;
+  /** Where the shortcut and the context menu save, said under the form. */
+  quickSaveTarget: QuickSaveTarget;
   drafts: DraftBook;
 }
 
@@ -77,6 +79,7 @@ export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: 
   const tab = findTab(tabId).catch(() => undefined);
   const drafts = DraftBook.open(now).catch(() => DraftBook.empty());
   const lastCollectionId = lastCollectionItem.get().catch(() => null);
+  const quickSaveTarget = quickSaveTargetItem.get().catch((): QuickSaveTarget => ({ kind: 'unsorted' }));
   let noUserStored = false;
   void userItem.get().then(
     (user) => {
@@ -95,9 +98,10 @@ export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: 
 
   return {
     page,
-    kept: Promise.all([drafts, lastCollectionId, url]).then(([book, last, pageUrl]) => ({
+    kept: Promise.all([drafts, lastCollectionId, quickSaveTarget, url]).then(([book, last, target, pageUrl]) => ({
       draft: pageUrl ? book.get(pageUrl) : null,
       lastCollectionId: last,
+      quickSaveTarget: target,
       drafts: book,
     })),
     account: settle(send('getAccount', {})),
