@@ -55,6 +55,8 @@ export function hostAccessScenarios(launch: () => Promise<ExtensionUser>, option
     beforeEach(async () => {
       await page?.close();
       page = await user.open('options.html');
+      // Neither button shows while the page still reads the account: wait for one of them before choosing.
+      await expect.poll(async () => (await page.count('button', 'Sign out')) + (await page.count('button', 'Sign in')), { timeout: 10_000 }).toBeGreaterThan(0);
       if ((await page.count('button', 'Sign out')) > 0) await page.click('button', 'Sign out');
       await page.waitFor('button', 'Sign in');
     });
