@@ -9,6 +9,7 @@ import { sendMessage } from '../../lib/messaging/transport.ts';
 import { saveQueueItem } from '../../lib/storage/background-items.ts';
 import { type SaveAllProgress, saveAllTabsItem } from '../../lib/storage/save-all-items.ts';
 import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { ShiftedClock } from '../support/manual-clock.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
 
@@ -17,6 +18,7 @@ const MINUTE = 60_000;
 let t: TestServer;
 let proxy: FaultProxy;
 let bg: TestBackground;
+let clock: ShiftedClock;
 let u: TestUser;
 let windowId: number;
 
@@ -35,7 +37,8 @@ beforeEach(async () => {
   await t.advance(2 * MINUTE);
   stubPageFetch(t);
   proxy.fault = 'pass';
-  bg = createTestBackground();
+  clock = new ShiftedClock();
+  bg = createTestBackground({ clock });
   u = await t.user();
   await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: u.token });
   await bg.idle();
@@ -132,11 +135,11 @@ describe('Save all tabs', () => {
     expect(await saveQueueItem.get()).toEqual([]);
   });
 
-  it.each<[string, Fault]>([
-    ['the server is down', 'down'],
+  it.each<[string, Fault, number]>([
+    ['the server is down', 'down', 0],
     // Longer than a user waits: never shown as an error, the queue waits it out.
-    ['the server answers 429', { status: 429, code: 'RATE_LIMITED', retryAfter: 16 }],
-  ])('when %s, every page waits in the save queue and is saved once later', { timeout: 45_000 }, async (_, fault) => {
+    ['the server answers 429', { status: 429, code: 'RATE_LIMITED', retryAfter: 16 }, 16_000],
+  ])('when %s, every page waits in the save queue and is saved once later', { timeout: 45_000 }, async (_, fault, retryAfterMs) => {
     await tab('https://later.example/a', 'A');
     await tab('https://later.example/b', 'B');
     proxy.fault = fault;
@@ -145,6 +148,8 @@ describe('Save all tabs', () => {
     expect(describeSaveAll(done)).toBe('2 waiting to be saved (Shelf sends them as soon as the server takes them).');
 
     proxy.fault = 'pass';
+    // The later try comes after the server's Retry-After: the background's clock moved past it, not waited out.
+    clock.advance(retryAfterMs);
     await bg.services.queue.drain(true);
     expect(await saveQueueItem.get()).toEqual([]);
     const saved = await library();
