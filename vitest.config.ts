@@ -26,7 +26,7 @@ export default defineConfig({
             'test/server/interchange/**',
             'test/server/postgres/**',
             'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,postgres-outage,redis-outage,shared-clock,smart-folders-units,sqlite-shared,tag-tree-units,trigram-fold}.test.ts',
-            'test/server/{export-fencing,export-stream,import-real-files,jobs-crash,link-check,response-cache,selfhost,tags-latency}.test.ts',
+            'test/server/{export-fencing,export-stream,import-real-files,jobs-crash,link-check,response-cache,selfhost,tags-at-caps}.test.ts',
           ],
           setupFiles: ['test/support/redis-setup.ts'],
           environment: 'node',
