@@ -113,12 +113,17 @@ function ChoiceForm({ request, onDone, onCancel }: Props & { request: Exclude<Di
     );
   } else {
     fields = (
-      <label className="block space-y-1">
-        <span className={labelClass}>Tag name</span>
-        <span className="block text-xs text-zinc-500 dark:text-zinc-400">Several at once: separate them with commas.</span>
-        <input className={inputClass} value={tagName} onChange={(e) => setTagName(e.target.value)} list={`${id}-tags`} required />
+      <div className="space-y-1">
+        {/* The hint describes the field rather than naming it: the field's name stays "Tag name". */}
+        <label htmlFor={`${id}-name`} className={labelClass}>
+          Tag name
+        </label>
+        <span id={`${id}-hint`} className="block text-xs text-zinc-500 dark:text-zinc-400">
+          Several at once: separate them with commas.
+        </span>
+        <input id={`${id}-name`} aria-describedby={`${id}-hint`} className={inputClass} value={tagName} onChange={(e) => setTagName(e.target.value)} list={`${id}-tags`} required />
         <datalist id={`${id}-tags`}>{tags?.map((t) => <option key={t.id} value={t.name} />)}</datalist>
-      </label>
+      </div>
     );
   }
 

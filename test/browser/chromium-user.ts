@@ -12,6 +12,7 @@ export function chromiumPage(page: Page): UserPage {
   return {
     click: (role, name) => find(role, name).click(),
     fill: (label, text) => page.getByLabel(label, { exact: true }).fill(text),
+    chooseFile: (label, file) => page.getByLabel(label, { exact: true }).setInputFiles({ name: file.name, mimeType: 'text/plain', buffer: Buffer.from(file.text) }),
     press: (key) => page.keyboard.press(key),
     valueOf: (label) => page.getByLabel(label, { exact: true }).inputValue(),
     isDisabled: (role, name) => find(role, name).isDisabled(),

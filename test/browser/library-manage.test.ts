@@ -54,6 +54,14 @@ describe('cleaning up and managing the library, in Chromium', () => {
     return page;
   };
 
+  /** The side panel opens where the user left it: on the library's list of sources, or already in All bookmarks. */
+  const showAllBookmarks = async (panel: Page) => {
+    const heading = panel.getByRole('heading', { name: 'All bookmarks', exact: true });
+    const nav = panel.getByRole('navigation', { name: 'Library' });
+    await heading.or(nav).first().waitFor();
+    if (!(await heading.isVisible())) await nav.getByRole('button', { name: 'All bookmarks' }).click();
+  };
+
   it('reports dead links after a check: a page answering 404, one moved for good, one never answering, each in its group', async () => {
     const gone = await save({ url: `${origin}/gone/post`, title: 'Gone post' });
     const moved = await save({ url: `${origin}/moved/page`, title: 'Moved page' });
@@ -103,7 +111,7 @@ describe('cleaning up and managing the library, in Chromium', () => {
     const reading = dataOf<Collection>(await shelf.api('POST', '/collections', { name: 'Reading' }));
     const before = await save({ url: 'https://edit.example/page', title: 'Before edit', tags: ['old', 'keep'], note: '' });
     const panel = await open('sidepanel.html');
-    await panel.getByRole('navigation', { name: 'Library' }).getByRole('button', { name: 'All bookmarks' }).click();
+    await showAllBookmarks(panel);
     await panel.getByRole('button', { name: 'Edit Before edit' }).click();
     const dialog = panel.getByRole('dialog', { name: 'Edit bookmark' });
     await dialog.getByRole('textbox', { name: 'Title' }).fill('After edit');
@@ -131,6 +139,33 @@ describe('cleaning up and managing the library, in Chromium', () => {
       isFavorite: true,
     });
     expect([...after.tags].sort()).toEqual(['fresh', 'keep']);
+    await panel.close();
+  }, 60_000);
+  it('adds several tags to a selection in the side panel at once, then removes one of them from it', async () => {
+    const first = await save({ url: 'https://bulk.example/one', title: 'Bulk one', tags: ['keep'] });
+    const second = await save({ url: 'https://bulk.example/two', title: 'Bulk two' });
+    const panel = await open('sidepanel.html');
+    await showAllBookmarks(panel);
+    await panel.getByRole('checkbox', { name: 'Select Bulk one' }).check();
+    await panel.getByRole('checkbox', { name: 'Select Bulk two' }).check();
+    const bar = panel.getByRole('toolbar', { name: 'Selected bookmarks' });
+    await bar.getByText('2 selected').waitFor();
+
+    await bar.getByRole('button', { name: 'Tag…', exact: true }).click();
+    const tagging = panel.getByRole('dialog', { name: 'Tag 2 bookmarks' });
+    await tagging.getByRole('combobox', { name: 'Tag name', exact: true }).fill('alpha, beta, gamma');
+    await tagging.getByRole('button', { name: 'Add tag', exact: true }).click();
+    await expect.poll(async () => (await get(second.id)).tags.sort(), { timeout: 20_000 }).toEqual(['alpha', 'beta', 'gamma']);
+    expect((await get(first.id)).tags.sort()).toEqual(['alpha', 'beta', 'gamma', 'keep']);
+
+    await panel.getByRole('checkbox', { name: 'Select Bulk one' }).check();
+    await panel.getByRole('checkbox', { name: 'Select Bulk two' }).check();
+    await bar.getByRole('button', { name: 'Remove tag…' }).click();
+    const untagging = panel.getByRole('dialog', { name: 'Remove a tag from 2 bookmarks' });
+    await untagging.getByRole('combobox', { name: 'Tag to remove' }).selectOption('beta');
+    await untagging.getByRole('button', { name: 'Remove tag', exact: true }).click();
+    await expect.poll(async () => (await get(second.id)).tags.sort(), { timeout: 20_000 }).toEqual(['alpha', 'gamma']);
+    expect((await get(first.id)).tags.sort()).toEqual(['alpha', 'gamma', 'keep']);
     await panel.close();
   }, 60_000);
 });

@@ -437,12 +437,13 @@ describe('side panel: bulk tags', () => {
     await server.user.click(screen.getByRole('button', { name: 'Tag…' }));
     let dialog = screen.getByRole('dialog', { name: 'Tag 3 bookmarks' });
     // Nothing that can be a tag: said, nothing sent.
-    await server.user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), ' , ');
+    // Named by its label alone; the hint is its description.
+    await server.user.type(within(dialog).getByRole('combobox', { name: 'Tag name', description: 'Several at once: separate them with commas.' }), ' , ');
     await server.user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
     expect(within(dialog).getByRole('alert').textContent).toMatch(/Type a tag name/);
     expect(requested(/\/bulk\/tag/)).toHaveLength(0);
-    await server.user.clear(within(dialog).getByRole('combobox', { name: /Tag name/ }));
-    await server.user.type(within(dialog).getByRole('combobox', { name: /Tag name/ }), 'reading, later, Reading');
+    await server.user.clear(within(dialog).getByRole('combobox', { name: 'Tag name' }));
+    await server.user.type(within(dialog).getByRole('combobox', { name: 'Tag name' }), 'reading, later, Reading');
     await server.user.click(within(dialog).getByRole('button', { name: 'Add tag' }));
     expect(await screen.findByText('Tagged 3 of 3.')).toBeTruthy();
     expect(requested(/POST \/v1\/bookmarks\/bulk\/tag/)).toHaveLength(2);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
@@ -51,6 +52,13 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
       const field = await labelled(label);
       await field.evaluate((input) => input.select());
       await field.type(text);
+    },
+    async chooseFile(label, file) {
+      // The file picker takes files from disk (WebDriver BiDi's input.setFiles), and the page reads a chosen file
+      // when it needs it: written to a folder removed when this process ends.
+      const path = join(tempDir('shelf-upload-'), file.name);
+      writeFileSync(path, file.text);
+      await (await labelled(label)).uploadFile(path);
     },
     press: (key) => page.keyboard.press(key),
     valueOf: async (label) => (await labelled(label)).evaluate((input) => input.value),

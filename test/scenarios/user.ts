@@ -13,6 +13,8 @@ export interface UserPage {
   click(role: Role, name: string): Promise<void>;
   /** Types into the text box with this label, replacing what it held. */
   fill(label: string, text: string): Promise<void>;
+  /** Chooses a file of this name and text in the file field with this label, as the user does in the file picker. */
+  chooseFile(label: string, file: { name: string; text: string }): Promise<void>;
   /** Presses a key (`Enter`, `Escape`) in the element that has the focus. */
   press(key: 'Enter' | 'Escape'): Promise<void>;
   /** The value of the form field with this label. */

@@ -1,0 +1,4 @@
+import { importThenSaveScenarios } from '../scenarios/import-then-save.ts';
+import { launchChromiumUser } from './chromium-user.ts';
+
+importThenSaveScenarios(launchChromiumUser);
