@@ -1,4 +1,5 @@
 import type { Bookmark, LinkStatus } from '../api/bookmarks.ts';
+import type { Condition, SmartFolder } from '../api/smart-folders.ts';
 import type { BrowseSource } from '../messaging/library-requests.ts';
 import { FIND_PAGE, type ListFilter } from './find-source.ts';
 import { type ParsedQuery, type Term, siteDomain } from './parse.ts';
@@ -9,10 +10,11 @@ export const BROKEN_STATUSES: readonly LinkStatus[] = ['broken', 'error', 'unrea
 /** The most requests one step of a search (its first results, or each Load more) sends. */
 export const STEP_REQUESTS = 4;
 
-/** What the plan needs to know of the library: names to ids, and the counts that tell a small list from a large one. */
+/** What the plan needs to know of the library: names to ids, the counts that tell a small list from a large one, and the user's smart folders. */
 export interface LibraryNames {
   collections: ReadonlyArray<{ id: string; name: string; bookmarkCount: number }>;
   tags: ReadonlyArray<{ id: string; name: string; count: number }>;
+  smartFolders: ReadonlyArray<Pick<SmartFolder, 'id' | 'name' | 'rules'>>;
 }
 
 /** Where the candidates come from; every candidate is then checked against the whole query (`accepts`). */
@@ -23,6 +25,12 @@ export type PlanSource =
   | { kind: 'list'; filter: ListFilter }
   /** Each tag's bookmarks (a `#a/b` branch is the tag and the tags under it): a request per tag. */
   | { kind: 'tags'; tags: ReadonlyArray<{ id: string; name: string; count: number }> }
+  /**
+   * The API's evaluation of one of the user's smart folders whose matches hold
+   * every match of the search: it walks a tag whole (up to the API's 500
+   * matches), where a tag's list stops at 200. A heavy endpoint: a request a step.
+   */
+  | { kind: 'folder'; id: string; name: string }
   /** Nothing can match (a collection or tag that does not exist): no request; `reason` says why. */
   | { kind: 'none'; reason: string };
 
@@ -69,6 +77,8 @@ export function planSearch(parsed: ParsedQuery, scope: BrowseSource, library: Li
   if (scope.kind === 'unsorted') terms.push({ kind: 'is', value: 'unsorted' });
 
   const text: string[] = [];
+  /** The tag branches the search asks for, each as the tags it stands for. */
+  const wanted: Array<{ name: string; tags: LibraryNames['tags'] }> = [];
   let branch: LibraryNames['tags'] | null = null;
   let named: LibraryNames['collections'][number] | undefined = scopeCollection;
   for (const term of terms) {
@@ -90,6 +100,7 @@ export function planSearch(parsed: ParsedQuery, scope: BrowseSource, library: Li
         }
         const tags = library.tags.filter((t) => inBranch(t.name, term.name));
         if (tags.length === 0) return none(`No tag is named "${term.name}".`);
+        wanted.push({ name: term.name, tags });
         // With several tags asked for, the smallest branch is the one read.
         const size = (ts: LibraryNames['tags']) => ts.reduce((n, t) => n + t.count, 0);
         if (branch === null || size(tags) < size(branch)) branch = tags;
@@ -135,7 +146,56 @@ export function planSearch(parsed: ParsedQuery, scope: BrowseSource, library: Li
   // A collection that two pages hold: listing it is exact and costs no more than a search.
   if (named && named.bookmarkCount <= 2 * FIND_PAGE) return listed;
   if (branch && branch.length <= STEP_REQUESTS && branch.every((t) => t.count < FIND_PAGE)) return plan({ kind: 'tags', tags: branch });
+  // A tag larger than its list's answer: a folder of the user's that holds every match reads the tag whole, filtered by the server.
+  const capped = branch?.some((t) => t.count >= FIND_PAGE) ?? false;
+  const folder = capped ? narrowest(library.smartFolders.filter((f) => holdsEveryMatch(f.rules, { wanted, filter }))) : undefined;
+  if (folder) return plan({ kind: 'folder', id: folder.id, name: folder.name });
   if (text.length > 0) return plan({ kind: 'search', q: text.reduce((a, b) => (b.length > a.length ? b : a)) });
   if (Object.keys(filter).length > 0 || !branch) return listed;
   return plan({ kind: 'tags', tags: branch });
+}
+
+/** What a search asks for that a smart folder's condition can also say. */
+interface Asked {
+  wanted: ReadonlyArray<{ name: string; tags: LibraryNames['tags'] }>;
+  filter: ListFilter;
+}
+
+/** Whether every bookmark the search asks for meets the condition (so the condition never leaves a match out). */
+function implied(condition: Condition, asked: Asked): boolean {
+  const value = lower(condition.value);
+  switch (condition.field) {
+    case 'tag':
+      // `equals` is that one tag only (the API's tags have no branch), so the search's branch must be that tag alone.
+      return condition.operator === 'equals'
+        ? asked.wanted.some((w) => w.tags.length === 1 && lower(w.tags[0]!.name) === value)
+        : asked.wanted.some((w) => w.tags.every((t) => lower(t.name).includes(value)));
+    case 'domain':
+      return asked.filter.domain !== undefined && (condition.operator === 'equals' ? asked.filter.domain === value : asked.filter.domain.includes(value));
+    case 'type':
+      return asked.filter.type === condition.value;
+    case 'isFavorite':
+      return condition.value === 'true' && asked.filter.isFavorite === true;
+    default:
+      // Dates and click counts: the search has no operator for them.
+      return false;
+  }
+}
+
+/**
+ * Whether a folder's matches are a superset of the search's: each condition
+ * (under `all`) or one of them (under `any`) follows from what is asked. A
+ * folder with no condition is every bookmark, capped by the API's scan: never
+ * better than the list.
+ */
+export function holdsEveryMatch(rules: SmartFolder['rules'], asked: Asked): boolean {
+  const { conditions } = rules;
+  if (conditions.length === 0) return false;
+  return rules.match === 'all' || conditions.length === 1 ? conditions.every((c) => implied(c, asked)) : conditions.some((c) => implied(c, asked));
+}
+
+/** Of folders that each hold every match, the one whose rules say the most (under `all`, each condition narrows what travels). */
+function narrowest<F extends Pick<SmartFolder, 'rules'>>(folders: F[]): F | undefined {
+  const says = (f: F) => (f.rules.match === 'all' ? f.rules.conditions.length : 1);
+  return folders.reduce<F | undefined>((best, f) => (best === undefined || says(f) > says(best) ? f : best), undefined);
 }

@@ -1,5 +1,5 @@
 import type { Bookmark } from '../api/bookmarks.ts';
-import type { BrowsePage } from '../messaging/library-replies.ts';
+import type { BrowsePage, SmartFolderView } from '../messaging/library-replies.ts';
 import { FIND_PAGE, type FindSource } from './find-source.ts';
 import { STEP_REQUESTS, type SearchPlan } from './plan.ts';
 
@@ -7,10 +7,14 @@ import { STEP_REQUESTS, type SearchPlan } from './plan.ts';
 export interface SearchFetchers {
   search(q: string, limit: number): Promise<Bookmark[]>;
   find(source: FindSource): Promise<BrowsePage>;
+  /** A smart folder's matches as the background keeps them, without a request. */
+  keptFolder(id: string): Promise<SmartFolderView>;
+  /** One evaluation request of the folder (a new pass with `restart`), when the heavy budget has room at once. */
+  evaluateFolder(id: string, restart: boolean): Promise<SmartFolderView>;
 }
 
 /** Where the next step goes on from: the search's next limit, the list's cursor, the next tag of a branch. */
-export type SearchContinuation = { limit: number } | { cursor: string } | { tag: number };
+export type SearchContinuation = { limit: number } | { cursor: string } | { tag: number } | { folderPages: number };
 
 export interface SearchStep {
   /** The candidates of this step that match the whole query, in the order the API gave them. */
@@ -27,6 +31,19 @@ export interface SearchStep {
 export const SEARCH_LIMITS = [50, FIND_PAGE] as const;
 /** A step over the list stops once it has this many matches: the user sees them, and asks for more. */
 const WANTED = 50;
+/** A folder's kept matches younger than this are searched as kept; older ones are evaluated again. */
+export const FOLDER_FRESH_MS = 5 * 60_000;
+
+const clock = (at: number) => new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+
+/** What a folder's evaluation left unread, for the user; null when it read every match. */
+function folderPartial(name: string, view: SmartFolderView): string | null {
+  if (!view.complete) {
+    const when = view.nextEvaluationAt === null ? '' : ` from ${clock(view.nextEvaluationAt)}`;
+    return `Read part of the smart folder "${name}" so far: the server answers two of its requests a minute. Load more reads on${when}.`;
+  }
+  return view.truncated ? `The server stopped reading the smart folder "${name}" at its limits (500 matches), so some bookmarks may be missing. Add words to narrow the search.` : null;
+}
 
 /**
  * One step of a plan: its first results, or the next ones after `from`, sent
@@ -77,8 +94,21 @@ export async function runStep(plan: SearchPlan, fetchers: SearchFetchers, from: 
         next,
         partial:
           capped.length > 0
-            ? `Only the first ${FIND_PAGE} bookmarks of ${capped.join(', ')} were looked through: the server lists no more of a tag at once. A smart folder for the tag finds them all.`
+            ? `Only the first ${FIND_PAGE} bookmarks of ${capped.join(', ')} were looked through: the server lists no more of a tag at once. A smart folder with the rule "tag equals" that tag lets this search read them all.`
             : null,
+      };
+    }
+    case 'folder': {
+      const kept = from === null ? await fetchers.keptFolder(source.id) : null;
+      const fresh = kept !== null && kept.complete && kept.fetchedAt !== null && Date.now() - kept.fetchedAt < FOLDER_FRESH_MS;
+      // Matches kept from an earlier pass are evaluated again from the start; a pass under way goes on.
+      const view = fresh ? kept : await fetchers.evaluateFolder(source.id, kept !== null && kept.complete && kept.fetchedAt !== null);
+      return {
+        matches: view.bookmarks.filter(accepts),
+        examined: view.bookmarks.length,
+        requests: view === kept ? 0 : 1,
+        next: view.complete ? null : { folderPages: view.pages },
+        partial: folderPartial(source.name, view),
       };
     }
   }

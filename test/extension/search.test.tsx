@@ -125,6 +125,47 @@ describe('search: ranking, count and more', () => {
   }, 60_000);
 });
 
+describe('search: a tag larger than its list', () => {
+  /** 250 bookmarks tagged moss, newest first, titled by their age. */
+  function mossTagged(): void {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 250 }, (_, i) => ({ createdAt: now - i * 1000, tags: ['moss'] })));
+    const retitle = server.db.prepare('UPDATE bookmarks SET title = ? WHERE id = ?');
+    ids.forEach((id, i) => retitle.run(`Moss ${i}`, id));
+  }
+
+  it('without a smart folder, reads the tag’s first 200 and says how to read them all', async () => {
+    mossTagged();
+    openPanel();
+    await server.user.type(await box(), '#moss');
+    expect(await screen.findByText('200 bookmarks found.', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Only the first 200 bookmarks of #moss were looked through: the server lists no more of a tag at once. A smart folder with the rule "tag equals" that tag lets this search read them all.',
+      ),
+    ).toBeTruthy();
+    expect(requested(/GET \/v1\/smart-folders\/[^/]+\/bookmarks/)).toHaveLength(0);
+  }, 60_000);
+
+  it('reads it whole through the user’s smart folder for it, one heavy request a step, saying what is unread until then', async () => {
+    mossTagged();
+    await server.u.api('POST', '/smart-folders', { body: { name: 'All moss', rules: { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'moss' }] } } });
+    openPanel();
+    await server.user.type(await box(), '#moss "Moss 24"');
+    // The folder walks 200 of the tag's memberships a request: the first step holds Moss 0–199 (the oldest tagged first), not yet Moss 240–249.
+    expect(await screen.findByText('1 bookmark found so far.', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.getByText(/^Read part of the smart folder "All moss" so far: the server answers two of its requests a minute\. Load more reads on/)).toBeTruthy();
+    await server.user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('11 bookmarks found.', undefined, { timeout: 10_000 })).toBeTruthy();
+    const list = await results('#moss "Moss 24"');
+    expect(resultTitles(list)[0]).toBe('Moss 24');
+    expect(screen.queryByText(/^Read part of the smart folder/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(requested(/GET \/v1\/smart-folders\/[^/]+\/bookmarks/)).toHaveLength(2);
+    expect(requested(/GET \/v1\/(tags\/[^/]+\/bookmarks|bookmarks\/search)/)).toHaveLength(0);
+  }, 60_000);
+});
+
 describe('search: recent searches', () => {
   it('keeps a search on Enter, offers it again, and clears the list', async () => {
     openPanel();

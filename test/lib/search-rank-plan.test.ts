@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { parseQuery } from '../../lib/search/parse.ts';
-import { planSearch } from '../../lib/search/plan.ts';
+import type { Condition } from '../../lib/api/smart-folders.ts';
+import { type LibraryNames, holdsEveryMatch, planSearch } from '../../lib/search/plan.ts';
 import { rankResults } from '../../lib/search/rank.ts';
 import { savedBookmark } from '../extension/support/fixtures.ts';
 
@@ -48,6 +49,7 @@ describe('query plan', () => {
       { id: 't3', name: 'devops', count: 5 },
       { id: 't4', name: 'huge', count: 900 },
     ],
+    smartFolders: [],
   };
   const plan = (text: string, scope = { kind: 'all' } as const) => planSearch(parseQuery(text), scope, library);
 
@@ -115,5 +117,53 @@ describe('query plan', () => {
     expect(p.source).toEqual({ kind: 'list', filter: {} });
     expect(p.accepts(bookmark({}))).toBe(true);
     expect(p.accepts(bookmark({ tags: ['x'] }))).toBe(false);
+  });
+
+  describe('a smart folder as the source', () => {
+    const folder = (id: string, match: 'all' | 'any', conditions: Condition[]) => ({ id, name: id, rules: { match, conditions } });
+    const withFolders = (...smartFolders: ReturnType<typeof folder>[]) => ({
+      ...library,
+      tags: [...library.tags, { id: 't5', name: 'huge/part', count: 300 }, { id: 't6', name: 'big', count: 250 }],
+      smartFolders,
+    });
+    const tagIs = (value: string): Condition => ({ field: 'tag', operator: 'equals', value });
+    const planWith = (text: string, names: LibraryNames) => planSearch(parseQuery(text), { kind: 'all' }, names).source;
+
+    it('reads a tag larger than its list through a folder of that tag, the folder that says the most first', () => {
+      const names = withFolders(
+        folder('fav', 'all', [{ field: 'isFavorite', operator: 'equals', value: 'true' }]),
+        folder('big', 'all', [tagIs('BIG')]),
+        folder('big-site', 'all', [tagIs('big'), { field: 'domain', operator: 'equals', value: 'docs.rs' }]),
+      );
+      expect(planWith('#big', names)).toEqual({ kind: 'folder', id: 'big', name: 'big' });
+      expect(planWith('#big rust', names)).toEqual({ kind: 'folder', id: 'big', name: 'big' });
+      expect(planWith('#big site:www.docs.rs', names)).toEqual({ kind: 'folder', id: 'big-site', name: 'big-site' });
+      // Inside the tag open now, too; a tag that fits its list is read as before.
+      expect(planSearch(parseQuery('rust'), { kind: 'tag', id: 't6' }, names).source).toEqual({ kind: 'folder', id: 'big', name: 'big' });
+      expect(planWith('#dev', names).kind).toBe('tags');
+    });
+
+    it('never a folder that could leave a match out', () => {
+      // `tag equals huge` is not the branch huge/…; a second condition the search does not ask for narrows too far.
+      expect(planWith('#huge', withFolders(folder('exact', 'all', [tagIs('huge')]))).kind).toBe('tags');
+      expect(planWith('#big', withFolders(folder('two', 'all', [tagIs('big'), { field: 'type', operator: 'equals', value: 'video' }]))).kind).toBe('tags');
+      expect(planWith('#big', withFolders(folder('clicked', 'all', [tagIs('big'), { field: 'clickCount', operator: 'gte', value: '1' }]))).kind).toBe('tags');
+      expect(planWith('#big', withFolders(folder('none', 'all', [])))).toEqual({ kind: 'tags', tags: [{ id: 't6', name: 'big', count: 250 }] });
+      expect(planWith('-#big is:favorite', withFolders(folder('big', 'all', [tagIs('big')]))).kind).toBe('list');
+    });
+
+    it('a branch through `tag contains`; under `any`, one condition that holds is enough', () => {
+      expect(planWith('#huge', withFolders(folder('contains', 'all', [{ field: 'tag', operator: 'contains', value: 'HUG' }])))).toEqual({
+        kind: 'folder',
+        id: 'contains',
+        name: 'contains',
+      });
+      const either = folder('either', 'any', [tagIs('big'), { field: 'domain', operator: 'equals', value: 'a.com' }]);
+      expect(planWith('#big', withFolders(either)).kind).toBe('folder');
+      expect(holdsEveryMatch(either.rules, { wanted: [], filter: { domain: 'a.com' } })).toBe(true);
+      expect(holdsEveryMatch(either.rules, { wanted: [], filter: { domain: 'b.com' } })).toBe(false);
+      expect(holdsEveryMatch({ match: 'all', conditions: [{ field: 'domain', operator: 'contains', value: 'docs' }] }, { wanted: [], filter: { domain: 'docs.rs' } })).toBe(true);
+      expect(holdsEveryMatch({ match: 'all', conditions: [{ field: 'isFavorite', operator: 'equals', value: 'false' }] }, { wanted: [], filter: { isFavorite: true } })).toBe(false);
+    });
   });
 });

@@ -7,13 +7,15 @@ import { type SearchPlan, planSearch } from '../../../lib/search/plan.ts';
 import { rankResults } from '../../../lib/search/rank.ts';
 import { type SearchContinuation, type SearchFetchers, runStep } from '../../../lib/search/run.ts';
 import { budgetRetry } from '../budget-retry.ts';
-import { useCollections, useTags } from '../queries.ts';
+import { useCollections, useSmartFolders, useTags } from '../queries.ts';
 import { keys } from '../query-keys.ts';
 import { sendLibrary } from '../send.ts';
 
 const fetchers: SearchFetchers = {
   search: (q, limit) => sendLibrary('searchBookmarks', { q, limit }),
   find: (source) => sendLibrary('findBookmarks', { source }),
+  keptFolder: (id) => sendLibrary('smartFolderResults', { id }),
+  evaluateFolder: (id, restart) => sendLibrary('evaluateSmartFolder', { id, restart }),
 };
 
 export interface LibrarySearch {
@@ -43,9 +45,13 @@ export function useLibrarySearch(text: string, scope: BrowseSource): LibrarySear
   const parsed = useMemo(() => parseQuery(text), [text]);
   const collections = useCollections();
   const tags = useTags();
+  const smartFolders = useSmartFolders();
   const plan = useMemo(
-    () => (collections.data && tags.data && parsed.terms.length > 0 ? planSearch(parsed, scope, { collections: collections.data, tags: tags.data }) : null),
-    [parsed, scope, collections.data, tags.data],
+    () =>
+      collections.data && tags.data && smartFolders.data && parsed.terms.length > 0
+        ? planSearch(parsed, scope, { collections: collections.data, tags: tags.data, smartFolders: smartFolders.data })
+        : null,
+    [parsed, scope, collections.data, tags.data, smartFolders.data],
   );
   const query = useInfiniteQuery({
     queryKey: keys.find(text, scope, planKey(plan)),
@@ -75,6 +81,6 @@ export function useLibrarySearch(text: string, scope: BrowseSource): LibrarySear
     hasMore: query.hasNextPage,
     loadingMore: query.isFetchingNextPage,
     loadMore: () => void fetchNextPage(),
-    problem: query.error ?? query.failureReason ?? collections.error ?? tags.error,
+    problem: query.error ?? query.failureReason ?? collections.error ?? tags.error ?? smartFolders.error,
   };
 }

@@ -1,0 +1,47 @@
+import type { Browser } from 'wxt/browser';
+import type { Dispatchable, ExtensionBrowser } from './support.ts';
+
+// The extension API inside functions that run in the worker: not a global of this Node process.
+declare const chrome: typeof Browser;
+
+/** One call of the suggest callback: its suggestions, and when, in ms after the last keystroke (the worker's clock). */
+export interface SuggestCall {
+  at: number;
+  suggestions: Array<{ content: string; description: string }>;
+}
+
+/**
+ * Types `text` after the `sh` keyword as Chromium reports it: onInputStarted,
+ * then onInputChanged with the text so far at each keystroke, fired in the
+ * worker (headless Chromium has no address bar to type in), so the real
+ * listeners run. Answers the suggest calls for the whole text within `waitMs`
+ * after the last keystroke.
+ */
+export async function typeInOmnibox(browser: ExtensionBrowser, text: string, waitMs: number): Promise<SuggestCall[]> {
+  return (await browser.worker()).evaluate(
+    async ([typed, wait]) => {
+      const calls: SuggestCall[] = [];
+      (chrome.omnibox.onInputStarted as unknown as Dispatchable).dispatch();
+      let last = 0;
+      for (let end = 1; end <= typed.length; end++) {
+        const sofar = typed.slice(0, end);
+        last = performance.now();
+        const keystroke = last;
+        (chrome.omnibox.onInputChanged as unknown as Dispatchable).dispatch(sofar, (suggestions: SuggestCall['suggestions']) => {
+          if (sofar === typed) calls.push({ at: performance.now() - keystroke, suggestions });
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      return calls;
+    },
+    [text, waitMs] as const,
+  );
+}
+
+/** Enter in the address bar on `content` (a suggestion's, or the typed words), opened as Chromium's `disposition` says. */
+export async function enterInOmnibox(browser: ExtensionBrowser, content: string, disposition: 'currentTab' | 'newForegroundTab' | 'newBackgroundTab'): Promise<void> {
+  await (await browser.worker()).evaluate(
+    ([text, how]) => (chrome.omnibox.onInputEntered as unknown as Dispatchable).dispatch(text, how),
+    [content, disposition] as const,
+  );
+}
