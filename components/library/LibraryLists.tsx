@@ -3,6 +3,7 @@ import { type RefObject, createContext, useCallback, useContext, useEffect, useS
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import { toClientError } from '../../lib/client/errors.ts';
+import { forgetPanelPaint } from '../../lib/storage/panel-paint.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import { ErrorAlertWithSignIn } from '../account/SignInAgain.tsx';
 import { quietButtonClass, secondaryButtonClass } from '../field-styles.ts';
@@ -21,9 +22,12 @@ import { keys } from './query-keys.ts';
 import { recordOpen } from './record-open.ts';
 import { NO_SELECTION, type Selection } from './selection.ts';
 import { SmartFolderStatus } from './SmartFolderStatus.tsx';
+import { SortSelect } from './SortSelect.tsx';
 import { useSmartFolder } from './smart-folder.ts';
 import { type DropTarget, type LibraryTool, type Place, SourceNav } from './SourceNav.tsx';
 import { useListActions } from './use-list-actions.ts';
+import { useStats } from './use-library-counts.ts';
+import { DEFAULT_SORT, sortableSource, useSortChoice, viewKeyOf } from './view-choice.ts';
 
 /**
  * The library's lists with their actions, as both layouts show them: the side panel (one column) and the
@@ -179,7 +183,10 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab,
 }
 
 export function BrowseView({ place, tab, view }: { place: Extract<Place, { kind: 'list' }>; tab: CurrentTab | null; view?: ListView }) {
-  const list = useBrowse(place.source);
+  const sortable = sortableSource(place.source);
+  const [chosen, setSort] = useSortChoice(viewKeyOf(place));
+  const sort = sortable ? chosen : DEFAULT_SORT;
+  const list = useBrowse(place.source, sort);
   const bookmarks = list.data?.pages.flatMap((p) => p.bookmarks) ?? [];
   const note = list.data?.pages.at(-1)?.limitNote;
   const { fetchNextPage } = list;
@@ -187,10 +194,27 @@ export function BrowseView({ place, tab, view }: { place: Extract<Place, { kind:
   // A page refused (for the request budget, while it waits for room) leaves the rows loaded so far in place.
   const problem = list.error ?? list.failureReason;
   const alert = problem ? <ErrorAlertWithSignIn error={toClientError(problem)} /> : null;
-  if (!list.data) return alert ?? <p role="status" className="p-4 text-sm text-zinc-500">Loading…</p>;
+  // The order is read before the list is asked for: a list is never shown in one order and then another.
+  if (sort === undefined) return null;
+  const bar = (sortable || note) && (
+    <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
+      <p className="mr-auto min-w-0 text-xs text-zinc-500 dark:text-zinc-400">{note}</p>
+      {sortable && (
+        <SortSelect
+          sort={sort}
+          onChange={(next) => {
+            // The side panel's last paint of this list is in the order of its kept first page: not to be shown for another.
+            if (next !== DEFAULT_SORT) forgetPanelPaint();
+            setSort(next);
+          }}
+        />
+      )}
+    </div>
+  );
+  if (!list.data) return alert ?? <>{bar}<p role="status" className="p-4 text-sm text-zinc-500">Loading…</p></>;
   return (
     <>
-      {note && <p className="border-b border-zinc-200 px-2 py-1.5 text-xs text-zinc-500 dark:border-zinc-800">{note}</p>}
+      {bar}
       <ActionableList label={place.title} bookmarks={bookmarks} hasMore={list.hasNextPage} loadingMore={list.isFetchingNextPage} loadMore={loadMore} tab={tab} view={view} />
       {alert}
     </>
@@ -240,11 +264,13 @@ export function LibraryNav({ onOpen, onTool }: { onOpen(place: Place): void; onT
   const collections = useCollections();
   const tags = useTags();
   const smartFolders = useSmartFolders();
+  // The counts beside All, Favourites and Unsorted are extra: without them (refused, offline) the places still open.
+  const stats = useStats();
   const loadError = collections.error ?? tags.error ?? smartFolders.error;
   return (
     <>
       {loadError && <ErrorAlertWithSignIn error={toClientError(loadError)} />}
-      <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} onOpen={onOpen} onTool={onTool} onDropBookmarks={drops ? (target, ids) => drops.current?.(target, ids) : undefined} />
+      <SourceNav collections={collections.data ?? null} tags={tags.data ?? null} smartFolders={smartFolders.data ?? null} stats={stats.data ?? null} onOpen={onOpen} onTool={onTool} onDropBookmarks={drops ? (target, ids) => drops.current?.(target, ids) : undefined} />
     </>
   );
 }

@@ -1,5 +1,6 @@
-import { type DragEvent, useState } from 'react';
+import { type DragEvent, useId, useState } from 'react';
 import * as z from 'zod/mini';
+import type { BookmarkStats } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { SmartFolder } from '../../lib/api/smart-folders.ts';
 import type { Tag } from '../../lib/api/tags.ts';
@@ -16,6 +17,8 @@ interface Props {
   collections: readonly Collection[] | null;
   tags: readonly Tag[] | null;
   smartFolders: readonly SmartFolder[] | null;
+  /** The library's totals, for the counts beside All, Favourites and Unsorted; null until read (or when they cannot be). */
+  stats?: BookmarkStats | null;
   onOpen(place: Place): void;
   /** The clean-up views the panel opens in place of a list: not remembered as the place to reopen on. */
   onTool?(tool: LibraryTool): void;
@@ -44,6 +47,8 @@ const itemClass = `flex w-full items-center justify-between gap-2 rounded px-2 p
 
 function Item({ label, depth = 0, count, onClick, onDropIds }: { label: string; depth?: number; count?: number; onClick(): void; onDropIds?: (ids: string[]) => void }) {
   const [over, setOver] = useState(false);
+  // The count describes the place rather than naming it: the name stays as it is while counts come and change.
+  const countId = useId();
   const accepts = (event: DragEvent) => onDropIds !== undefined && event.dataTransfer.types.includes(BOOKMARKS_DRAG_TYPE);
   return (
     <li
@@ -62,9 +67,21 @@ function Item({ label, depth = 0, count, onClick, onDropIds }: { label: string; 
         if (ids) onDropIds!(ids);
       }}
     >
-      <button type="button" className={`${itemClass} ${over ? 'bg-blue-100 dark:bg-blue-900' : ''}`} style={{ paddingLeft: `${0.5 + depth}rem` }} onClick={onClick}>
+      <button
+        type="button"
+        className={`${itemClass} ${over ? 'bg-blue-100 dark:bg-blue-900' : ''}`}
+        style={{ paddingLeft: `${0.5 + depth}rem` }}
+        onClick={onClick}
+        aria-label={count !== undefined ? label : undefined}
+        aria-describedby={count !== undefined ? countId : undefined}
+      >
         <span className="truncate">{label}</span>
-        {count !== undefined && <span className="text-xs text-zinc-500 dark:text-zinc-400">{count}</span>}
+        {count !== undefined && (
+          <span id={countId} className="text-xs text-zinc-500 dark:text-zinc-400">
+            {count}
+            <span className="sr-only">{count === 1 ? ' bookmark' : ' bookmarks'}</span>
+          </span>
+        )}
       </button>
     </li>
   );
@@ -80,7 +97,7 @@ function Group({ title, children, empty }: { title: string; children: React.Reac
 }
 
 /** The library's places: the fixed lists, the collections and tags as trees (with a filter), the smart folders. */
-export function SourceNav({ collections, tags, smartFolders, onOpen, onTool, onDropBookmarks }: Props) {
+export function SourceNav({ collections, tags, smartFolders, stats = null, onOpen, onTool, onDropBookmarks }: Props) {
   const [filter, setFilter] = useState('');
   const q = filter.trim().toLowerCase();
   const list = (source: BrowseSource, title: string) => () => onOpen({ kind: 'list', source, title });
@@ -101,9 +118,9 @@ export function SourceNav({ collections, tags, smartFolders, onOpen, onTool, onD
   return (
     <nav aria-label="Library" className="min-h-0 flex-1 space-y-4 overflow-y-auto p-2">
       <ul>
-        <Item label="All bookmarks" onClick={list({ kind: 'all' }, 'All bookmarks')} />
-        <Item label="Favourites" onClick={list({ kind: 'favorites' }, 'Favourites')} />
-        <Item label="Unsorted" onClick={list({ kind: 'unsorted' }, 'Unsorted')} />
+        <Item label="All bookmarks" count={stats?.total} onClick={list({ kind: 'all' }, 'All bookmarks')} />
+        <Item label="Favourites" count={stats?.favorites} onClick={list({ kind: 'favorites' }, 'Favourites')} />
+        <Item label="Unsorted" count={stats?.unsorted} onClick={list({ kind: 'unsorted' }, 'Unsorted')} />
         {onTool && <Item label="Overview" onClick={() => onTool('overview')} />}
         {onTool && <Item label="Sites" onClick={() => onTool('sites')} />}
         {onTool && <Item label="Duplicates" onClick={() => onTool('duplicates')} />}

@@ -4,8 +4,8 @@ import { type ListSnapshot, changeBookmarks, rollBack } from './list-cache.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary } from './send.ts';
 
-/** Counts shown beside collections and tags change with any edit of a bookmark. */
-const COUNTED = [keys.collections, keys.tags];
+/** Counts shown beside collections, tags and the fixed lists (stats) change with any edit of a bookmark. */
+const COUNTED = [keys.collections, keys.tags, keys.stats];
 
 /**
  * What a row's quick actions do: each change shows at once in every list

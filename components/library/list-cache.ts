@@ -39,7 +39,8 @@ function mapBookmarks(data: ListData, map: (b: Bookmark) => Bookmark | null): Li
 export function changeBookmarks(qc: QueryClient, ids: ReadonlySet<string>, change: (b: Bookmark) => Bookmark | null): ListSnapshot {
   const snapshot = qc.getQueriesData<ListData>({ queryKey: keys.bookmarkLists });
   for (const [key, data] of snapshot) {
-    if (!data) continue;
+    // Under the same key prefix are the counts (stats), which are no list: they are asked again instead.
+    if (!data || !(Array.isArray(data) || 'folderId' in data || 'pages' in data)) continue;
     qc.setQueryData<ListData>(
       key,
       mapBookmarks(data, (b) => {

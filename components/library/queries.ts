@@ -1,5 +1,6 @@
 import { type InfiniteData, type QueryKey, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { BookmarkSort } from '../../lib/api/bookmarks.ts';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
@@ -41,23 +42,25 @@ export const useTags = () => useKeptList(keys.tags, tagsCacheItem, (refresh) => 
 export const useSmartFolders = () => useKeptList(keys.smartFolders, smartFoldersCacheItem, (refresh) => sendLibrary('listSmartFolders', { refresh }));
 
 /**
- * A list of the library, one page a request, the next asked for when the user
- * scrolls near the end. The first page the background kept shows at once; the
- * server's replaces it when it differs.
+ * A list of the library in the order asked, one page a request, the next asked for when the user
+ * scrolls near the end; not asked for while the order is not known yet (undefined). In the default
+ * order, the first page the background kept shows at once; the server's replaces it when it differs.
  */
-export function useBrowse(source: BrowseSource) {
+export function useBrowse(source: BrowseSource, sort: BookmarkSort | undefined) {
   const qc = useQueryClient();
-  const queryKey = keys.browse(source);
+  const queryKey = keys.browse(source, sort);
+  const keptOrder = sort === 'newest';
   const list = useInfiniteQuery({
     queryKey,
     queryFn: async ({ pageParam }) => {
-      if (pageParam !== null) return sendLibrary('browseBookmarks', { source, cursor: pageParam });
+      if (pageParam !== null) return sendLibrary('browseBookmarks', { source, sort, cursor: pageParam });
       // The kept first page straight from storage: no round trip through the background before the first rows.
-      const kept = await firstPageItem(JSON.stringify(source)).get();
-      return kept ? { bookmarks: kept.bookmarks, cursor: kept.cursor, limitNote: kept.limitNote, kept: true } : sendLibrary('browseBookmarks', { source });
+      const kept = keptOrder ? await firstPageItem(JSON.stringify(source)).get() : null;
+      return kept ? { bookmarks: kept.bookmarks, cursor: kept.cursor, limitNote: kept.limitNote, kept: true } : sendLibrary('browseBookmarks', { source, sort });
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor,
+    enabled: sort !== undefined,
     ...budgetRetry,
   });
   const fromKept = list.data?.pages[0]?.kept === true;

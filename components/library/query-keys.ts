@@ -1,4 +1,4 @@
-import type { LinkStatus } from '../../lib/api/bookmarks.ts';
+import type { BookmarkSort, LinkStatus } from '../../lib/api/bookmarks.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 
 /**
@@ -15,7 +15,9 @@ export const keys = {
   trashedCollections: ['collections', 'trashed'] as const,
   collectionShare: (id: string) => ['collections', 'share', id] as const,
   bookmarkLists: ['bookmarks'] as const,
-  browse: (source: BrowseSource) => ['bookmarks', 'browse', source] as const,
+  browse: (source: BrowseSource, sort: BookmarkSort = 'newest') => ['bookmarks', 'browse', source, sort] as const,
+  /** The choices kept per place in a storage item (view-choice.ts), by the item's key: read once a page. */
+  keptChoices: (item: string) => ['kept-choices', item] as const,
   /** A search with operators (search/use-library-search.ts): the text, where it was asked, and what its plan reads. */
   find: (text: string, scope: BrowseSource, plan: string | null) => ['bookmarks', 'find', text, scope, plan] as const,
   domains: ['bookmarks', 'domains'] as const,

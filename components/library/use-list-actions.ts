@@ -88,6 +88,7 @@ export function useListActions() {
       outcome.failed.push(...result.failed);
     }
     void qc.invalidateQueries({ queryKey: keys.collections });
+    void qc.invalidateQueries({ queryKey: keys.stats });
     if (first.type === 'tag' || first.type === 'untag') void qc.invalidateQueries({ queryKey: keys.tags });
     setNotice({ text: bulkSummary(first, ids.length, outcome), error: outcome.failed.length > 0 });
     setRunning(false);

@@ -1,4 +1,4 @@
-import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { Bookmark, BookmarkSort } from '../../lib/api/bookmarks.ts';
 import type { BulkResult } from '../../lib/api/bulk.ts';
 import type { BulkAction, BrowseSource } from '../../lib/messaging/library-requests.ts';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
@@ -20,6 +20,10 @@ const KEPT_FIRST_PAGES = 12;
 
 const page = (bookmarks: Bookmark[], cursor: string | null, limitNote: string | null = null): BrowsePage => ({ bookmarks, cursor, limitNote });
 
+/** The API sorts favourites by title or domain only within the most recently saved ones (its favourites window). */
+const favoritesWindowNote = (shown: number): string =>
+  `Only your ${shown} most recently saved favourites are sorted here. Sort by newest or oldest to see them all.`;
+
 const samePage = (a: BrowsePage, b: BrowsePage): boolean =>
   a.cursor === b.cursor && a.limitNote === b.limitNote && JSON.stringify(a.bookmarks) === JSON.stringify(b.bookmarks);
 
@@ -32,9 +36,12 @@ export class Browse {
     private onSavedChange: () => void,
   ) {}
 
-  /** A page of a list; the first one is also kept, for the pages to show at once the next time the list opens. */
-  async page(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
-    if (cursor !== undefined) return this.fetchPage(source, cursor);
+  /**
+   * A page of a list in the order asked (newest first by default); the first one in that order is also kept, for
+   * the pages to show at once the next time the list opens (the side panel's opening reads know no other order).
+   */
+  async page(source: BrowseSource, cursor?: string, sort: BookmarkSort = 'newest'): Promise<BrowsePage> {
+    if (cursor !== undefined || sort !== 'newest') return this.fetchPage(source, cursor, sort);
     const key = JSON.stringify(source);
     const first = await this.fetchPage(source);
     // Kept again only when it changed: its keptAt is the version the panel's kept paint is of (sidepanel/snapshot.ts).
@@ -54,8 +61,8 @@ export class Browse {
     await firstPageKeysItem.set([]);
   }
 
-  private async fetchPage(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
-    return this.learnt(await this.listPage(source, cursor));
+  private async fetchPage(source: BrowseSource, cursor?: string, sort: BookmarkSort = 'newest'): Promise<BrowsePage> {
+    return this.learnt(await this.listPage(source, cursor, sort));
   }
 
   /** A page as the server listed it, with the bookmarks the saved-page index did not know taught to it. */
@@ -64,27 +71,33 @@ export class Browse {
     return listed;
   }
 
-  private async listPage(source: BrowseSource, cursor?: string): Promise<BrowsePage> {
+  private async listPage(source: BrowseSource, cursor: string | undefined, sortBy: BookmarkSort): Promise<BrowsePage> {
     const client = await this.account.client();
     const from = cursor ? { cursor } : {};
     switch (source.kind) {
       case 'all':
       case 'favorites': {
         const favorites = source.kind === 'favorites' ? { isFavorite: 'true' as const } : {};
-        const list = await client.call('listBookmarks', { query: { limit: LIST_PAGE, sortBy: 'newest', ...favorites, ...from } });
-        return page(list.data, list.cursor);
+        const list = await client.call('listBookmarks', { query: { limit: LIST_PAGE, sortBy, ...favorites, ...from } });
+        return page(list.data, list.cursor, list.truncated ? favoritesWindowNote(list.data.length) : null);
       }
       case 'collection': {
+        // The collection's own list is newest first only; the other orders are the whole list's, filtered to it.
+        if (sortBy !== 'newest') {
+          const list = await client.call('listBookmarks', { query: { limit: LIST_PAGE, sortBy, collectionId: source.id, ...from } });
+          return page(list.data, list.cursor);
+        }
         const list = await client.call('collectionBookmarks', { params: { id: source.id }, query: { limit: COLLECTION_PAGE, ...from } });
         return page(list.bookmarks, list.continueCursor);
       }
+      // The API lists a tag's bookmarks in one order only: what the lists offer no other for (sortableSource).
       case 'tag': {
         const list = await client.call('tagBookmarksById', { params: { id: source.id }, query: { limit: String(TAG_PAGE) } });
         const note = list.bookmarks.length >= TAG_PAGE ? `Only the first ${TAG_PAGE} bookmarks with this tag are shown here. To see them all, make a smart folder for this tag.` : null;
         return page(list.bookmarks, null, note);
       }
       case 'unsorted':
-        return this.unsorted(cursor);
+        return this.unsorted(cursor, sortBy);
     }
   }
 
@@ -128,12 +141,12 @@ export class Browse {
     return bookmark;
   }
 
-  private async unsorted(cursor: string | undefined): Promise<BrowsePage> {
+  private async unsorted(cursor: string | undefined, sortBy: BookmarkSort): Promise<BrowsePage> {
     const client = await this.account.client();
     const found: Bookmark[] = [];
     let next = cursor ?? null;
     for (let pages = 0; pages < UNSORTED_MAX_PAGES && found.length < UNSORTED_WANTED; pages++) {
-      const list = await client.call('listBookmarks', { query: { limit: '200', sortBy: 'newest', ...(next && { cursor: next }) } });
+      const list = await client.call('listBookmarks', { query: { limit: '200', sortBy, ...(next && { cursor: next }) } });
       found.push(...list.data.filter((b) => b.collectionId === null));
       next = list.cursor;
       if (next === null) break;

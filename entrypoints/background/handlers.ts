@@ -87,7 +87,7 @@ export function createHandlers({ account, bookmarks, covers, autoCovers, library
       return collection;
     },
 
-    browseBookmarks: ({ source, cursor }) => browse.page(source, cursor),
+    browseBookmarks: ({ source, sort, cursor }) => browse.page(source, cursor, sort),
     searchBookmarks: ({ q, limit }) => browse.search(q, limit),
     findBookmarks: ({ source }) => find.page(source),
     listDomains: () => find.domains(),

@@ -1,5 +1,5 @@
 import { readEarly, readEarlyTogether } from '../../lib/storage/early-reads.ts';
-import { PANEL_PLACE_KEY, firstPageKey } from '../../lib/storage/opening-keys.ts';
+import { LIBRARY_SORTS_KEY, PANEL_PLACE_KEY, firstPageKey } from '../../lib/storage/opening-keys.ts';
 import { deciding, showSnapshot, versionOf } from './snapshot.ts';
 
 const isListPlace = (place: unknown): place is { source: unknown } =>
@@ -33,8 +33,9 @@ export function startOpeningReads(win: Window): Promise<void> {
 
 async function readAndShow(win: Window): Promise<void> {
   const note = noted(win);
-  const [place, notedPage] = readEarlyTogether(win, note === null ? [PANEL_PLACE_KEY] : [PANEL_PLACE_KEY, note]);
-  notedPage?.catch(() => undefined); // a failed read the page may not take: heard where it is taken
+  // The lists' orders ride along: opening.ts takes them from here (a list sorted otherwise opens without its kept page).
+  const [place, sorts, notedPage] = readEarlyTogether(win, note === null ? [PANEL_PLACE_KEY, LIBRARY_SORTS_KEY] : [PANEL_PLACE_KEY, LIBRARY_SORTS_KEY, note]);
+  for (const read of [sorts, notedPage]) read?.catch(() => undefined); // a failed read the page may not take: heard where it is taken
   const key = firstPageOf(await place);
   if (key === null) return;
   const page = key === note ? notedPage! : readEarly(win, key);

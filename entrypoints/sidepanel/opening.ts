@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { keys } from '../../components/library/query-keys.ts';
 import { readKept } from '../../lib/storage/early-reads.ts';
-import { type PanelPlace, firstPageItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
+import { DEFAULT_SORT, keptChoicesQuery, viewKeyOf } from '../../components/library/view-choice.ts';
+import { type PanelPlace, firstPageItem, librarySortsItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
 import { noteOpening } from './opening-reads.ts';
 
 export interface Opening {
@@ -13,16 +14,19 @@ export interface Opening {
 /**
  * What the panel opens on: the place it was left at and, for a list, the first
  * page kept of it, put in the query cache so that the list's first rows need no
- * further wait. sidepanel-early.js has mostly read both by now.
+ * further wait. sidepanel-early.js has mostly read both by now. The lists' orders
+ * are read beside them: a list sorted otherwise than its kept page opens without it.
  */
 export async function readOpening(queryClient: QueryClient, win: Window = window): Promise<Opening> {
-  const place = await readKept(panelPlaceItem, win);
+  const sorts = keptChoicesQuery(librarySortsItem);
+  const [place, kept] = await Promise.all([readKept(panelPlaceItem, win), readKept(librarySortsItem, win)]);
+  queryClient.setQueryData(sorts.queryKey, kept);
   noteOpening(win, place);
-  if (place?.kind !== 'list') return { place, keptPage: null };
+  if (place?.kind !== 'list' || (kept[viewKeyOf(place)] ?? DEFAULT_SORT) !== DEFAULT_SORT) return { place, keptPage: null };
   const item = firstPageItem(JSON.stringify(place.source));
-  const kept = await readKept(item, win);
-  if (!kept) return { place, keptPage: null };
-  const page = { bookmarks: kept.bookmarks, cursor: kept.cursor, limitNote: kept.limitNote, kept: true };
+  const first = await readKept(item, win);
+  if (!first) return { place, keptPage: null };
+  const page = { bookmarks: first.bookmarks, cursor: first.cursor, limitNote: first.limitNote, kept: true };
   queryClient.setQueryData(keys.browse(place.source), { pages: [page], pageParams: [null] });
-  return { place, keptPage: { key: item.key, version: kept.keptAt } };
+  return { place, keptPage: { key: item.key, version: first.keptAt } };
 }

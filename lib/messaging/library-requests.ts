@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { LinkStatus, MAX_LIST_LIMIT, TagName } from '../api/bookmarks.ts';
+import { BookmarkSort, LinkStatus, MAX_LIST_LIMIT, TagName } from '../api/bookmarks.ts';
 import { MAX_BULK } from '../api/bulk.ts';
 import { PatchCollectionBody } from '../api/collection-edits.ts';
-import { Id } from '../api/common.ts';
+import { Cursor, Id } from '../api/common.ts';
 import { CreateTagBody, MergeTagsBody } from '../api/tag-edits.ts';
 import { ExportFormat, MAX_IMPORT_BYTES } from '../api/jobs.ts';
 import { CreateSmartFolderBody, PatchSmartFolderBody } from '../api/smart-folders.ts';
@@ -34,8 +34,11 @@ const id = z.object({ id: Id });
 
 /** The library messages' inputs (the background checks them); their answers are in library-replies.ts. */
 export const libraryRequests = {
-  /** Without a cursor, the first page, which the background also keeps (firstPageItem) for the list's next opening. */
-  browseBookmarks: z.object({ source: BrowseSource, cursor: z.optional(z.string().check(z.maxLength(2048))) }),
+  /**
+   * Without a cursor, the first page, which the background also keeps (firstPageItem) for the list's next opening
+   * when in the default order. A title cursor holds the whole title: the API's own cursor bound.
+   */
+  browseBookmarks: z.object({ source: BrowseSource, sort: z.optional(BookmarkSort), cursor: z.optional(Cursor) }),
   searchBookmarks: z.object({
     q: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
     /** How many matches: the API's search has no cursor, so more matches are a larger limit (at most the API's). */

@@ -12,7 +12,7 @@ import { App } from '../../entrypoints/library/App.tsx';
 import { App as OptionsApp } from '../../entrypoints/options/App.tsx';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
-import { libraryViewsItem } from '../../lib/storage/library-items.ts';
+import { librarySortsItem, libraryViewsItem } from '../../lib/storage/library-items.ts';
 import { dataOf } from '../support/expect.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { signedInLibrary } from './support/library-page.ts';
@@ -141,6 +141,95 @@ describe('library page: layout and views', () => {
     expect(screen.queryByRole('group', { name: 'View' })).toBeNull();
     await server.user.click(within(await sources()).getByRole('button', { name: 'Broken links' }));
     expect(await screen.findByRole('heading', { name: 'Broken links' })).toBeTruthy();
+  });
+});
+
+/** The titles of the list's bookmarks, in the order shown. */
+const titlesIn = (list: HTMLElement) => within(list).getAllByRole('link').map((a) => a.textContent);
+const sortBox = () => screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement;
+
+describe('library page: sort and counts', () => {
+  it('sorts a list by each order the API offers, remembered per source across openings', async () => {
+    const reading = await collection('Reading');
+    // Newest first: b, a, c (by index); titles and sites in other orders.
+    const [b, a, c] = bookmarks(3);
+    const [inReading] = bookmarks(1, { collectionId: reading.id });
+    const retitle = server.db.prepare('UPDATE bookmarks SET title = ?, domain = ? WHERE id = ?');
+    retitle.run('banana', 'zeta.example', b);
+    retitle.run('Apple', 'alpha.example', a);
+    retitle.run('cherry', 'mid.example', c);
+    retitle.run('Damson', 'beta.example', inReading);
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    await server.user.click(viewButton('List'));
+    await waitFor(() => expect(titlesIn(list)).toEqual(['Damson', 'banana', 'Apple', 'cherry']));
+    expect(sortBox().value).toBe('newest');
+
+    await server.user.selectOptions(sortBox(), 'Title (A to Z)');
+    await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'All bookmarks' }))).toEqual(['Apple', 'banana', 'cherry', 'Damson']));
+    await server.user.selectOptions(sortBox(), 'Oldest first');
+    await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'All bookmarks' }))).toEqual(['cherry', 'Apple', 'banana', 'Damson']));
+    await server.user.selectOptions(sortBox(), 'Site (A to Z)');
+    await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'All bookmarks' }))).toEqual(['Apple', 'Damson', 'cherry', 'banana']));
+
+    // A collection sorts its own bookmarks only, in its own order (newest until chosen).
+    await server.user.click(within(await sources()).getByRole('button', { name: /^Reading/ }));
+    await screen.findByRole('list', { name: 'Reading' });
+    expect(sortBox().value).toBe('newest');
+    server.bg.requests.length = 0;
+    await server.user.selectOptions(sortBox(), 'Title (A to Z)');
+    await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'Reading' }))).toEqual(['Damson']));
+    expect(server.bg.requests.some((r) => r.url.includes(`collectionId=${reading.id}`) && r.url.includes('sortBy=title'))).toBe(true);
+    expect(await librarySortsItem.get()).toEqual({ 'list:{"kind":"all"}': 'domain', [`list:${JSON.stringify({ kind: 'collection', id: reading.id })}`]: 'title' });
+
+    // A new opening of the page finds All in its order again, asked of the server in it.
+    cleanup();
+    openLibrary();
+    await waitFor(() => expect(titlesIn(screen.getByRole('list', { name: 'All bookmarks' }))).toEqual(['Apple', 'Damson', 'cherry', 'banana']));
+    expect(sortBox().value).toBe('domain');
+  });
+
+  it('offers no order for a tag, whose list the API gives in one order, and ignores a stored order that is none', async () => {
+    bookmarks(2, { tags: ['deep'] });
+    await fakeBrowser.storage.local.set({ librarySorts: { 'list:{"kind":"all"}': 'random' } });
+    openLibrary();
+    await screen.findByRole('list', { name: 'All bookmarks' });
+    expect(sortBox().value).toBe('newest');
+    await server.user.click(await within(await sources()).findByRole('button', { name: /^deep/ }));
+    await screen.findByRole('list', { name: 'deep' });
+    expect(screen.queryByRole('combobox', { name: 'Sort' })).toBeNull();
+  });
+
+  it('says when favourites sorted by title are only the most recent ones, as the API sorts them', async () => {
+    const now = server.t.server.deps.clock.now();
+    insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 102 }, (_, i) => ({ createdAt: now - i * 1000, isFavorite: true })));
+    openLibrary();
+    await server.user.click(within(await sources()).getByRole('button', { name: 'Favourites' }));
+    await screen.findByRole('list', { name: 'Favourites' });
+    expect(screen.queryByText(/most recently saved favourites/)).toBeNull();
+    await server.user.selectOptions(sortBox(), 'Title (A to Z)');
+    expect(await screen.findByText('Only your 100 most recently saved favourites are sorted here. Sort by newest or oldest to see them all.')).toBeTruthy();
+  });
+
+  it('counts All, Favourites and Unsorted from the library’s stats, each place still named as before', async () => {
+    const reading = await collection('Reading');
+    bookmarks(2, { collectionId: reading.id });
+    const [fav, other] = bookmarks(3);
+    server.db.prepare('UPDATE bookmarks SET is_favorite = 1 WHERE id = ?').run(fav);
+    openLibrary();
+    const nav = await sources();
+    const described = (name: string) => within(nav).getByRole('button', { name }).getAttribute('aria-describedby');
+    await waitFor(() => expect(described('All bookmarks')).not.toBeNull());
+    const countOf = (name: string) => document.getElementById(described(name)!)!.textContent;
+    expect(countOf('All bookmarks')).toBe('5 bookmarks');
+    expect(countOf('Favourites')).toBe('1 bookmark');
+    expect(countOf('Unsorted')).toBe('3 bookmarks');
+    expect(within(nav).getByRole('button', { name: /^Reading/ }).textContent).toContain('2');
+
+    // A bookmark favourited from the list: the count follows.
+    await server.user.click(viewButton('List'));
+    await server.user.click(await screen.findByRole('button', { name: `Favourite Title ${other}` }));
+    await waitFor(() => expect(countOf('Favourites')).toBe('2 bookmarks'));
   });
 });
 

@@ -2,6 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { keys } from '../../components/library/query-keys.ts';
+import { keptChoicesQuery } from '../../components/library/view-choice.ts';
 import { readOpening as readOptionsOpening } from '../../entrypoints/options/opening.ts';
 import { startOpeningReads as startOptionsReads } from '../../entrypoints/options/opening-reads.ts';
 import { readOpening } from '../../entrypoints/sidepanel/opening.ts';
@@ -11,7 +12,7 @@ import { savedBookmark } from './support/fixtures.ts';
 import { readEarly, readKept } from '../../lib/storage/early-reads.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
-import { type PanelPlace, firstPageItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
+import { type PanelPlace, firstPageItem, librarySortsItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
 
 const bookmark = (id: string): Bookmark => savedBookmark({ id, url: `https://example.com/${id}`, title: `Title ${id}` });
 
@@ -144,7 +145,21 @@ describe('the side panel’s opening', () => {
     const client = new QueryClient();
 
     expect((await readOpening(client, win)).place).toBeNull();
-    expect(client.getQueryCache().getAll()).toHaveLength(0);
+    expect(client.getQueryCache().findAll({ queryKey: keys.bookmarkLists })).toHaveLength(0);
+  });
+
+  it('opens a list sorted otherwise than its kept first page without that page, the orders read in the early request', async () => {
+    await panelPlaceItem.set(ALL);
+    await keep(ALL, ['bm_1']);
+    await librarySortsItem.set({ 'list:{"kind":"all"}': 'title' });
+    const win = await panelReadEarly();
+    const client = new QueryClient();
+
+    expect(await readOpening(client, win)).toEqual({ place: ALL, keptPage: null });
+    expect(cachedIds(client, ALL)).toBeUndefined();
+    // The list's query finds the order there: the early script's two reads, and none more.
+    expect(client.getQueryData(keptChoicesQuery(librarySortsItem).queryKey)).toEqual({ 'list:{"kind":"all"}': 'title' });
+    expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(2);
   });
 
   it('keeps no page that does not fit the schema, and still opens on the place', async () => {
