@@ -36,9 +36,9 @@ export class Bookmarks {
    * Everything the user chose travels in one save. When the server cannot take
    * it now (no network, a timeout, a 5xx, a rate limit, a refused token) the save
    * waits in the queue, and the answer says so. `edits` is what the user changed
-   * in the form: all that changes should the URL turn out to be saved already.
+   * in the form: all that changes should the URL turn out to be saved already. A quick save waits marked as one.
    */
-  save(input: CreateBookmarkBody, edits: SaveEdits = NO_EDITS): Promise<MessageOutput<'saveBookmark'>> {
+  save(input: CreateBookmarkBody, edits: SaveEdits = NO_EDITS, options: { quick?: boolean } = {}): Promise<MessageOutput<'saveBookmark'>> {
     return this.queue.exclusive(input.url, async () => {
       // The save is this account's from here on: queued, it waits for this account and no other.
       const owner = await this.account.owner();
@@ -56,7 +56,7 @@ export class Bookmarks {
       } catch (err) {
         const error = toClientError(err);
         if (!shouldQueue(error)) throw error;
-        await this.queue.queueFailure({ owner, body: input, edits, key }, error, (waiting?.attempts ?? 0) + 1);
+        await this.queue.queueFailure({ owner, body: input, edits, key, ...(options.quick && { quick: true }) }, error, (waiting?.attempts ?? 0) + 1);
         const queued = await this.queue.forUrl(input.url, owner);
         return { bookmark: null, queued: await this.queue.info(queued!) };
       }

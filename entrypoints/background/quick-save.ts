@@ -2,8 +2,9 @@ import type { browser } from 'wxt/browser';
 
 type Browser = typeof browser;
 import type { AutoCovers } from './auto-covers.ts';
-import type { Bookmarks } from './bookmarks.ts';
-import type { CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
+import type { Bookmarks, OutgoingSave } from './bookmarks.ts';
+import type { Bookmark, CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
+import { NO_EDITS } from '../../lib/save-edits.ts';
 import { toClientError } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import { lastCollectionItem, quickSaveTargetItem } from '../../lib/storage/items.ts';
@@ -50,12 +51,12 @@ export async function quickSave(
     return;
   }
   try {
-    const { saved, fellBack } = await saveInto(bookmarks, { url, ...(title?.trim() && { title: title.trim() }) }, await quickSaveCollection());
+    const page = { url, ...(title?.trim() && { title: title.trim() }) };
+    const collectionId = await quickSaveCollection();
+    const { saved, fellBack } = await intoChosenOrUnsorted({ ...page, ...(collectionId !== null && { collectionId }) }, (body) => bookmarks.save(body, NO_EDITS, { quick: true }));
     if (saved.bookmark) {
       if (cover && saved.existed === false) void cover.autoCovers.afterSave(saved.bookmark, cover.tabId);
-      const name = saved.bookmark.title || saved.bookmark.url;
-      if (fellBack) await notify(browser, 'Saved to Shelf, in Unsorted', `${name}: the collection chosen for quick saves is no longer in your library. Choose another in Shelf’s options.`);
-      else await notify(browser, 'Saved to Shelf', name);
+      await notifySaved(browser, saved.bookmark, fellBack);
     } else {
       const error = saved.queued?.error;
       const why = error ? describeError({ ...error, retryAfterSeconds: undefined }).title : '';
@@ -64,6 +65,24 @@ export async function quickSave(
   } catch (err) {
     await notifyFailure(browser, 'Not saved', err);
   }
+}
+
+/**
+ * A quick save that waited in the queue, as it goes: into its collection, or into Unsorted when that collection
+ * is gone by then, which the notification says as the direct path's does (it goes under a new key: the refused
+ * request made nothing).
+ */
+export async function sendQueuedQuickSave(browser: Browser, bookmarks: Bookmarks, save: OutgoingSave): Promise<void> {
+  const { saved, fellBack } = await intoChosenOrUnsorted(save.body, (body) =>
+    bookmarks.send(body === save.body ? save : { ...save, body, key: crypto.randomUUID() }, 'background'),
+  );
+  if (fellBack) await notifySaved(browser, saved.bookmark, true);
+}
+
+function notifySaved(browser: Browser, bookmark: Bookmark, fellBack: boolean): Promise<void> {
+  const name = bookmark.title || bookmark.url;
+  if (fellBack) return notify(browser, 'Saved to Shelf, in Unsorted', `${name}: the collection chosen for quick saves is no longer in your library. Choose another in Shelf’s options.`);
+  return notify(browser, 'Saved to Shelf', name);
 }
 
 /** The collection the options page names for quick saves; null is Unsorted. */
@@ -78,12 +97,12 @@ async function quickSaveCollection(): Promise<string | null> {
  * Unsorted rather than nowhere. Unsorted is the server's default, so no collection is sent for it (and
  * the popup's last collection stays as it was).
  */
-async function saveInto(bookmarks: Bookmarks, page: CreateBookmarkBody, collectionId: string | null) {
-  if (collectionId === null) return { saved: await bookmarks.save(page), fellBack: false };
+async function intoChosenOrUnsorted<T>(page: CreateBookmarkBody, send: (body: CreateBookmarkBody) => Promise<T>): Promise<{ saved: T; fellBack: boolean }> {
   try {
-    return { saved: await bookmarks.save({ ...page, collectionId }), fellBack: false };
+    return { saved: await send(page), fellBack: false };
   } catch (err) {
-    if (toClientError(err).code !== 'NOT_FOUND') throw err;
-    return { saved: await bookmarks.save(page), fellBack: true };
+    if (page.collectionId == null || toClientError(err).code !== 'NOT_FOUND') throw err;
+    const { collectionId: _gone, ...unsorted } = page;
+    return { saved: await send(unsorted), fellBack: true };
   }
 }

@@ -116,7 +116,7 @@ export class SaveQueue {
   }
 
   /** A failed attempt of a new save: queued when a retry may succeed. */
-  queueFailure(save: Pick<QueuedSave, 'owner' | 'body' | 'edits' | 'key'>, error: ClientError, attempts: number): Promise<void> {
+  queueFailure(save: Pick<QueuedSave, 'owner' | 'body' | 'edits' | 'key' | 'quick'>, error: ClientError, attempts: number): Promise<void> {
     return this.put({ ...save, queuedAt: Date.now(), attempts, ...nextTry(error, attempts), refused: false });
   }
 

@@ -14,6 +14,7 @@ import { OpenCounts } from './open-counts.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
 import { SaveQueue } from './save-queue.ts';
+import { sendQueuedQuickSave } from './quick-save.ts';
 import { TabSaver } from './save-all-tabs.ts';
 import { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import { SmartFolders } from './smart-folders.ts';
@@ -39,7 +40,7 @@ export function createServices(
   const index = new SavedIndex(account);
   const library = new Library(account);
   const queue: SaveQueue = new SaveQueue(account, {
-    send: (save) => bookmarks.send(save, 'background'),
+    send: (save) => (save.quick ? sendQueuedQuickSave(browserApi, bookmarks, save) : bookmarks.send(save, 'background')),
     onChange: () => void icon.refreshAll(),
   });
   const icon = new SavedIcon(browserApi, index, queue);

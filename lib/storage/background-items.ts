@@ -71,6 +71,8 @@ export const QueuedSave = z.object({
   error: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
   /** The server refused it for good (a 4xx a retry cannot fix): kept to be shown, never sent again by itself. */
   refused: z.boolean(),
+  /** A quick save (the shortcut, the context menu): should its collection be gone when it goes, it goes to Unsorted. */
+  quick: z.optional(z.boolean()),
 });
 export type QueuedSave = z.infer<typeof QueuedSave>;
 export const saveQueueItem = typedItem('local:saveQueue', z.array(QueuedSave), { fallback: [], onInvalid: 'throw' });

@@ -17,6 +17,8 @@ describe('cleaning up and managing the library, in Chromium', () => {
   let pages: http.Server;
   let origin: string;
   let problems: string[] = [];
+  /** What /back answers: gone at first, then back again. */
+  let backAnswers = 404;
 
   const save = (body: Record<string, unknown>) => shelf.api('POST', '/bookmarks', { description: '', ...body }).then((res) => dataOf<Bookmark>(res));
   const get = (id: string) => shelf.api('GET', `/bookmarks/${id}`).then((res) => dataOf<Bookmark>(res));
@@ -26,6 +28,7 @@ describe('cleaning up and managing the library, in Chromium', () => {
       if (req.url?.startsWith('/gone')) res.writeHead(404).end('not here');
       else if (req.url?.startsWith('/moved')) res.writeHead(301, { Location: '/new-home' }).end();
       else if (req.url?.startsWith('/silent')) return; // never answers
+      else if (req.url?.startsWith('/back')) res.writeHead(backAnswers).end();
       else res.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>Fine</title>');
     });
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
@@ -82,6 +85,21 @@ describe('cleaning up and managing the library, in Chromium', () => {
     expect(await group(/^Gone \(1\)$/).getByRole('link', { name: 'Open archived copy of Gone post' }).getAttribute('href')).toBe(
       `https://web.archive.org/web/*/${origin}/gone/post`,
     );
+    await options.close();
+  }, 60_000);
+
+  it('Re-check in the open Broken links view: a page that answers again leaves its group without reading the view again', async () => {
+    const back = await save({ url: `${origin}/back/page`, title: 'Back page' });
+    await expect.poll(async () => (await get(back.id)).linkStatus, { timeout: 20_000 }).toBe('broken');
+    const options = await open('options.html#broken-links');
+    const row = options.getByRole('listitem').filter({ hasText: 'Back page' });
+    await row.getByText(/Answered 404/).waitFor();
+
+    backAnswers = 200;
+    await options.getByRole('button', { name: 'Re-check Back page', exact: true }).click();
+    await options.getByRole('status').getByText('Re-checked: 1 link works again.').waitFor({ timeout: 20_000 });
+    expect(await options.getByText('Back page').count()).toBe(0);
+    expect(await get(back.id)).toMatchObject({ linkStatus: 'ok', httpStatusCode: 200 });
     await options.close();
   }, 60_000);
 

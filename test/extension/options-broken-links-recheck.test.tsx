@@ -48,13 +48,14 @@ function show(): void {
   );
 }
 
-it('Re-check asks the server to check the link again: a page answering again leaves the Gone group', async () => {
+it('Re-check asks the server to check the link again: a page answering again leaves the Gone group of the open view', async () => {
   fakeBrowser.reset();
   const bg = createTestBackground();
   setRuntime(bg.runtime);
   const user = userEvent.setup();
   const u = await t.user();
   await bg.services.account.signIn(t.baseUrl, u.token);
+  answer = 404;
   const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/article`;
   const saved = dataOf(await u.api('POST', '/bookmarks', { body: { url, title: 'Local article', description: 'd' } }), Bookmark, 201);
   await runCheck();
@@ -62,6 +63,7 @@ it('Re-check asks the server to check the link again: a page answering again lea
   show();
   const gone = await screen.findByRole('region', { name: /^Gone \(1\)$/ });
   expect(await within(gone).findByText(/Answered 404/)).toBeTruthy();
+  await user.click(within(gone).getByRole('checkbox', { name: 'Select Local article' }));
 
   answer = 200;
   await user.click(within(gone).getByRole('button', { name: 'Re-check Local article' }));
@@ -69,10 +71,39 @@ it('Re-check asks the server to check the link again: a page answering again lea
   await runCheck();
   expect(dataOf(await u.api('GET', `/bookmarks/${saved.id}`), Bookmark)).toMatchObject({ linkStatus: 'ok', httpStatusCode: 200 });
 
-  // Opened again, the section lists no broken link.
-  cleanup();
-  show();
-  expect(await screen.findByText('No broken links found.')).toBeTruthy();
+  // The open view shows it by itself: the link left its group, and the line says why.
+  expect(await screen.findByText('No broken links found.', undefined, { timeout: 10_000 })).toBeTruthy();
   expect(screen.queryByText('Local article')).toBeNull();
+  expect(screen.getByRole('status').textContent).toBe('Re-checked: 1 link works again.');
+  // It is no longer among the chosen either.
+  expect(screen.getByText('0 selected')).toBeTruthy();
+  await bg.idle();
+});
+
+it('a link that still fails after a re-check shows its new answer in the group it now belongs to', async () => {
+  cleanup();
+  fakeBrowser.reset();
+  const bg = createTestBackground();
+  setRuntime(bg.runtime);
+  const user = userEvent.setup();
+  const u = await t.user();
+  await bg.services.account.signIn(t.baseUrl, u.token);
+  answer = 404;
+  const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/failing`;
+  const saved = dataOf(await u.api('POST', '/bookmarks', { body: { url, title: 'Failing article', description: 'd' } }), Bookmark, 201);
+  await runCheck();
+  show();
+  const gone = await screen.findByRole('region', { name: /^Gone \(1\)$/ });
+
+  answer = 503;
+  await user.click(await within(gone).findByRole('button', { name: 'Re-check Failing article' }));
+  await runCheck();
+  expect(dataOf(await u.api('GET', `/bookmarks/${saved.id}`), Bookmark)).toMatchObject({ linkStatus: 'error', httpStatusCode: 503 });
+
+  const error = await screen.findByRole('region', { name: /^Error \(1\)$/ }, { timeout: 10_000 });
+  expect(await within(error).findByText('Failing article')).toBeTruthy();
+  expect(within(error).getByText(/Answered 503/)).toBeTruthy();
+  expect(screen.queryByRole('region', { name: /^Gone/ })).toBeNull();
+  expect(await screen.findByText('Re-checked: 1 link still not working.')).toBeTruthy();
   await bg.idle();
 });

@@ -6,6 +6,8 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type QuickSaveTarget, lastCollectionItem, quickSaveTargetItem } from '../../lib/storage/items.ts';
 import { quickSave } from '../../entrypoints/background/quick-save.ts';
+import { saveQueueItem } from '../../lib/storage/background-items.ts';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
 
@@ -107,5 +109,60 @@ describe('quick saves go where the options page says', () => {
     await choose({ kind: 'collection', collectionId: work });
     await quickSave(browser, bg.services.bookmarks, url, 'Another title');
     expect(((await u.api('GET', `/bookmarks/${before.id}`)).body as { data: Bookmark }).data).toEqual(before);
+  });
+});
+
+describe('a quick save that waited in the queue', () => {
+  let proxy: FaultProxy;
+  beforeAll(async () => {
+    proxy = await startFaultProxy(t.baseUrl);
+  });
+  afterAll(() => proxy.close());
+
+  /** A quick save into Work made while the server cannot be reached: it waits, as the notification says. */
+  async function queuedIntoWork(url: string): Promise<void> {
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: u.token });
+    await bg.idle();
+    await choose({ kind: 'collection', collectionId: work });
+    proxy.fault = 'down';
+    await quickSave(browser, bg.services.bookmarks, url, 'Saved offline');
+    expect(notes.at(-1)?.title).toBe('Waiting to be saved');
+    expect(await saveQueueItem.get()).toMatchObject([{ body: { url, collectionId: work }, quick: true }]);
+    notes.length = 0;
+    proxy.fault = 'pass';
+  }
+  const savedAt = async (url: string) => ((await u.api('GET', `/bookmarks?url=${encodeURIComponent(url)}`)).body as { data: { data: Bookmark[] } }).data.data;
+
+  it('goes to Unsorted when its collection was trashed before it went, and the notification says why', async () => {
+    const url = 'https://quick.example/queued-gone';
+    await queuedIntoWork(url);
+    expect((await u.api('DELETE', `/collections/${work}`)).status).toBe(200);
+
+    await bg.services.queue.drain(true);
+    expect(await saveQueueItem.get()).toEqual([]);
+    expect(await savedAt(url)).toMatchObject([{ title: 'Saved offline', collectionId: null }]);
+    expect(notes).toEqual([{ title: 'Saved to Shelf, in Unsorted', message: 'Saved offline: the collection chosen for quick saves is no longer in your library. Choose another in Shelf’s options.' }]);
+  });
+
+  it('goes into its collection when that is still there, with no second notification', async () => {
+    const url = 'https://quick.example/queued-kept';
+    await queuedIntoWork(url);
+    await bg.services.queue.drain(true);
+    expect(await saveQueueItem.get()).toEqual([]);
+    expect(await savedAt(url)).toMatchObject([{ collectionId: work }]);
+    expect(notes).toEqual([]);
+  });
+
+  it('a popup save into a collection gone meanwhile is not moved: it is kept, refused, for the user to see', async () => {
+    const url = 'https://quick.example/popup-gone';
+    await bg.handlers.signIn({ serverUrl: proxy.baseUrl, token: u.token });
+    await bg.idle();
+    proxy.fault = 'down';
+    await bg.handlers.saveBookmark({ bookmark: { url, title: 'From the popup', collectionId: work } });
+    proxy.fault = 'pass';
+    expect((await u.api('DELETE', `/collections/${work}`)).status).toBe(200);
+    await bg.services.queue.drain(true);
+    expect(await saveQueueItem.get()).toMatchObject([{ body: { url, collectionId: work }, refused: true, error: { code: 'NOT_FOUND' } }]);
+    expect(await savedAt(url)).toEqual([]);
   });
 });

@@ -10,7 +10,9 @@ import { sendLibrary } from '../../library/send.ts';
 import { bulkSummary } from '../../library/use-list-actions.ts';
 import { MissingScope, useScopes } from '../scopes.tsx';
 import { SectionError, failureOf } from '../SectionError.tsx';
+import { plural } from '../count.ts';
 import { useBookmarksByLinkStatus, useLinkStatusCounts } from './use-broken-links.ts';
+import { type RecheckResult, useRecheckWatch } from './use-recheck-watch.ts';
 
 /** The groups shown, in this order: statuses that need the user (ok and unchecked do not). */
 const GROUPS: ReadonlyArray<{ status: LinkStatus; title: string; about: string }> = [
@@ -21,6 +23,16 @@ const GROUPS: ReadonlyArray<{ status: LinkStatus; title: string; about: string }
 ];
 
 const NO_LINK_CHECK = 'This server does not check links: it was started with link checking turned off. Ask whoever runs it to turn link checking on.';
+
+const STATUSES = GROUPS.map((g) => g.status);
+
+/** What the view says once the checker has answered for the links of a re-check, or has not in time. */
+export function recheckText({ fine, listed, waiting }: RecheckResult): string {
+  const parts = [fine.length > 0 && `${plural(fine.length, 'link works', 'links work')} again`, listed > 0 && `${plural(listed, 'link', 'links')} still not working`];
+  const answered = parts.filter(Boolean).join(', ');
+  const late = waiting > 0 && `${plural(waiting, 'link was', 'links were')} not checked yet (the server checks a few links of each site at a time); open this list later to see ${waiting === 1 ? 'it' : 'them'}`;
+  return `${[answered && `Re-checked: ${answered}`, late].filter(Boolean).join('. ')}.`;
+}
 
 /** The Wayback Machine's list of copies of a page; opened by the user, nothing is fetched from it here. */
 export const archiveUrl = (url: string) => `https://web.archive.org/web/*/${url}`;
@@ -33,6 +45,11 @@ export function BrokenLinksSection() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
   const [running, setRunning] = useState(false);
+  const recheck = useRecheckWatch(STATUSES, (result) => {
+    setStatus({ text: recheckText(result), error: false });
+    // A link that works again has left the view: it is no longer among the chosen.
+    setSelected((now) => new Set([...now].filter((id) => !result.fine.includes(id))));
+  });
 
   if (!scopes.loaded) return null;
   if (!scopes.allows('bookmarks:read')) return <MissingScope scope="bookmarks:read">Broken links cannot be shown.</MissingScope>;
@@ -54,6 +71,8 @@ export function BrokenLinksSection() {
     const refused = action.type === 'check' && outcome.failed.some((f) => f.code === 'CONFLICT');
     setStatus({ text: refused ? NO_LINK_CHECK : bulkSummary(action, ids.length, outcome), error: outcome.failed.length > 0 });
     if (action.type === 'trash') setSelected((now) => new Set([...now].filter((id) => !outcome.done.includes(id))));
+    // The server checks after it has answered: the view watches for the results and shows them as they come.
+    if (action.type === 'check' && outcome.done.length > 0) recheck.watch(outcome.done);
     await qc.invalidateQueries({ queryKey: keys.bookmarkLists });
   };
 

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { LinkStatus } from '../../../lib/api/bookmarks.ts';
 import { keys } from '../../library/query-keys.ts';
 import { sendLibrary } from '../../library/send.ts';
@@ -8,14 +8,17 @@ export function useLinkStatusCounts() {
   return useQuery({ queryKey: keys.linkStatusCounts, queryFn: () => sendLibrary('linkStatusCounts', {}) });
 }
 
-/** The bookmarks of one link status, a page at a time; asked only once the group has any. */
-export function useBookmarksByLinkStatus(linkStatus: LinkStatus, enabled: boolean) {
-  const list = useInfiniteQuery({
+/** One link status's bookmarks, a page at a time: shared by its group and by the watch on a re-check. */
+export const linkStatusList = (linkStatus: LinkStatus) =>
+  infiniteQueryOptions({
     queryKey: keys.byLinkStatus(linkStatus),
     queryFn: ({ pageParam }) => sendLibrary('bookmarksByLinkStatus', pageParam === null ? { linkStatus } : { linkStatus, cursor: pageParam }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor,
-    enabled,
   });
+
+/** The bookmarks of one link status; asked only once the group has any. */
+export function useBookmarksByLinkStatus(linkStatus: LinkStatus, enabled: boolean) {
+  const list = useInfiniteQuery({ ...linkStatusList(linkStatus), enabled });
   return { list, bookmarks: list.data?.pages.flatMap((page) => page.bookmarks) ?? [] };
 }
