@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type RefObject, createContext, useCallback, useContext, useEffect, useState } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
-import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
+import { type BrowseSource, MAX_OPEN_ALL } from '../../lib/messaging/library-requests.ts';
 import { toClientError } from '../../lib/client/errors.ts';
 import { forgetPanelPaint } from '../../lib/storage/panel-paint.ts';
 import { normaliseUrl } from '../../lib/url.ts';
@@ -16,6 +16,7 @@ import { type CurrentTab, openUrl } from './current-tab.ts';
 import { useBrowse, useCollections, useSavedPage, useSmartFolders, useTags } from './queries.ts';
 import { LoadMore, SearchCount } from './search/SearchStatus.tsx';
 import { useLibrarySearch } from './search/use-library-search.ts';
+import { OpenAllButton } from './OpenAll.tsx';
 import { OverviewView } from './OverviewView.tsx';
 import { SitesView } from './SitesView.tsx';
 import { keys } from './query-keys.ts';
@@ -138,6 +139,7 @@ function ActionableList({ label, bookmarks, hasMore, loadingMore, loadMore, tab,
           <button type="button" className={secondaryButtonClass} disabled={actions.running} onClick={() => many('trash')}>
             Trash
           </button>
+          <OpenAllButton target={{ kind: 'bookmarks', bookmarks: selected.slice(0, MAX_OPEN_ALL).map(({ id, url }) => ({ id, url })) }} count={selected.length} />
           <button type="button" className={quietButtonClass} onClick={() => setSelection(NO_SELECTION)}>
             Clear selection
           </button>
@@ -187,6 +189,9 @@ export function BrowseView({ place, tab, view }: { place: Extract<Place, { kind:
   const [chosen, setSort] = useSortChoice(viewKeyOf(place));
   const sort = sortable ? chosen : DEFAULT_SORT;
   const list = useBrowse(place.source, sort);
+  const collections = useCollections();
+  const { source } = place;
+  const collection = source.kind === 'collection' ? collections.data?.find((c) => c.id === source.id) : undefined;
   const bookmarks = list.data?.pages.flatMap((p) => p.bookmarks) ?? [];
   const note = list.data?.pages.at(-1)?.limitNote;
   const { fetchNextPage } = list;
@@ -199,6 +204,7 @@ export function BrowseView({ place, tab, view }: { place: Extract<Place, { kind:
   const bar = (sortable || note) && (
     <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
       <p className="mr-auto min-w-0 text-xs text-zinc-500 dark:text-zinc-400">{note}</p>
+      {source.kind === 'collection' && <OpenAllButton target={{ kind: 'collection', id: source.id }} count={collection?.bookmarkCount ?? bookmarks.length} />}
       {sortable && (
         <SortSelect
           sort={sort}

@@ -19,6 +19,7 @@ import type { LinkStatuses } from './link-statuses.ts';
 import type { Trash } from './trash.ts';
 import type { SaveQueue } from './save-queue.ts';
 import type { TabSaver } from './save-all-tabs.ts';
+import type { OpenAll } from './open-all.ts';
 
 export interface Services {
   account: Account;
@@ -38,12 +39,13 @@ export interface Services {
   queue: SaveQueue;
   duplicates: Duplicates;
   opens: OpenCounts;
+  openAll: OpenAll;
   find: Find;
   tabs: TabSaver;
 }
 
 /** Every message the UI may send, answered by one service call. */
-export function createHandlers({ account, bookmarks, covers, autoCovers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens, find, tabs }: Services): Handlers {
+export function createHandlers({ account, bookmarks, covers, autoCovers, library, edits, index, icon, browse, smartFolders, smartFolderDefinitions, trash, linkStatuses, transfer, queue, duplicates, opens, openAll, find, tabs }: Services): Handlers {
   /** What is kept of the signed-in account's library: its saved-page index, lists and kept pages. */
   const forgetLibrary = () => Promise.all([index.clear(), library.clear(), smartFolders.clear(), browse.clear()]);
   return {
@@ -102,6 +104,7 @@ export function createHandlers({ account, bookmarks, covers, autoCovers, library
       await opens.record(id);
       return {};
     },
+    openAll: (request) => openAll.open(request),
 
     updateCollection: ({ id, patch }) => edits.updateCollection(id, patch),
     trashCollection: ({ id }) => edits.trashCollection(id),

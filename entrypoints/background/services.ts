@@ -16,6 +16,7 @@ import { SavedIndex } from './saved-index.ts';
 import { SaveQueue } from './save-queue.ts';
 import { sendQueuedQuickSave } from './quick-save.ts';
 import { TabSaver } from './save-all-tabs.ts';
+import { OpenAll } from './open-all.ts';
 import { SmartFolderDefinitions } from './smart-folder-definitions.ts';
 import { SmartFolders } from './smart-folders.ts';
 import { Transfer } from './transfer.ts';
@@ -48,6 +49,7 @@ export function createServices(
   const catchUp = (options?: Parameters<SavedIndex['sync']>[0]) =>
     void index.sync(options).then(refreshIcons, (err: unknown) => console.warn('Shelf: saved-page sync failed', err));
   // The index learnt of a bookmark saved elsewhere: it catches up (a full pass when the library's size says so).
+  const opens = new OpenCounts(account);
   const bookmarks = new Bookmarks(account, index, library, queue, refreshIcons, () => catchUp());
   return {
     account,
@@ -67,7 +69,8 @@ export function createServices(
     linkStatuses: new LinkStatuses(account),
     transfer: new Transfer(account, (job) => catchUp({ full: true, ...(job.result && { added: job.result.imported }) })),
     duplicates: new Duplicates(account, scheduler),
-    opens: new OpenCounts(account),
+    opens,
+    openAll: new OpenAll(browserApi, account, opens),
     find: new Find(account),
     tabs: new TabSaver(browserApi, index, bookmarks),
   };

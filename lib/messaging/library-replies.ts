@@ -59,6 +59,10 @@ export const EmptiedTrash = z.object({ deleted: z.number() });
 /** Saves queued by accounts other than the signed-in one, by account: they wait for it, or for the user to discard them. */
 export const HeldSaves = z.array(z.object({ owner: SaveOwner, count: z.number() }));
 
+/** Open all's window: how many tabs it has, and whether the collection has more than were opened. */
+export const OpenAllReply = z.object({ opened: z.number(), more: z.boolean() });
+export type OpenAllReply = z.infer<typeof OpenAllReply>;
+
 /** What the background answers each library message with; only the library pages load these (the popup does not). */
 export const libraryReplies = {
   browseBookmarks: BrowsePage,
@@ -73,6 +77,7 @@ export const libraryReplies = {
   restoreBookmark: Bookmark,
   findDuplicates: DuplicatesView,
   bookmarkOpened: z.object({}),
+  openAll: OpenAllReply,
 
   updateCollection: Collection,
   trashCollection: CollectionTrashResult,

@@ -32,6 +32,19 @@ export type BulkAction = z.infer<typeof BulkAction>;
 
 const id = z.object({ id: Id });
 
+/** The most bookmarks Open all opens at once (one page of a collection's list, the API's largest). */
+export const MAX_OPEN_ALL = 100;
+
+/** Open all: these bookmarks (a selection), or a collection's, read by the background. */
+export const OpenAllRequest = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('bookmarks'),
+    bookmarks: z.array(z.object({ id: Id, url: z.string().check(z.minLength(1), z.maxLength(8192)) })).check(z.minLength(1), z.maxLength(MAX_OPEN_ALL)),
+  }),
+  z.object({ kind: z.literal('collection'), id: Id }),
+]);
+export type OpenAllRequest = z.infer<typeof OpenAllRequest>;
+
 /** The library messages' inputs (the background checks them); their answers are in library-replies.ts. */
 export const libraryRequests = {
   /**
@@ -58,6 +71,8 @@ export const libraryRequests = {
   findDuplicates: z.object({}),
   /** The user opened a bookmark from Shelf: its clickCount is raised later, with other opens, as background work. */
   bookmarkOpened: id,
+  /** Open all, as the tabs of a new window; each open recorded as bookmarkOpened's. */
+  openAll: OpenAllRequest,
 
   // The options page's Collections and Tags sections: each change also refreshes the background's kept list.
   updateCollection: z.object({ id: Id, patch: PatchCollectionBody }),

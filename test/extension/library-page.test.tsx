@@ -12,6 +12,9 @@ import { App } from '../../entrypoints/library/App.tsx';
 import { App as OptionsApp } from '../../entrypoints/options/App.tsx';
 import { Bookmark } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
+import { libraryReplies } from '../../lib/messaging/library-replies.ts';
+import type { OpenAllRequest } from '../../lib/messaging/library-requests.ts';
+import { sendMessage } from '../../lib/messaging/transport.ts';
 import { librarySortsItem, libraryViewsItem } from '../../lib/storage/library-items.ts';
 import { dataOf } from '../support/expect.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
@@ -224,12 +227,80 @@ describe('library page: sort and counts', () => {
     expect(countOf('All bookmarks')).toBe('5 bookmarks');
     expect(countOf('Favourites')).toBe('1 bookmark');
     expect(countOf('Unsorted')).toBe('3 bookmarks');
-    expect(within(nav).getByRole('button', { name: /^Reading/ }).textContent).toContain('2');
+    expect((await within(nav).findByRole('button', { name: /^Reading/ })).textContent).toContain('2');
 
     // A bookmark favourited from the list: the count follows.
     await server.user.click(viewButton('List'));
     await server.user.click(await screen.findByRole('button', { name: `Favourite Title ${other}` }));
     await waitFor(() => expect(countOf('Favourites')).toBe('2 bookmarks'));
+  });
+});
+
+describe('library page: Open all', () => {
+  it('opens a collection’s bookmarks as the tabs of a new window, through the background, each open counted', async () => {
+    const reading = await collection('Reading');
+    const ids = bookmarks(3, { collectionId: reading.id });
+    bookmarks(1);
+    const created = vi.spyOn(fakeBrowser.windows, 'create');
+    openLibrary();
+    await server.user.click(await within(await sources()).findByRole('button', { name: /^Reading/ }));
+    await screen.findByRole('list', { name: 'Reading' });
+    await server.user.click(screen.getByRole('button', { name: 'Open all' }));
+    expect(await screen.findByText('Opened 3 bookmarks in a new window.')).toBeTruthy();
+    // Three is few: no question first.
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(created).toHaveBeenCalledTimes(1);
+    expect(created).toHaveBeenCalledWith({ url: ids.map((id) => `https://example.com/${id}`) });
+    await server.bg.services.opens.flush();
+    await waitFor(async () => expect((await Promise.all(ids.map(onServer))).map((b) => b.clickCount)).toEqual([1, 1, 1]));
+  });
+
+  it('asks first above 20, with the count; Cancel opens nothing', async () => {
+    const reading = await collection('Reading');
+    const ids = bookmarks(21, { collectionId: reading.id });
+    const created = vi.spyOn(fakeBrowser.windows, 'create');
+    openLibrary();
+    await server.user.click(await within(await sources()).findByRole('button', { name: /^Reading/ }));
+    await screen.findByRole('list', { name: 'Reading' });
+    await server.user.click(screen.getByRole('button', { name: 'Open all' }));
+    const ask = await screen.findByRole('alertdialog', { name: 'Open 21 bookmarks?' });
+    await server.user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(created).not.toHaveBeenCalled();
+
+    await server.user.click(screen.getByRole('button', { name: 'Open all' }));
+    await server.user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Open all' }));
+    expect(await screen.findByText('Opened 21 bookmarks in a new window.')).toBeTruthy();
+    expect(created).toHaveBeenCalledWith({ url: ids.map((id) => `https://example.com/${id}`) });
+  });
+
+  it('opens a selection, leaving out what is no web page, and says when there is nothing to open', async () => {
+    const [web, ftp, other] = bookmarks(3);
+    server.db.prepare('UPDATE bookmarks SET url = ? WHERE id = ?').run('ftp://files.example.com/a', ftp);
+    const created = vi.spyOn(fakeBrowser.windows, 'create');
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    const select = (id: string) => server.user.click(within(within(list).getByRole('link', { name: `Title ${id}` }).closest('li')!).getByRole('checkbox'));
+    await select(web!);
+    await select(ftp!);
+    const toolbar = screen.getByRole('toolbar', { name: 'Selected bookmarks' });
+    await server.user.click(within(toolbar).getByRole('button', { name: 'Open all' }));
+    expect(await within(toolbar).findByText('Opened 1 bookmark in a new window.')).toBeTruthy();
+    expect(created).toHaveBeenCalledWith({ url: [`https://example.com/${web}`] });
+
+    await server.user.click(within(toolbar).getByRole('button', { name: 'Clear selection' }));
+    await select(ftp!);
+    await server.user.click(within(screen.getByRole('toolbar', { name: 'Selected bookmarks' })).getByRole('button', { name: 'Open all' }));
+    expect(await screen.findByText('Nothing to open: none of these is a web page.')).toBeTruthy();
+    expect(created).toHaveBeenCalledTimes(1);
+    expect(other).toBeDefined();
+  });
+
+  it('the background refuses an Open all that is not well formed, opening nothing', async () => {
+    const created = vi.spyOn(fakeBrowser.windows, 'create');
+    const bad = [{ kind: 'bookmarks', bookmarks: [] }, { kind: 'bookmarks', bookmarks: Array.from({ length: 101 }, (_, i) => ({ id: `bm_${i}`, url: 'https://example.com/' })) }, { kind: 'collection' }];
+    for (const request of bad) await expect(sendMessage(server.bg.runtime, libraryReplies, 'openAll', request as OpenAllRequest)).rejects.toThrow();
+    expect(created).not.toHaveBeenCalled();
   });
 });
 
