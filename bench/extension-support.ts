@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import type { ExtensionBrowser } from '../test/browser/support.ts';
 import { median } from './stats.ts';
@@ -39,15 +40,19 @@ export interface CountingProxy {
   origin: string;
   /** Runs work, waits for trailing requests, and answers "METHOD /path" for each request that reached the server meanwhile. */
   count(work: () => Promise<void>): Promise<string[]>;
+  /** How many answers so far were 429 (the server refused a request over its limits). */
+  refused(): number;
   close(): Promise<void>;
 }
 
 /** A pass-through HTTP proxy in front of the server: every request the extension sends is seen here. */
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   const seen: string[] = [];
+  let refused = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     seen.push(`${req.method} ${new URL(req.url ?? '/', target).pathname}`);
     const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+      if (answer.statusCode === 429) refused++;
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -63,6 +68,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       return seen.slice(start);
     },
+    refused: () => refused,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -156,3 +162,38 @@ export async function quiet(proxy: CountingProxy, browser: ExtensionBrowser): Pr
   }
   throw new Error('the extension kept syncing or sending requests for 3 minutes after signing in');
 }
+
+/** The page's used JS heap after a full garbage collection (DevTools protocol). */
+export async function heapUsed(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value;
+    if (used === undefined) throw new Error('Chromium reported no JSHeapUsedSize');
+    return used;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/**
+ * Scrolls the element `selector` finds from top to bottom, 2,000 px a frame, answering every frame's length.
+ * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the page.
+ */
+export const scrollFrames = (page: Page, selector: string): Promise<number[]> =>
+  page.evaluate(`new Promise((resolve) => {
+  const el = document.querySelector(${JSON.stringify(selector)});
+  const frames = [];
+  el.scrollTo(0, 0);
+  let last = performance.now();
+  const step = (now) => {
+    frames.push(now - last);
+    last = now;
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return resolve(frames.slice(1));
+    el.scrollTop += 2000;
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+})`) as Promise<number[]>;

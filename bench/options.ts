@@ -4,7 +4,7 @@ import { openDatabase } from '../server/db/database.ts';
 import { newId } from '../server/ids.ts';
 import { findOrCreateTags } from '../server/store/sqlite/tag-rows.ts';
 import { type ExtensionBrowser, ensureExtensionBuilt, launchExtension, signInThroughOptions } from '../test/browser/support.ts';
-import { type CountingProxy, buildHelloPage, describeRequests, quiet, readyProbe, startCountingProxy, timeLoads } from './extension-support.ts';
+import { type CountingProxy, buildHelloPage, describeRequests, heapUsed, quiet, readyProbe, startCountingProxy, timeLoads } from './extension-support.ts';
 import { startShelfServer } from './processes.ts';
 import { type Row, fmtBytes, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
@@ -161,20 +161,5 @@ export async function withSignedInBrowser(
   } finally {
     await browser?.close();
     await Promise.all([proxy.close(), server.stop()]);
-  }
-}
-
-/** The page's used JS heap after a full garbage collection (DevTools protocol). */
-async function heapUsed(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await cdp.send('HeapProfiler.collectGarbage');
-    await cdp.send('Performance.enable');
-    const { metrics } = await cdp.send('Performance.getMetrics');
-    const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value;
-    if (used === undefined) throw new Error('Chromium reported no JSHeapUsedSize');
-    return used;
-  } finally {
-    await cdp.detach();
   }
 }

@@ -9,6 +9,7 @@ import { linkCheckSection } from './link-check.ts';
 import { optionsSection } from './options.ts';
 import { postgresSection } from './postgres.ts';
 import { reliabilitySection } from './reliability.ts';
+import { libraryPageSection } from './library-page.ts';
 import { sidePanelSection } from './side-panel.ts';
 import { scaleSection } from './scale.ts';
 import { smartFolderSection } from './smart-folder.ts';
@@ -19,7 +20,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,collections,link-check,export,import,extension,side-panel,options,duplicates,cover,reliability,scale,postgres]`:
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,collections,link-check,export,import,extension,side-panel,library-page,options,duplicates,cover,reliability,scale,postgres]`:
  * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -36,6 +37,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   import: importSection,
   extension: extensionSection,
   'side-panel': sidePanelSection,
+  'library-page': libraryPageSection,
   options: optionsSection,
   duplicates: duplicatesSection,
   cover: coverSection,

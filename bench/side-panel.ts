@@ -4,7 +4,7 @@ import { type ExtensionBrowser, ensureExtensionBuilt, launchExtension, signInThr
 import type { PanelPlace } from '../lib/storage/library-items.ts';
 import { PANEL_PAINT_KEY } from '../lib/storage/panel-paint.ts';
 import { SNAPSHOT_SHOWN_MARK, TAKEN_OVER_MARK } from '../entrypoints/sidepanel/snapshot.ts';
-import { buildHelloPage, describeRequests, quiet, readyProbe, startCountingProxy, timeLoads } from './extension-support.ts';
+import { buildHelloPage, describeRequests, quiet, readyProbe, scrollFrames, startCountingProxy, timeLoads } from './extension-support.ts';
 import { startShelfServer } from './processes.ts';
 import { median } from './stats.ts';
 import { type Row, fmtCount, fmtMs, measured, verdict } from './table.ts';
@@ -105,7 +105,7 @@ export async function sidePanelSection(ws: Workspace, _settings: BenchSettings):
         const page = await b.context.newPage();
         await page.goto(panelUrl);
         await loadEveryRow(page);
-        const frames = await scrollFrames(page);
+        const frames = await scrollFrames(page, '[role="region"]');
         const longest = Math.max(...frames);
         const slow = frames.filter((ms) => ms > 1000 / 30).length;
         await page.close();
@@ -174,24 +174,3 @@ async function loadEveryRow(page: Page): Promise<void> {
   }
   throw new Error('the list did not load every row');
 }
-
-/**
- * Scrolls top to bottom, 2,000 px a frame, answering every frame's length.
- * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the page.
- */
-const SCROLL_FRAMES = `new Promise((resolve) => {
-  const el = document.querySelector('[role="region"]');
-  const frames = [];
-  el.scrollTo(0, 0);
-  let last = performance.now();
-  const step = (now) => {
-    frames.push(now - last);
-    last = now;
-    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return resolve(frames.slice(1));
-    el.scrollTop += 2000;
-    requestAnimationFrame(step);
-  };
-  requestAnimationFrame(step);
-})`;
-
-const scrollFrames = (page: Page): Promise<number[]> => page.evaluate(SCROLL_FRAMES) as Promise<number[]>;
