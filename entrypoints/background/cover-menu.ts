@@ -1,5 +1,6 @@
 import type { browser } from 'wxt/browser';
 import { ClientError } from '../../lib/client/errors.ts';
+import { hostPatterns } from '../../lib/client/host-patterns.ts';
 import { keepCoverSiteAccessItem } from '../../lib/storage/items.ts';
 import type { Covers } from './covers.ts';
 import { notify, notifyFailure, notifyUnsaveable } from './notify.ts';
@@ -58,7 +59,9 @@ interface SiteAccess {
 function allowReading(browser: Browser, srcUrl: string): SiteAccess {
   const origin = /^(https?|blob):/i.test(srcUrl) && URL.canParse(srcUrl) ? new URL(srcUrl).origin : 'null';
   if (origin === 'null') return { allowed: Promise.resolve(true), asked: null };
-  const wanted = { origins: [`${origin}/*`] };
+  // The host on any port: Firefox grants a pattern with a port (http://host:8080/*) and says it holds it, yet
+  // lets no request through under it. For the usual image (its scheme's own port) the two are the same pattern.
+  const wanted = { origins: [hostPatterns(origin).anyPort] };
   const heldBefore = browser.permissions.contains(wanted).catch(() => false);
   let allowed: Promise<boolean>;
   try {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
-import { type Dispatchable, type ExtensionBrowser, launchExtension } from './support.ts';
+import { type Dispatchable, type ExtensionBrowser, launchExtension, notifications, recordNotifications } from './support.ts';
 
 // The extension API inside functions that run in the worker: not a global of this Node process.
 declare const chrome: typeof Browser;
@@ -83,6 +83,8 @@ export async function launchChromiumUser(): Promise<ExtensionUser & { extension:
       const { restarted } = await extension.stopWorker();
       restarted.catch(() => undefined); // the scenario waits for what the restarted worker does, not for this
     },
+    recordNotifications: () => recordNotifications(extension),
+    notifications: async () => (await notifications(extension)).map(({ title, message }) => ({ title, message })),
     close: () => extension.close(),
   };
 }

@@ -74,6 +74,16 @@ describe('Set as cover image: the access to the image’s site', () => {
     expect(granted.has(SITE)).toBe(true);
   });
 
+  it('asks for the host on any port for an image on a port of its own (Firefox lets no request through a pattern with a port), and gives it back', async () => {
+    const { granted, remove } = fakePermissions([], true);
+    const request = vi.mocked(fakeBrowser.permissions.request);
+    click({ menuItemId: MENU_COVER, srcUrl: 'http://images.example:8080/cover.png', pageUrl: 'https://page.example/' }, { id: 1, title: 'A page' });
+    await vi.waitFor(() => expect(notes).toEqual(['Cover set']));
+    expect(request).toHaveBeenCalledExactlyOnceWith({ origins: ['http://images.example/*'] });
+    await vi.waitFor(() => expect(remove).toHaveBeenCalledExactlyOnceWith({ origins: ['http://images.example/*'] }));
+    expect(granted.size).toBe(0);
+  });
+
   it('changes nothing when the user refuses it, and reads nothing', async () => {
     const { remove } = fakePermissions([], false);
     await setCover();

@@ -73,7 +73,11 @@ export async function chooseContextMenuItem(browser: Browser, title: string): Pr
       })()`,
     );
     if (chosen) return;
-    if (Date.now() > end) throw new Error(`the context menu showed no "${title}" within 10 s`);
+    if (Date.now() > end) {
+      // Closed, so that the next right-click opens a menu of its own.
+      await inBrowserChrome(browser, `document.getElementById('contentAreaContextMenu').hidePopup()`);
+      throw new Error(`the context menu showed no "${title}" within 10 s`);
+    }
   }
 }
 

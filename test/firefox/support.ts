@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
-import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
+import type { ExtensionUser, MenuTarget, Notification, Role, UserPage } from '../scenarios/user.ts';
 import { buildDirOf, copyCompleteBuild, removeDir, tempDir } from '../browser/support.ts';
 import type { Browser as ExtensionApi } from 'wxt/browser';
 import { chooseContextMenuItem, frontTabId, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
@@ -36,7 +36,8 @@ async function openPage(browser: Browser, url: string): Promise<Page> {
 /** test/scenarios' user over Puppeteer: elements found by ARIA role and exact name (its `::-p-aria` selector). */
 async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   let page = await openPage(browser, url);
-  const selector = (role: Role, name?: string) => `::-p-aria(${name ?? ''}[role="${role}"])`;
+  // Firefox's accessibility tree names an <img>'s role `image` (ARIA 1.3's synonym of `img`, Playwright's word).
+  const selector = (role: Role, name?: string) => `::-p-aria(${name ?? ''}[role="${role === 'img' ? 'image' : role}"])`;
   /** The control of the <label> with that text: a password field has no role to find it by. */
   const labelled = async (label: string) => {
     const found = await page.waitForFunction(
@@ -86,12 +87,21 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   };
 }
 
-/** Puts what the user right-clicks at the top of the page, as #shelf-menu-target: a link, an image, or the page's body. */
-function placeTarget(target: MenuTarget): void {
+/**
+ * Puts what the user right-clicks at the top of the page, as #shelf-menu-target: a link, an image, or the page's
+ * body. An image is there once it has loaded or failed to: Firefox's menu counts one still loading as no image.
+ */
+async function placeTarget(target: MenuTarget): Promise<void> {
   document.getElementById('shelf-menu-target')?.removeAttribute('id');
   let element: HTMLElement = document.body;
   if ('link' in target) element = Object.assign(document.createElement('a'), { href: target.link, textContent: 'A link worth keeping' });
-  if ('image' in target) element = Object.assign(document.createElement('img'), { src: target.image, alt: 'An image', width: 64, height: 64 });
+  if ('image' in target) {
+    const image = Object.assign(document.createElement('img'), { src: target.image, alt: 'An image', width: 64, height: 64 });
+    await new Promise((settled) => {
+      image.onload = image.onerror = settled;
+    });
+    element = image;
+  }
   if (element !== document.body) document.body.prepend(element);
   element.id = 'shelf-menu-target';
 }
@@ -162,6 +172,25 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
       await chooseContextMenuItem(browser, item.title);
     },
     unloadBackground: () => unloadBackground(browser, GECKO_ID),
+    // Firefox's event page is a window an extension page may reach: its notifications.create is wrapped there,
+    // as Chromium's is in its worker. The wrapper lives in the API page, which stays open as long as the browser.
+    recordNotifications: () =>
+      inExtensionPage(async () => {
+        const background = (await chrome.runtime.getBackgroundPage()) as (Window & { browser: typeof chrome; __shelfNotes?: Notification[] }) | null;
+        if (!background) throw new Error('Firefox gave no background page');
+        const notes: Notification[] = (background.__shelfNotes = []);
+        const api = background.browser.notifications;
+        const create = api.create.bind(api) as (options: Parameters<typeof api.create>[0]) => Promise<string>;
+        (api as { create: unknown }).create = (options: Parameters<typeof api.create>[0]) => {
+          notes.push({ title: options.title ?? '', message: options.message ?? '' });
+          return create(options);
+        };
+      }, undefined),
+    notifications: () =>
+      inExtensionPage(async () => {
+        const background = (await chrome.runtime.getBackgroundPage()) as (Window & { __shelfNotes?: Notification[] }) | null;
+        return (background?.__shelfNotes ?? []).map(({ title, message }) => ({ title, message }));
+      }, undefined),
     async close() {
       await browser.close();
       removeDir(root);

@@ -1,7 +1,6 @@
-import { type Server, createServer, connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ShelfProcess, startShelf } from '../browser/support.ts';
+import { forwardFrom127002 } from './other-origin.ts';
 import type { ExtensionUser, UserPage } from './user.ts';
 
 // The extension API inside functions that run in an extension page: not a global of this Node process.
@@ -12,23 +11,6 @@ declare const chrome: {
   };
   storage: { local: { get(key: null): Promise<Record<string, unknown>> } };
 };
-
-/** The server's API at another origin: 127.0.0.2 (still this computer, so plain http is fine) forwarded to it. */
-async function forwardFrom127002(baseUrl: string): Promise<{ baseUrl: string; close(): Promise<void> }> {
-  const target = new URL(baseUrl);
-  const server: Server = createServer((socket) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    socket.pipe(upstream).pipe(socket);
-    const end = () => (socket.destroy(), upstream.destroy());
-    socket.on('error', end);
-    upstream.on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
-  return {
-    baseUrl: `http://127.0.0.2:${(server.address() as AddressInfo).port}/v1`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 const originPattern = (baseUrl: string) => `${new URL(baseUrl).origin}/*`;
 

@@ -5,7 +5,7 @@
  */
 
 /** The ARIA roles the scenarios look for. */
-export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'link' | 'list' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
+export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'img' | 'link' | 'list' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
@@ -59,5 +59,15 @@ export interface ExtensionUser {
    * Firefox its event page), and answers once it is down: the browser starts it again for the next event.
    */
   unloadBackground(): Promise<void>;
+  /** Records, from now on, each system notification the extension's background creates (its own path to them: the browser keeps no text it showed). */
+  recordNotifications(): Promise<void>;
+  /** The notifications created since recordNotifications, oldest first. */
+  notifications(): Promise<Notification[]>;
   close(): Promise<void>;
+}
+
+/** A system notification as the user reads it. */
+export interface Notification {
+  title: string;
+  message: string;
 }

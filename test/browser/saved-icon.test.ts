@@ -1,0 +1,4 @@
+import { savedIconScenarios } from '../scenarios/saved-icon.ts';
+import { launchChromiumUser } from './chromium-user.ts';
+
+savedIconScenarios(launchChromiumUser);
