@@ -5,12 +5,37 @@
  */
 
 /** The ARIA roles the scenarios look for. */
-export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'link' | 'list' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
+export type Role =
+  | 'alert'
+  | 'alertdialog'
+  | 'button'
+  | 'checkbox'
+  | 'combobox'
+  | 'dialog'
+  | 'group'
+  | 'heading'
+  | 'link'
+  | 'list'
+  | 'option'
+  | 'radio'
+  | 'region'
+  | 'status'
+  | 'textbox'
+  | 'tree'
+  | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
   /** Clicks the element with this role and exact accessible name, as a real click (a user gesture). */
   click(role: Role, name: string): Promise<void>;
+  /** Clicks the element with this role and exact name inside the one with `within`'s role and name (a dialog's button). */
+  clickIn(within: readonly [Role, string], role: Role, name: string): Promise<void>;
+  /** Clicks the first element with this role whose accessible name starts with `start`: a tree item's name ends with its count. */
+  clickStartingWith(role: Role, start: string): Promise<void>;
+  /** Chooses the option with this text in the drop-down or list box with this label. */
+  select(label: string, option: string): Promise<void>;
+  /** Puts a file in the file field with this label, as the user picking it from their disk would. */
+  chooseFile(label: string, file: PickedFile): Promise<void>;
   /** Types into the text box with this label, replacing what it held. */
   fill(label: string, text: string): Promise<void>;
   /** Presses a key (`Enter`, `Escape`) in the element that has the focus. */
@@ -29,6 +54,19 @@ export interface UserPage {
   /** Runs fn in the page, where the extension API is `chrome` (promise-based in both browsers). */
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
   close(): Promise<void>;
+}
+
+/** A file the user picks: its name, type and text. */
+export interface PickedFile {
+  name: string;
+  type: string;
+  text: string;
+}
+
+/** A file the browser downloaded: the name it was saved under and its text. */
+export interface DownloadedFile {
+  fileName: string;
+  text: string;
 }
 
 /** A menu item of the extension's context menu: its id (what the extension gets) and its title (what the user reads). */
@@ -57,5 +95,7 @@ export interface ExtensionUser {
    * Firefox its event page), and answers once it is down: the browser starts it again for the next event.
    */
   unloadBackground(): Promise<void>;
+  /** The files the browser has downloaded so far in this run, oldest first. */
+  downloads(): Promise<DownloadedFile[]>;
   close(): Promise<void>;
 }
