@@ -13,6 +13,8 @@ export const CLIENT_ERROR_CODES = [
   'UNKNOWN_API_ERROR',
   'NOT_SIGNED_IN',
   'PERMISSION_DENIED',
+  // Import this browser's bookmarks: the browser did not let Shelf read them.
+  'BOOKMARKS_NOT_ALLOWED',
   'INSECURE_SERVER',
   'BAD_MESSAGE',
   // Set as cover: refused in the extension, before anything is uploaded.

@@ -59,6 +59,10 @@ export function describeError(error: Pick<ClientError, 'code' | 'message' | 'ret
     MALFORMED_RESPONSE: { title: 'The server answered with something Shelf does not understand.', action: 'Check that the server address points at a Bookmark Library API (it ends in /v1).' },
     NOT_SIGNED_IN: { title: 'You are not signed in.', action: 'Open Shelf’s options and sign in with your API token.' },
     PERMISSION_DENIED: { title: 'Shelf is not allowed to reach that server.', action: 'Sign in again and allow access when your browser asks.' },
+    BOOKMARKS_NOT_ALLOWED: {
+      title: 'Shelf was not allowed to read this browser’s bookmarks, so nothing was imported.',
+      action: 'Click Import this browser’s bookmarks again and allow access when your browser asks.',
+    },
     INSECURE_SERVER: { title: 'Over plain http your token would travel unencrypted.', action: 'Use https://, or tick “Send my token unencrypted”.' },
     BAD_MESSAGE: { title: 'Shelf ran into an internal problem.', action: 'Reload the extension; if it persists, report it.' },
   };

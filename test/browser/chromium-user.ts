@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Download, Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
 import { type Dispatchable, type ExtensionBrowser, launchExtension, notifications, recordNotifications } from './support.ts';
@@ -11,8 +12,20 @@ export function chromiumPage(page: Page): UserPage {
   const find = (role: Role, name?: string) => page.getByRole(role, name === undefined ? {} : { name, exact: true });
   return {
     click: (role, name) => find(role, name).click(),
+    clickIn: ([outerRole, outerName], role, name) =>
+      find(outerRole, outerName)
+        .getByRole(role, { name, exact: true })
+        .click(),
+    clickStartingWith: (role, start) =>
+      page
+        .getByRole(role, { name: new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
+        .first()
+        .click(),
+    async select(label, option) {
+      await page.getByLabel(label, { exact: true }).selectOption({ label: option });
+    },
     fill: (label, text) => page.getByLabel(label, { exact: true }).fill(text),
-    chooseFile: (label, file) => page.getByLabel(label, { exact: true }).setInputFiles({ name: file.name, mimeType: 'text/plain', buffer: Buffer.from(file.text) }),
+    chooseFile: (label, file) => page.getByLabel(label, { exact: true }).setInputFiles({ name: file.name, mimeType: file.type ?? 'text/plain', buffer: Buffer.from(file.text) }),
     press: (key) => page.keyboard.press(key),
     valueOf: (label) => page.getByLabel(label, { exact: true }).inputValue(),
     isDisabled: (role, name) => find(role, name).isDisabled(),
@@ -50,6 +63,10 @@ function clickInfo(target: MenuTarget): Record<string, unknown> {
  */
 export async function launchChromiumUser(): Promise<ExtensionUser & { extension: ExtensionBrowser }> {
   const extension = await launchExtension();
+  const downloads: Download[] = [];
+  const recordDownloads = (page: Page) => page.on('download', (download) => downloads.push(download));
+  extension.context.pages().forEach(recordDownloads);
+  extension.context.on('page', recordDownloads);
   const inWorker = async <A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> =>
     (await extension.worker()).evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown);
   return {
@@ -85,6 +102,8 @@ export async function launchChromiumUser(): Promise<ExtensionUser & { extension:
     },
     recordNotifications: () => recordNotifications(extension),
     notifications: async () => (await notifications(extension)).map(({ title, message }) => ({ title, message })),
+    downloads: () =>
+      Promise.all(downloads.map(async (download) => ({ fileName: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') }))),
     close: () => extension.close(),
   };
 }

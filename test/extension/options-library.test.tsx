@@ -449,11 +449,17 @@ describe('options: import and export', () => {
     expect(requested(/import/)).toHaveLength(0);
   });
 
-  it('asks nothing of the server when the permission is refused, and says so', async () => {
-    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+  it.each([
+    ['refused', () => Promise.resolve(false)],
+    // Firefox rejects a request made outside a click ("may only be called from a user input handler").
+    ['rejected', () => Promise.reject(new Error('permissions.request may only be called from a user input handler'))],
+  ])('asks nothing of the server when the permission is %s, and says so in words about the bookmarks', async (_, answer) => {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(answer);
     show(TransferSection);
     await user.click(await screen.findByRole('button', { name: 'Import this browser’s bookmarks' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('Shelf is not allowed');
+    const alert = (await screen.findByRole('alert')).textContent;
+    expect(alert).toContain('Shelf was not allowed to read this browser’s bookmarks, so nothing was imported.');
+    expect(alert).toContain('Click Import this browser’s bookmarks again and allow access when your browser asks.');
     expect(requested(/import/)).toHaveLength(0);
   });
 

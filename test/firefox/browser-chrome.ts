@@ -104,3 +104,31 @@ export const frontTabId = (browser: Browser): Promise<number> =>
     browser,
     `ChromeUtils.importESModule('resource://gre/modules/ExtensionParent.sys.mjs').ExtensionParent.apiManager.global.tabTracker.getId(gBrowser.selectedTab)`,
   );
+
+/** Where Firefox saved the downloads of this run that have finished, oldest first (its Downloads list). */
+export const downloadedPaths = async (browser: Browser): Promise<string[]> =>
+  // As JSON: WebDriver BiDi hands an array back as remote values, not as plain strings.
+  JSON.parse(
+    await inBrowserChrome<string>(
+      browser,
+      `(async () => {
+        const { Downloads } = ChromeUtils.importESModule('resource://gre/modules/Downloads.sys.mjs');
+        const list = await Downloads.getList(Downloads.ALL);
+        return JSON.stringify((await list.getAll()).filter((download) => download.succeeded).map((download) => download.target.path));
+      })()`,
+    ),
+  ) as string[];
+
+/**
+ * Grants the extension access to these origins as about:addons → Permissions does when the user turns a
+ * site on (ExtensionPermissions, which the extension sees as permissions.onAdded).
+ */
+export const grantAsAboutAddons = (browser: Browser, geckoId: string, origins: string[]): Promise<void> =>
+  inBrowserChrome<void>(
+    browser,
+    `(async () => {
+      const { ExtensionPermissions } = ChromeUtils.importESModule('resource://gre/modules/ExtensionPermissions.sys.mjs');
+      const policy = WebExtensionPolicy.getByID(${JSON.stringify(geckoId)});
+      await ExtensionPermissions.add(policy.id, { permissions: [], origins: ${JSON.stringify(origins)} }, policy.extension);
+    })()`,
+  );

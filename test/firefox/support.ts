@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import type { ExtensionUser, MenuTarget, Notification, Role, UserPage } from '../scenarios/user.ts';
 import { buildDirOf, copyCompleteBuild, removeDir, tempDir } from '../browser/support.ts';
 import type { Browser as ExtensionApi } from 'wxt/browser';
-import { chooseContextMenuItem, frontTabId, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
+import { chooseContextMenuItem, downloadedPaths, frontTabId, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
 
 /**
  * The built Firefox extension (.output/firefox-mv3) in real Firefox ESR, driven over WebDriver BiDi by
@@ -38,10 +38,14 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   let page = await openPage(browser, url);
   // Firefox's accessibility tree names an <img>'s role `image` (ARIA 1.3's synonym of `img`, Playwright's word).
   const selector = (role: Role, name?: string) => `::-p-aria(${name ?? ''}[role="${role === 'img' ? 'image' : role}"])`;
-  /** The control of the <label> with that text: a password field has no role to find it by. */
+  /** The control of the <label> with that text, or the field of that aria-label: a password field has no role to find it by. */
   const labelled = async (label: string) => {
     const found = await page.waitForFunction(
-      (wanted) => [...document.querySelectorAll('label')].find((node) => node.textContent?.trim() === wanted)?.control ?? null,
+      (wanted) =>
+        // The label's own text: a <select> inside its <label> adds its options' text to the label's.
+        [...document.querySelectorAll('label')].find((node) => [node, node.firstElementChild].some((text) => text?.textContent?.trim() === wanted))?.control ??
+        [...document.querySelectorAll('input, textarea')].find((node) => node.getAttribute('aria-label') === wanted) ??
+        null,
       { timeout: 10_000 },
       label,
     );
@@ -49,6 +53,33 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   };
   return {
     click: (role, name) => page.locator(selector(role, name)).click(),
+    clickIn: ([outerRole, outerName], role, name) => page.locator(`${selector(outerRole, outerName)} ${selector(role, name)}`).click(),
+    async clickStartingWith(role, start) {
+      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        for (const element of await page.$$(selector(role))) {
+          const name = await element.evaluate(
+            (node) => node.getAttribute('aria-label') ?? ((node as HTMLInputElement).labels?.[0] ?? node).textContent?.trim() ?? '',
+          );
+          if (name.startsWith(start)) return element.click();
+        }
+        if (Date.now() > end) throw new Error(`no ${role} whose name starts with "${start}" within 10 s`);
+      }
+    },
+    async select(label, option) {
+      const found = await page.waitForFunction(
+        // The label's own text: a <select> inside its <label> adds its options' text to the label's.
+        (wanted) =>
+          [...document.querySelectorAll('select')].find(
+            (field) => field.getAttribute('aria-label') === wanted || [...(field.labels ?? [])].some((l) => (l.firstElementChild ?? l).textContent?.trim() === wanted),
+          ) ?? null,
+        { timeout: 10_000 },
+        label,
+      );
+      const field = found.asElement() as ElementHandle<HTMLSelectElement>;
+      const value = await field.evaluate((node, text) => [...node.options].find((o) => o.textContent?.trim() === text)?.value ?? null, option);
+      if (value === null) throw new Error(`${label} has no option "${option}"`);
+      await field.select(value);
+    },
     async fill(label, text) {
       const field = await labelled(label);
       await field.evaluate((input) => input.select());
@@ -117,13 +148,15 @@ export interface FirefoxUser extends ExtensionUser {
  * moz-extension:// origin. Permission requests made during a click are answered yes
  * (extensions.webextOptionalPermissionPrompts off: the stand-in for the user's answer; it grants nothing by itself).
  */
-export async function launchFirefoxUser(): Promise<FirefoxUser> {
+export async function launchFirefoxUser(options: { extraPages?: Record<string, string> } = {}): Promise<FirefoxUser> {
   const root = tempDir('shelf-firefox-');
   const extensionDir = join(root, 'extension');
   const uuid = randomUUID();
   let browser: Browser;
   try {
     await copyCompleteBuild(extensionDir, buildDirOf('firefox'));
+    // extraPages: folder name in the extension → folder to copy there (the bench's hello-world page).
+    for (const [name, dir] of Object.entries(options.extraPages ?? {})) cpSync(dir, join(extensionDir, name), { recursive: true });
     browser = await puppeteer.launch({
       browser: 'firefox',
       executablePath: FIREFOX,
@@ -133,6 +166,9 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
       extraPrefsFirefox: {
         'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
         'extensions.webextOptionalPermissionPrompts': false,
+        // Downloads into this Firefox's own folder, under the names it chose, never asking where.
+        'browser.download.folderList': 2,
+        'browser.download.dir': join(root, 'downloads'),
       },
     });
     await browser.installExtension(extensionDir);
@@ -191,6 +227,10 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
         const background = (await chrome.runtime.getBackgroundPage()) as (Window & { __shelfNotes?: Notification[] }) | null;
         return (background?.__shelfNotes ?? []).map(({ title, message }) => ({ title, message }));
       }, undefined),
+    async downloads() {
+      const paths = await downloadedPaths(browser);
+      return paths.map((path) => ({ fileName: basename(path), text: readFileSync(path, 'utf8') }));
+    },
     async close() {
       await browser.close();
       removeDir(root);

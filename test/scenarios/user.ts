@@ -5,16 +5,40 @@
  */
 
 /** The ARIA roles the scenarios look for. */
-export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'img' | 'link' | 'list' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
+export type Role =
+  | 'alert'
+  | 'alertdialog'
+  | 'button'
+  | 'checkbox'
+  | 'combobox'
+  | 'dialog'
+  | 'group'
+  | 'heading'
+  | 'img'
+  | 'link'
+  | 'list'
+  | 'option'
+  | 'radio'
+  | 'region'
+  | 'status'
+  | 'textbox'
+  | 'tree'
+  | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
   /** Clicks the element with this role and exact accessible name, as a real click (a user gesture). */
   click(role: Role, name: string): Promise<void>;
+  /** Clicks the element with this role and exact name inside the one with `within`'s role and name (a dialog's button). */
+  clickIn(within: readonly [Role, string], role: Role, name: string): Promise<void>;
+  /** Clicks the first element with this role whose accessible name starts with `start`: a tree item's name ends with its count. */
+  clickStartingWith(role: Role, start: string): Promise<void>;
+  /** Chooses the option with this text in the drop-down or list box with this label. */
+  select(label: string, option: string): Promise<void>;
+  /** Puts a file in the file field with this label, as the user picking it from their disk would. */
+  chooseFile(label: string, file: PickedFile): Promise<void>;
   /** Types into the text box with this label, replacing what it held. */
   fill(label: string, text: string): Promise<void>;
-  /** Chooses a file of this name and text in the file field with this label, as the user does in the file picker. */
-  chooseFile(label: string, file: { name: string; text: string }): Promise<void>;
   /** Presses a key (`Enter`, `Escape`) in the element that has the focus. */
   press(key: 'Enter' | 'Escape'): Promise<void>;
   /** The value of the form field with this label. */
@@ -31,6 +55,20 @@ export interface UserPage {
   /** Runs fn in the page, where the extension API is `chrome` (promise-based in both browsers). */
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
   close(): Promise<void>;
+}
+
+/** A file the user picks: its name, type and text. */
+export interface PickedFile {
+  name: string;
+  /** Its media type where the browser takes one from the picker (Chromium); Firefox reads it off the name. */
+  type?: string;
+  text: string;
+}
+
+/** A file the browser downloaded: the name it was saved under and its text. */
+export interface DownloadedFile {
+  fileName: string;
+  text: string;
 }
 
 /** A menu item of the extension's context menu: its id (what the extension gets) and its title (what the user reads). */
@@ -63,6 +101,8 @@ export interface ExtensionUser {
   recordNotifications(): Promise<void>;
   /** The notifications created since recordNotifications, oldest first. */
   notifications(): Promise<Notification[]>;
+  /** The files the browser has downloaded so far in this run, oldest first. */
+  downloads(): Promise<DownloadedFile[]>;
   close(): Promise<void>;
 }
 

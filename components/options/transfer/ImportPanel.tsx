@@ -43,8 +43,9 @@ function Summary({ job }: { job: Job }) {
  * it, and Shelf has no other use for the user's bookmarks.
  */
 async function readBrowserBookmarks(): Promise<string> {
-  const granted = await browser.permissions.request({ permissions: ['bookmarks'] });
-  if (!granted) throw new ClientError('PERMISSION_DENIED', 'Shelf was not allowed to read this browser’s bookmarks; nothing was imported');
+  // Refused, or not asked at all (Firefox rejects a request made outside a click): either way nothing to read.
+  const granted = await browser.permissions.request({ permissions: ['bookmarks'] }).catch(() => false);
+  if (!granted) throw new ClientError('BOOKMARKS_NOT_ALLOWED', 'Shelf was not allowed to read this browser’s bookmarks; nothing was imported');
   try {
     return toNetscapeHtml((await browser.bookmarks.getTree()) as BrowserBookmarkNode[]);
   } finally {
