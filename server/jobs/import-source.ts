@@ -1,10 +1,12 @@
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DateRange } from '../interchange/dates.ts';
 import { decodeChunks, sniffEncoding } from '../interchange/decode.ts';
 import { FormatSniffer } from '../interchange/detect.ts';
 import { STREAMING_PARSERS, parseAs, unrecognised } from '../interchange/parse.ts';
+import type { ImportSink } from '../interchange/events.ts';
 import type { ImportFormat, ParsedImport } from '../interchange/types.ts';
-import { IMPORT_BATCH, type ImportRun } from './import-run.ts';
+import { IMPORT_BATCH } from './import-run.ts';
 
 /** The uploaded file, readable from its start as often as asked (the bytes are the store's: on disk or in PostgreSQL). */
 export interface ImportFile {
@@ -13,12 +15,27 @@ export interface ImportFile {
   read(): Promise<Readable | null>;
 }
 
+/** What the file is told to (an ImportRun): its content, and a pause to write what it holds, recording `progress`. */
+export interface ImportTarget extends ImportSink {
+  drain(progress: number): Promise<void>;
+}
+
 /** An import file whose format is known, ready to be told to a run. */
 export interface ImportSource {
   format: ImportFormat;
   /** Tells the run the file's content in file order, letting it write as it goes. */
-  readInto(run: ImportRun): Promise<void>;
+  readInto(run: ImportTarget): Promise<void>;
 }
+
+/**
+ * The most text a streaming reader is given at once. A stored file comes in pieces of 256 KiB
+ * (PostgreSQL's rows), some 750 bookmarks, which the reader took in one go: up to a second of
+ * the event loop on a busy machine (JIT not yet warm), and most of a run resumed after a crash
+ * reads without writing (the entries before its position), so nothing else gave way. Meanwhile
+ * no lease renewal ran, so the job's lease lapsed while its instance was alive and working, and
+ * every other request of that instance waited.
+ */
+export const TEXT_SLICE = 16 * 1024;
 
 /** A batch shows as progress; 100 waits for the completion. */
 const progressOf = (done: number, total: number): number => Math.max(1, Math.min(99, Math.floor((100 * done) / Math.max(1, total))));
@@ -52,7 +69,7 @@ export async function openImport(file: ImportFile, range: DateRange): Promise<Im
       async readInto(run) {
         let bytes = 0;
         await streaming(
-          text((n) => (bytes += n)),
+          slices(text((n) => (bytes += n))),
           range,
           run,
           () => run.drain(progressOf(bytes, size)),
@@ -65,8 +82,21 @@ export async function openImport(file: ImportFile, range: DateRange): Promise<Im
   return { format, readInto: (run) => replay(parsed, run) };
 }
 
+/** The text in slices of at most TEXT_SLICE characters (never inside a surrogate pair), each on a turn of the event loop of its own. */
+export async function* slices(text: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const chunk of text) {
+    for (let start = 0; start < chunk.length; ) {
+      let end = Math.min(chunk.length, start + TEXT_SLICE);
+      if (end < chunk.length && /[\uD800-\uDBFF]/.test(chunk.charAt(end - 1))) end += 1;
+      if (start > 0) await nextTurn();
+      yield chunk.slice(start, end);
+      start = end;
+    }
+  }
+}
+
 /** A file parsed whole, told as a streaming reader would: its folders first (as they were written before). */
-async function replay(parsed: ParsedImport, run: ImportRun): Promise<void> {
+async function replay(parsed: ParsedImport, run: ImportTarget): Promise<void> {
   for (const collection of parsed.collections) run.collection(collection.path, collection);
   for (const entry of parsed.skipped) run.skipped(entry);
   for (const [i, bookmark] of parsed.bookmarks.entries()) {

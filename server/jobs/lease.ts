@@ -34,7 +34,11 @@ export async function holdJob(deps: JobDeps, jobId: string, stopping: AbortSigna
   const lost = new AbortController();
   const renew = async () => {
     try {
-      if (!(await store.jobs.renewLease(jobId, owner, leaseMs))) lost.abort(new Error(`job ${jobId}: its lease was lost to another instance`));
+      if (!(await store.jobs.renewLease(jobId, owner, leaseMs))) {
+        // Lost for good: another attempt holds it now, so renewing again would only be noise in the database.
+        clearInterval(timer);
+        lost.abort(new Error(`job ${jobId}: its lease was lost to another instance`));
+      }
     } catch (err) {
       console.error(`job ${jobId}: renewing its lease failed:`, err);
     }

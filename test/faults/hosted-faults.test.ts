@@ -18,7 +18,8 @@ import { netscapeFile, startImportOf } from '../server/jobs-fixtures.ts';
  * The hosted mode under its faults: two instances on one PostgreSQL and one (persistent) Redis
  * behind a round-robin balancer, each fault injected while bounded loops of saves run through
  * the balancer, as clients retrying with their Idempotency-Key do. Faults: Redis killed and
- * restarted; PostgreSQL stopped and started; the instance holding an export job SIGKILLed midway.
+ * restarted; PostgreSQL stopped and started; the instance holding an export job, or an import job,
+ * SIGKILLed midway.
  * Each asserts: no save lost or doubled, every answer during the outage a clear one (503
  * SERVICE_UNAVAILABLE with Retry-After; 502 and 409 IDEMPOTENCY_KEY_IN_USE only where an instance
  * died; never a 500 or a hang), normal answers within RECOVERY_BOUND_MS of the fault's end, and
@@ -36,7 +37,7 @@ const LOOPS = 4;
 const LEASE_MS = 2_000;
 /** A job whose instance was killed is done within this of the kill (the lease lapsing, then the whole job again at worst). */
 const TAKEOVER_BOUND_MS = LEASE_MS + 20_000;
-/** The library a killed instance's export writes: enough to take a moment, so that it is killed midway. */
+/** The library a killed instance's export writes, and the file a killed instance imports: enough to take a moment, so that it is killed midway. */
 const JOB_BOOKMARKS = 3_000;
 /** A claim whose request never ended counts as abandoned after this (server/store/shared/idempotency-claims.ts; docs/api-decisions.md). */
 const ABANDONED_AFTER_MS = 2 * 60_000;
@@ -112,13 +113,15 @@ async function underLoad(token: { userId: string; token: string }, stop: Promise
         let status: number;
         let body: { error?: { code?: string } } = {};
         let retryAfter: string | null = null;
+        const sentAt = Date.now();
         try {
           const res = await fetch(`${balancer.baseUrl}/bookmarks`, { method: 'POST', headers: headersOf(key), body: JSON.stringify({ url }), signal: AbortSignal.timeout(HANG_MS) });
           status = res.status;
           retryAfter = res.headers.get('Retry-After');
           body = (await res.json().catch(() => ({}))) as typeof body;
         } catch (err) {
-          report.bad.push(`${url}: ${(err as Error).name === 'TimeoutError' ? `no answer within ${HANG_MS} ms` : (err as Error).message}`);
+          const what = (err as Error).name === 'TimeoutError' ? `no answer within ${HANG_MS} ms` : (err as Error).message;
+          report.bad.push(`${url}: ${what} (sent at ${new Date(sentAt).toISOString()})`);
           continue;
         }
         if (status === 200 || status === 201) {
@@ -234,6 +237,26 @@ describe('two instances on PostgreSQL and Redis, under load', () => {
     expect(report.bad).toEqual([]);
     await expectEachSavedOnce(u.userId, report.saved);
   }, 120_000);
+
+  it('one instance SIGKILLed mid-import: the other takes it over after the lease and finishes it, each bookmark of the file once', async () => {
+    const u = await tokenUser();
+    const importer = await tokenUser();
+    // Killed once it wrote five sixths: the run that takes over reads the file's first 800 kB only to count past what is written, the longest way to its first write.
+    const { report, killed, survivor } = await withKilledHolder(u, async () => (await startImportOf(importer.api, netscapeFile(JOB_BOOKMARKS))).jobId, (job) => job.position >= (JOB_BOOKMARKS * 5) / 6);
+    tell(`an instance SIGKILLed mid-import at bookmark ${killed.holding.position} at ${new Date(killed.at).toISOString()} (its job taken over ${killed.takenOverMs} ms after, completed ${killed.doneMs} ms after)`, report, killed.at);
+    expect(killed.job.status).toBe('completed');
+    expect(killed.finishers.at(-1)!.startsWith(`${survivor.id}.`)).toBe(true);
+    // Each batch commits with the job's position and counts: the taken-over run writes on from there.
+    expect({ imported: killed.job.imported, duplicates: killed.job.duplicates, skipped: killed.job.skipped }).toEqual({ imported: JOB_BOOKMARKS, duplicates: 0, skipped: 0 });
+    const urls = netscapeFile(JOB_BOOKMARKS).match(/HREF="[^"]+"/g)!.map((href) => href.slice(6, -1).replaceAll('&amp;', '&'));
+    await expectEachSavedOnce(importer.userId, urls);
+    const shown = await importer.api('GET', `/jobs/${killed.jobId}`);
+    expect(shown.status).toBe(200);
+    expect((shown.body as { data: { status: string; result: unknown } }).data).toMatchObject({ status: 'completed', result: { imported: JOB_BOOKMARKS, duplicates: 0, skipped: 0 } });
+    expect(report.bad).toEqual([]);
+    expect(recoveryMs(report, killed.at)).toBeLessThanOrEqual(RECOVERY_BOUND_MS);
+    await expectEachSavedOnce(u.userId, report.saved);
+  }, 120_000);
 });
 
 describe('an Idempotency-Key claim whose instance died', () => {
@@ -286,10 +309,14 @@ interface JobRow {
   status: string;
   storage_id: string | null;
   lease_owner: string | null;
+  position: number;
+  imported: number;
+  duplicates: number;
+  skipped: number;
 }
 
 const jobRow = async (jobId: string): Promise<JobRow> =>
-  (await db.all<JobRow>('SELECT status, storage_id, lease_owner FROM jobs WHERE id = ?', jobId))[0]!;
+  (await db.all<JobRow>('SELECT status, storage_id, lease_owner, position, imported, duplicates, skipped FROM jobs WHERE id = ?', jobId))[0]!;
 
 /**
  * Under load, starts a job (`start` answers its id), waits until its lease holder is `midway`
@@ -326,11 +353,12 @@ async function withKilledHolder(u: { userId: string; token: string }, start: () 
     if (Date.now() - at > TAKEOVER_BOUND_MS) throw new Error(`job ${jobId} stuck: ${JSON.stringify(job)}, killed ${victim.id}; the survivor ${survivor.id} said: ${survivor.stderr().replace(/^\[req_.*\n/gm, '').slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const doneMs = Date.now() - at;
   await advanceClock(survivor, ABANDONED_AFTER_MS + 1_000);
   stopLoad();
   const report = await load;
   instances[instances.indexOf(victim)] = await startInstance();
-  return { report, survivor, killed: { jobId, at, job, takenOverMs, finishers: [...finishers] } };
+  return { report, survivor, killed: { jobId, at, holding, job, takenOverMs, doneMs, finishers: [...finishers] } };
 }
 
 async function advanceClock(instance: Instance, ms: number): Promise<void> {
