@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import type { ExtensionUser, MenuTarget, Notification, Role, UserPage } from '../scenarios/user.ts';
@@ -148,15 +148,13 @@ export interface FirefoxUser extends ExtensionUser {
  * moz-extension:// origin. Permission requests made during a click are answered yes
  * (extensions.webextOptionalPermissionPrompts off: the stand-in for the user's answer; it grants nothing by itself).
  */
-export async function launchFirefoxUser(options: { extraPages?: Record<string, string> } = {}): Promise<FirefoxUser> {
+export async function launchFirefoxUser(): Promise<FirefoxUser> {
   const root = tempDir('shelf-firefox-');
   const extensionDir = join(root, 'extension');
   const uuid = randomUUID();
   let browser: Browser;
   try {
     await copyCompleteBuild(extensionDir, buildDirOf('firefox'));
-    // extraPages: folder name in the extension → folder to copy there (the bench's hello-world page).
-    for (const [name, dir] of Object.entries(options.extraPages ?? {})) cpSync(dir, join(extensionDir, name), { recursive: true });
     browser = await puppeteer.launch({
       browser: 'firefox',
       executablePath: FIREFOX,
