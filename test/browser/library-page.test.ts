@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { violations } from './axe.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import {
   type Dispatchable,
@@ -22,16 +21,6 @@ import {
 
 // The extension API inside functions that run in the worker: not a global of this Node process.
 declare const chrome: typeof Browser;
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-declare const axe: { run(context: Document, options: { runOnly: string[] }): Promise<{ violations: { id: string; help: string; nodes: { target: unknown[] }[] }[] }> };
-
-/** axe-core's WCAG 2.0/2.1 A and AA rules over the page as it is, as accessibility.test.ts runs them. */
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => (await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] })).violations);
-  return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
-}
 
 /** The library page as a user goes through it, in real Chromium against the real server (issue 20). */
 describe('the library page, in Chromium', () => {
