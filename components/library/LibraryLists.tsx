@@ -191,6 +191,7 @@ export function BrowseView({ place, tab, view }: { place: Extract<Place, { kind:
   const list = useBrowse(place.source, sort);
   const collections = useCollections();
   const { source } = place;
+  // Its kept count may lag behind a move just made: what the list shows counts too.
   const collection = source.kind === 'collection' ? collections.data?.find((c) => c.id === source.id) : undefined;
   const bookmarks = list.data?.pages.flatMap((p) => p.bookmarks) ?? [];
   const note = list.data?.pages.at(-1)?.limitNote;
@@ -204,7 +205,7 @@ export function BrowseView({ place, tab, view }: { place: Extract<Place, { kind:
   const bar = (sortable || note) && (
     <div className="flex items-center gap-2 border-b border-zinc-200 px-2 py-1 dark:border-zinc-800">
       <p className="mr-auto min-w-0 text-xs text-zinc-500 dark:text-zinc-400">{note}</p>
-      {source.kind === 'collection' && <OpenAllButton target={{ kind: 'collection', id: source.id }} count={collection?.bookmarkCount ?? bookmarks.length} />}
+      {source.kind === 'collection' && <OpenAllButton target={{ kind: 'collection', id: source.id }} count={Math.max(collection?.bookmarkCount ?? 0, bookmarks.length)} />}
       {sortable && (
         <SortSelect
           sort={sort}

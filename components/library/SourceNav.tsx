@@ -8,6 +8,7 @@ import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import type { PanelPlace } from '../../lib/storage/library-items.ts';
 import { treeRows } from '../collection-tree.ts';
 import { focusRing, inputClass } from '../field-styles.ts';
+import { bookmarkCount } from '../options/count.ts';
 import { BOOKMARKS_DRAG_TYPE } from './BookmarkList.tsx';
 
 /** What the user opens: a list of bookmarks (with its title) or a smart folder. */
@@ -48,6 +49,7 @@ const itemClass = `flex w-full items-center justify-between gap-2 rounded px-2 p
 function Item({ label, depth = 0, count, onClick, onDropIds }: { label: string; depth?: number; count?: number; onClick(): void; onDropIds?: (ids: string[]) => void }) {
   const [over, setOver] = useState(false);
   // The count describes the place rather than naming it: the name stays as it is while counts come and change.
+  // The number is shown in the button, hidden from its name; the words it is read as are beside it.
   const countId = useId();
   const accepts = (event: DragEvent) => onDropIds !== undefined && event.dataTransfer.types.includes(BOOKMARKS_DRAG_TYPE);
   return (
@@ -72,17 +74,20 @@ function Item({ label, depth = 0, count, onClick, onDropIds }: { label: string; 
         className={`${itemClass} ${over ? 'bg-blue-100 dark:bg-blue-900' : ''}`}
         style={{ paddingLeft: `${0.5 + depth}rem` }}
         onClick={onClick}
-        aria-label={count !== undefined ? label : undefined}
         aria-describedby={count !== undefined ? countId : undefined}
       >
         <span className="truncate">{label}</span>
         {count !== undefined && (
-          <span id={countId} className="text-xs text-zinc-500 dark:text-zinc-400">
+          <span aria-hidden="true" className="text-xs text-zinc-500 dark:text-zinc-400">
             {count}
-            <span className="sr-only">{count === 1 ? ' bookmark' : ' bookmarks'}</span>
           </span>
         )}
       </button>
+      {count !== undefined && (
+        <span id={countId} hidden>
+          {bookmarkCount(count)}
+        </span>
+      )}
     </li>
   );
 }
@@ -91,7 +96,7 @@ function Group({ title, children, empty }: { title: string; children: React.Reac
   return (
     <section aria-label={title} className="space-y-1">
       <h2 className="px-2 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{title}</h2>
-      {children.length ? <ul>{children}</ul> : <p className="px-2 text-xs text-zinc-500">{empty}</p>}
+      {children.length ? <ul>{children}</ul> : <p className="px-2 text-xs text-zinc-500 dark:text-zinc-400">{empty}</p>}
     </section>
   );
 }

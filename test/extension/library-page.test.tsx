@@ -225,6 +225,7 @@ describe('library page: sort and counts', () => {
     await waitFor(() => expect(described('All bookmarks')).not.toBeNull());
     const countOf = (name: string) => document.getElementById(described(name)!)!.textContent;
     expect(countOf('All bookmarks')).toBe('5 bookmarks');
+    expect(within(nav).getByRole('button', { name: 'All bookmarks' }).textContent).toBe('All bookmarks5');
     expect(countOf('Favourites')).toBe('1 bookmark');
     expect(countOf('Unsorted')).toBe('3 bookmarks');
     expect((await within(nav).findByRole('button', { name: /^Reading/ })).textContent).toContain('2');
