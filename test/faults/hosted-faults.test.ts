@@ -242,8 +242,12 @@ describe('two instances on PostgreSQL and Redis, under load', () => {
     const u = await tokenUser();
     const importer = await tokenUser();
     // Killed once it wrote five sixths: the run that takes over reads the file's first 800 kB only to count past what is written, the longest way to its first write.
-    const { report, killed, survivor } = await withKilledHolder(u, async () => (await startImportOf(importer.api, netscapeFile(JOB_BOOKMARKS))).jobId, (job) => job.position >= (JOB_BOOKMARKS * 5) / 6);
-    tell(`an instance SIGKILLed mid-import at bookmark ${killed.holding.position} at ${new Date(killed.at).toISOString()} (its job taken over ${killed.takenOverMs} ms after, completed ${killed.doneMs} ms after)`, report, killed.at);
+    // Uploaded and started before the load: saves of another user that wait over 5 s while a 1 MB file is
+    // uploaded and its import starts are a finding of their own (README, faults), not this fault's.
+    const { jobId } = await startImportOf(importer.api, netscapeFile(JOB_BOOKMARKS));
+    const started = new Date().toISOString();
+    const { report, killed, survivor } = await withKilledHolder(u, async () => jobId, (job) => job.position >= (JOB_BOOKMARKS * 5) / 6);
+    tell(`an import (started ${started}) whose instance was SIGKILLed at bookmark ${killed.holding.position} at ${new Date(killed.at).toISOString()} (its job taken over ${killed.takenOverMs} ms after, completed ${killed.doneMs} ms after)`, report, killed.at);
     expect(killed.job.status).toBe('completed');
     expect(killed.finishers.at(-1)!.startsWith(`${survivor.id}.`)).toBe(true);
     // Each batch commits with the job's position and counts: the taken-over run writes on from there.
