@@ -22,6 +22,7 @@ export type Role =
   | 'region'
   | 'status'
   | 'textbox'
+  | 'toolbar'
   | 'tree'
   | 'treeitem';
 
