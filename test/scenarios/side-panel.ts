@@ -59,11 +59,6 @@ export function sidePanelScenarios(launch: () => Promise<ExtensionUser>): void {
       await panel.waitFor('link', 'Field notes');
       await expect.poll(() => panel.evaluate(() => document.body.textContent ?? '', undefined), { timeout: 10_000 }).toMatch(/1 match\b/);
 
-      // Left on All bookmarks: where the next opening starts.
-      await back();
-      await panel.click('button', 'All bookmarks');
-      await panel.waitFor('region', 'All bookmarks');
-
       await panel.close();
     });
 
