@@ -11,11 +11,6 @@ export function chromiumPage(page: Page): UserPage {
   const find = (role: Role, name?: string) => page.getByRole(role, name === undefined ? {} : { name, exact: true });
   return {
     click: (role, name) => find(role, name).click(),
-    clickStartingWith: (role, prefix) =>
-      page
-        .getByRole(role, { name: new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
-        .first()
-        .click(),
     fill: (label, text) => page.getByLabel(label, { exact: true }).fill(text),
     press: (key) => page.keyboard.press(key),
     valueOf: (label) => page.getByLabel(label, { exact: true }).inputValue(),

@@ -48,15 +48,6 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   };
   return {
     click: (role, name) => page.locator(selector(role, name)).click(),
-    async clickStartingWith(role, prefix) {
-      // Puppeteer's ARIA selector matches whole names only: the elements of that role, by the text they show.
-      for (const deadline = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-        for (const element of await page.$$(selector(role))) {
-          if (await element.evaluate((node, wanted) => node.textContent?.trim().startsWith(wanted) ?? false, prefix)) return element.click();
-        }
-        if (Date.now() > deadline) throw new Error(`no ${role} whose name starts with "${prefix}" within 10 s`);
-      }
-    },
     async fill(label, text) {
       const field = await labelled(label);
       await field.evaluate((input) => input.select());

@@ -5,14 +5,12 @@
  */
 
 /** The ARIA roles the scenarios look for. */
-export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'img' | 'link' | 'list' | 'option' | 'region' | 'status' | 'textbox' | 'toolbar' | 'treeitem';
+export type Role = 'alert' | 'button' | 'checkbox' | 'combobox' | 'dialog' | 'heading' | 'img' | 'link' | 'list' | 'option' | 'region' | 'status' | 'textbox' | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
   /** Clicks the element with this role and exact accessible name, as a real click (a user gesture). */
   click(role: Role, name: string): Promise<void>;
-  /** Clicks the first element with this role whose accessible name starts with `prefix` (a name that ends in a count). */
-  clickStartingWith(role: Role, prefix: string): Promise<void>;
   /** Types into the text box with this label, replacing what it held. */
   fill(label: string, text: string): Promise<void>;
   /** Presses a key (`Enter`, `Escape`) in the element that has the focus. */
