@@ -3,15 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Browser } from 'wxt/browser';
-import { sidePanelScenarios } from '../scenarios/side-panel.ts';
-import { launchChromiumUser } from './chromium-user.ts';
 import { type ExtensionBrowser, type ShelfProcess, dataOf, launchExtension, signInThroughOptions, startShelf } from './support.ts';
 
 declare const chrome: typeof Browser;
 
 const ROWS = 300;
-
-sidePanelScenarios(launchChromiumUser);
 
 describe('the side panel, in Chromium', () => {
   let shelf: ShelfProcess;

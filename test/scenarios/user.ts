@@ -22,7 +22,6 @@ export type Role =
   | 'region'
   | 'status'
   | 'textbox'
-  | 'toolbar'
   | 'tree'
   | 'treeitem';
 
