@@ -63,9 +63,12 @@ async function importFileOf({ storage }: JobDeps, job: HeldJob['job']): Promise<
   return file;
 }
 
-/** The job ends: failed with this message (null: it completed), and its file goes either way. */
+/**
+ * The job ends: failed with this message (null: it completed), and its file goes either way, unless this attempt
+ * had lost the job: its new holder may be reading the file.
+ */
 async function finish({ store, storage, clock }: JobDeps, { job, owner }: HeldJob, failure: string | null): Promise<void> {
-  if (failure !== null) await store.jobs.fail(job.id, owner, failure, clock.now());
+  if (failure !== null && !(await store.jobs.fail(job.id, owner, failure, clock.now()))) return;
   await storage.deleteImportFilesOfJob(job.id);
 }
 

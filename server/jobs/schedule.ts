@@ -29,8 +29,9 @@ async function runJob(deps: JobDeps, jobId: string, stopping: AbortSignal, resum
       return;
     }
     console.error(`${job.type} job ${jobId} failed:`, err);
-    await store.jobs.fail(jobId, owner, `The ${job.type} failed on the server; start a new one`, clock.now());
-    if (job.type === 'import') await storage.deleteImportFilesOfJob(jobId);
+    const failed = await store.jobs.fail(jobId, owner, `The ${job.type} failed on the server; start a new one`, clock.now());
+    // An attempt that lost the job leaves its file to the holder that reads it now.
+    if (failed && job.type === 'import') await storage.deleteImportFilesOfJob(jobId);
   } finally {
     // Its lease lapses by itself when the database cannot be told.
     await held.release().catch((err: unknown) => console.error(`job ${jobId}: letting go of its lease failed:`, err));

@@ -146,7 +146,8 @@ export interface JobsStore {
   completeExport(id: string, owner: string, artifact: string, now: number, expiresAt: number): Promise<boolean>;
   /** Adds the entries skipped before the batches (unreadable ones) to the counts, and completes; false when the owner no longer held it. */
   completeImport(id: string, owner: string, extra: { skipped: number; summary: SkippedSummary }, now: number): Promise<boolean>;
-  fail(id: string, owner: string, message: string, now: number): Promise<void>;
+  /** Fails the job with this message; false when the owner no longer held it (its new holder decides its end). */
+  fail(id: string, owner: string, message: string, now: number): Promise<boolean>;
 
   /** Jobs left to run that no instance holds now (the database's clock): running ones, and exports still waiting to run. */
   interrupted(): Promise<JobRecord[]>;

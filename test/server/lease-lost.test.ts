@@ -47,3 +47,30 @@ it('an attempt that lost its lease is told so and renews it no more', async () =
     await held.release();
   }
 });
+
+it('an attempt that lost its job cannot fail it: the job stays its new holder’s', async () => {
+  const { deps } = t.server;
+  const u = await t.user();
+  const job = await deps.store.jobs.create({ userId: u.userId, type: 'import', format: 'netscape' }, deps.clock.now());
+  const db = openRawDb({ dataDir: t.dataDir, databaseUrl: deps.config.databaseUrl });
+  try {
+    // An import runs once its file is uploaded.
+    await db.run("UPDATE jobs SET status = 'running' WHERE id = ?", job.id);
+    const held = (await holdJob(deps, job.id, new AbortController().signal))!;
+    expect(held).not.toBeNull();
+    try {
+      await db.run('UPDATE jobs SET lease_owner = ?, lease_until = ? WHERE id = ?', 'inst_other.000000000000', Date.now() + 3_600_000, job.id);
+      const message = 'The import failed on the server; start a new one';
+      // Told so, the attempt leaves the job and its file (schedule.ts, import-job.ts) to the holder reading it.
+      expect(await deps.store.jobs.fail(job.id, held.owner, message, deps.clock.now())).toBe(false);
+      expect(await deps.store.jobs.find(job.id)).toMatchObject({ status: 'running', leaseOwner: 'inst_other.000000000000' });
+
+      expect(await deps.store.jobs.fail(job.id, 'inst_other.000000000000', message, deps.clock.now())).toBe(true);
+      expect(await deps.store.jobs.find(job.id)).toMatchObject({ status: 'failed', errorMessage: message });
+    } finally {
+      await held.release();
+    }
+  } finally {
+    await db.close();
+  }
+});

@@ -90,11 +90,12 @@ export class PgJobs implements JobsStore {
     return completed === 1;
   }
 
-  async fail(id: string, owner: string, message: string, now: number): Promise<void> {
-    await this.db.run(
+  async fail(id: string, owner: string, message: string, now: number): Promise<boolean> {
+    const failed = await this.db.run(
       "UPDATE jobs SET status = 'failed', error_message = $1, completed_at = $2 WHERE id = $3 AND lease_owner = $4 AND status IN ('pending', 'running')",
       [message, now, id, owner],
     );
+    return failed === 1;
   }
 
   async interrupted(): Promise<JobRecord[]> {

@@ -109,12 +109,13 @@ export class SqliteJobs implements JobsStore {
     return completed === 1;
   }
 
-  async fail(id: string, owner: string, message: string, now: number): Promise<void> {
-    this.db
+  async fail(id: string, owner: string, message: string, now: number): Promise<boolean> {
+    const failed = this.db
       .prepare(
         "UPDATE jobs SET status = 'failed', error_message = ?, completed_at = ? WHERE id = ? AND lease_owner = ? AND status IN ('pending', 'running')",
       )
-      .run(message, now, id, owner);
+      .run(message, now, id, owner).changes;
+    return failed === 1;
   }
 
   async interrupted(): Promise<JobRecord[]> {
