@@ -57,7 +57,7 @@ describe('npm run admin', () => {
   const admin = (...args: string[]) => npmRun('admin', ['--data', dataDir, ...args]);
 
   it('--help names every command and flag, and exits 0', async () => {
-    const source = readFileSync(join(root, 'server/admin.ts'), 'utf8');
+    const source = readFileSync(join(root, 'server/admin/main.ts'), 'utf8');
     const commands = [...source.matchAll(/case '([a-z]+ [a-z]+)':/g)].map((m) => m[1]!);
     expect(commands).toEqual(expect.arrayContaining(['user create', 'user list', 'token create']));
     const help = await npmRun('admin', ['--help']);
