@@ -159,8 +159,8 @@ describe('options page', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Sign in' }));
     await user.keyboard('{Enter}');
     const heading = await screen.findByRole('heading', { name: 'Signed in' });
-    // The summary takes the focus, so that the keyboard carries on from it.
-    expect(document.activeElement).toBe(heading);
+    // The summary takes the focus, so that the keyboard carries on from it (in its effect, just after it shows).
+    await waitFor(() => expect(document.activeElement).toBe(heading));
   });
 });
 
