@@ -48,7 +48,8 @@ function show(): void {
   );
 }
 
-it('Re-check asks the server to check the link again: a page answering again leaves the Gone group of the open view', async () => {
+/** Signed in, a bookmark of the local page at `path` saved while it answers 404, and its link checked. */
+async function brokenLinkSaved(path: string, title: string) {
   fakeBrowser.reset();
   const bg = createTestBackground();
   setRuntime(bg.runtime);
@@ -56,9 +57,14 @@ it('Re-check asks the server to check the link again: a page answering again lea
   const u = await t.user();
   await bg.services.account.signIn(t.baseUrl, u.token);
   answer = 404;
-  const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/article`;
-  const saved = dataOf(await u.api('POST', '/bookmarks', { body: { url, title: 'Local article', description: 'd' } }), Bookmark, 201);
+  const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}${path}`;
+  const saved = dataOf(await u.api('POST', '/bookmarks', { body: { url, title, description: 'd' } }), Bookmark, 201);
   await runCheck();
+  return { bg, user, u, saved };
+}
+
+it('Re-check asks the server to check the link again: a page answering again leaves the Gone group of the open view', async () => {
+  const { bg, user, u, saved } = await brokenLinkSaved('/article', 'Local article');
   expect(dataOf(await u.api('GET', `/bookmarks/${saved.id}`), Bookmark)).toMatchObject({ linkStatus: 'broken', httpStatusCode: 404 });
   show();
   const gone = await screen.findByRole('region', { name: /^Gone \(1\)$/ });
@@ -82,16 +88,7 @@ it('Re-check asks the server to check the link again: a page answering again lea
 
 it('a link that still fails after a re-check shows its new answer in the group it now belongs to', async () => {
   cleanup();
-  fakeBrowser.reset();
-  const bg = createTestBackground();
-  setRuntime(bg.runtime);
-  const user = userEvent.setup();
-  const u = await t.user();
-  await bg.services.account.signIn(t.baseUrl, u.token);
-  answer = 404;
-  const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/failing`;
-  const saved = dataOf(await u.api('POST', '/bookmarks', { body: { url, title: 'Failing article', description: 'd' } }), Bookmark, 201);
-  await runCheck();
+  const { bg, user, u, saved } = await brokenLinkSaved('/failing', 'Failing article');
   show();
   const gone = await screen.findByRole('region', { name: /^Gone \(1\)$/ });
 
