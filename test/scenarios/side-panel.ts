@@ -107,6 +107,7 @@ export function sidePanelScenarios<U extends ExtensionUser>(launch: () => Promis
       await panel.clickIn(['navigation', 'Library'], 'button', 'Kitchen');
       await panel.waitFor('link', 'Sourdough');
 
+      await panel.waitFor('searchbox', 'Search in Kitchen');
       await panel.fill('Search in Kitchen', '#food site:example.com');
       const results = ['list', 'Search results for #food site:example.com'] as const;
       await expect.poll(async () => (await panel.textsIn(results, 'link').catch(() => [])).sort(), { timeout: 15_000 }).toEqual(['Fermenting guide', 'Kimchi at home']);
