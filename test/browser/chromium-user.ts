@@ -10,8 +10,10 @@ declare const chrome: typeof Browser;
 /** test/scenarios' user over Playwright, in the Chromium that launchExtension starts. */
 export function chromiumPage(page: Page): UserPage {
   const find = (role: Role, name?: string) => page.getByRole(role, name === undefined ? {} : { name, exact: true });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
   return {
-    click: (role, name) => find(role, name).click(),
+    click: (role, name, options = {}) => find(role, name).click(options.shift ? { modifiers: ['Shift'] } : {}),
     clickIn: ([outerRole, outerName], role, name) =>
       find(outerRole, outerName)
         .getByRole(role, { name, exact: true })
@@ -29,6 +31,14 @@ export function chromiumPage(page: Page): UserPage {
     press: (key) => page.keyboard.press(key),
     valueOf: (label) => page.getByLabel(label, { exact: true }).inputValue(),
     isDisabled: (role, name) => find(role, name).isDisabled(),
+    isChecked: (role, name) => find(role, name).isChecked(),
+    textsIn: ([outerRole, outerName], role) => find(outerRole, outerName).getByRole(role).allTextContents(),
+    waitForText: (text, options = {}) =>
+      page
+        .getByText(text)
+        .first()
+        .waitFor({ timeout: options.timeoutMs ?? 10_000 }),
+    errors: () => [...errors],
     async waitFor(role, name, options = {}) {
       await find(role, name)
         .first()

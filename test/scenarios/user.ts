@@ -17,18 +17,22 @@ export type Role =
   | 'img'
   | 'link'
   | 'list'
+  | 'listitem'
+  | 'navigation'
   | 'option'
   | 'radio'
   | 'region'
+  | 'searchbox'
   | 'status'
   | 'textbox'
+  | 'toolbar'
   | 'tree'
   | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
-  /** Clicks the element with this role and exact accessible name, as a real click (a user gesture). */
-  click(role: Role, name: string): Promise<void>;
+  /** Clicks the element with this role and exact accessible name, as a real click (a user gesture); shift: with Shift held. */
+  click(role: Role, name: string, options?: { shift?: boolean }): Promise<void>;
   /** Clicks the element with this role and exact name inside the one with `within`'s role and name (a dialog's button). */
   clickIn(within: readonly [Role, string], role: Role, name: string): Promise<void>;
   /** Clicks the first element with this role whose accessible name starts with `start`: a tree item's name ends with its count. */
@@ -43,6 +47,14 @@ export interface UserPage {
   press(key: 'Enter' | 'Escape'): Promise<void>;
   /** The value of the form field with this label. */
   valueOf(label: string): Promise<string>;
+  /** Whether the checkbox with this name is checked (once it is shown). */
+  isChecked(role: 'checkbox', name: string): Promise<boolean>;
+  /** The text of each element of this role inside the one with `within`'s role and name, in page order. */
+  textsIn(within: readonly [Role, string], role: Role): Promise<string[]>;
+  /** Waits until an element's text contains `text` (a string, any case) or matches it (a pattern), as the user reads it. */
+  waitForText(text: string | RegExp, options?: { timeoutMs?: number }): Promise<void>;
+  /** The errors the page's scripts threw so far (uncaught), oldest first. */
+  errors(): string[];
   /** Whether the element with this role and name is disabled (once it is shown). */
   isDisabled(role: Role, name: string): Promise<boolean>;
   /** Waits until such an element is shown (or, with gone, until none is); name omitted: any of that role. */
