@@ -13,8 +13,8 @@ const LAST_PLAIN_ISO_MS = 253_402_300_799_999;
  * text JSON.stringify(toCollection(row, depth)) makes (collection-rows.ts): row_to_json writes the
  * columns in their order under their names, compactly, and escapes a text exactly as JSON.stringify
  * does; integers and booleans print alike, and the date is `iso`'s format, its milliseconds taken as
- * integers. They are joined in byTreeOrder's order (depth, parent, order, creation; ids are ASCII,
- * where byte order and localeCompare agree; then the order made, as the stable sort keeps it).
+ * integers. They are joined in byTreeOrder's order (depth, parent, order, creation; ids are `col_` and
+ * lowercase hex, where byte order and localeCompare agree; then the order made, as the stable sort keeps it).
  * A root is a collection without a parent or whose parent is not the user's, where
  * CollectionTree.depth's walk up ends too. `placed` and `active` differ only if a cycle keeps some
  * collections from every root, and `plain` is false for a date `iso` writes otherwise: the caller
