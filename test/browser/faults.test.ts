@@ -112,9 +112,8 @@ describe('saves through faults, in Chromium', () => {
     await expect.poll(() => browser.badge(before)).toBe('3');
 
     // Chromium closed with saves waiting, the server back meanwhile, and Chromium started again: the worker starts
-    // afresh, finds them in storage and sends them at its start. (Put back only once Chromium has closed, so that the
-    // old worker's half-minute alarm cannot send them first; the new worker's start found the server down, before,
-    // and the saves waited for their backoff.)
+    // afresh, finds them in storage and sends them at its start. The server comes back only once Chromium has closed,
+    // so that the old worker's half-minute alarm cannot send them first.
     await browser.relaunch(() => {
       proxy.fault = 'pass';
     });
