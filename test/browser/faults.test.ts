@@ -111,9 +111,12 @@ describe('saves through faults, in Chromium', () => {
     const { tabId: before } = await browser.openTab(site.url('/stopped-1'));
     await expect.poll(() => browser.badge(before)).toBe('3');
 
-    // Chromium closed and started again with saves waiting: the worker starts afresh and finds them in storage.
-    await browser.relaunch();
-    proxy.fault = 'pass';
+    // Chromium closed with saves waiting, the server back meanwhile, and Chromium started again: the worker starts
+    // afresh, finds them in storage and sends them at its start. The server comes back only once Chromium has closed,
+    // so that the old worker's half-minute alarm cannot send them first.
+    await browser.relaunch(() => {
+      proxy.fault = 'pass';
+    });
     await expect.poll(queued, { timeout: 60_000 }).toEqual([]);
     expect(await copies(urls)).toEqual([1, 1, 1]);
     const { tabId } = await browser.openTab(site.url('/stopped-1'));

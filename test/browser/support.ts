@@ -219,8 +219,11 @@ export interface ExtensionBrowser {
   /** Opens a web page in a new tab and answers the page and its tab id. */
   openTab(url: string): Promise<{ page: Page; tabId: number }>;
   badge(tabId: number): Promise<string>;
-  /** Closes Chromium and starts it again on the same profile: the extension's worker starts afresh with what it stored. */
-  relaunch(): Promise<void>;
+  /**
+   * Closes Chromium and starts it again on the same profile: the extension's worker starts afresh with what it stored.
+   * `whileClosed` runs in between (the world changing while the browser is not running).
+   */
+  relaunch(whileClosed?: () => void | Promise<void>): Promise<void>;
   /**
    * Stops the extension's service worker alone (CDP's ServiceWorker.stopWorker, what
    * chrome://serviceworker-internals does) and answers once it has stopped, with a promise that settles when
@@ -299,8 +302,9 @@ export async function launchExtension(options: { extraPages?: Record<string, str
     get context() {
       return context;
     },
-    async relaunch() {
+    async relaunch(whileClosed) {
       await context.close();
+      await whileClosed?.();
       context = await launch();
     },
     extensionId,
@@ -441,7 +445,7 @@ export async function clickToolbarButton(browser: ExtensionBrowser, url: string)
 
 // ---------------------------------------------------------------- time, faster
 
-type Warped = { __shelfWarp?: (ms: number) => void };
+type Warped = { __shelfWarp?: (ms: number) => Promise<void> };
 
 /**
  * Makes time run `speed` times as fast for the extension's worker and for the server (started with
@@ -449,12 +453,14 @@ type Warped = { __shelfWarp?: (ms: number) => void };
  * Both clocks jump by the same step, the server's first, at most `stepMs` at a time: a request sent in
  * between counts on the server at most that much later than the extension thinks, which the scheduler's
  * margin (2 s on every window) absorbs, so the limits are kept as strictly as in real time. In the worker,
- * Date.now and setTimeout (what the scheduler and the queue read) follow; its alarms and fetch timeouts keep
- * real time. The worker keeps its moved clock after `stop` (what it stored is dated by it).
+ * Date.now and setTimeout (what the scheduler and the queue read) follow, and each periodic alarm also fires once
+ * a period has passed on the moved clock (Chromium's own go on in real time: a queue drained only every real half
+ * minute would leave the faster minutes idle); one-off alarms and fetch timeouts keep real time. The worker keeps
+ * its moved clock after `stop` (what it stored is dated by it).
  */
 export async function speedUpTime(browser: ExtensionBrowser, shelf: ShelfProcess, speed: number, stepMs = 1_000): Promise<{ stop(): Promise<void> }> {
   const worker = await browser.worker();
-  await worker.evaluate(() => {
+  await worker.evaluate(async () => {
     const realNow = Date.now.bind(Date);
     const realSet = globalThis.setTimeout.bind(globalThis);
     const realClear = globalThis.clearTimeout.bind(globalThis);
@@ -480,19 +486,31 @@ export async function speedUpTime(browser: ExtensionBrowser, shelf: ShelfProcess
       if (timer) realClear(timer.real);
       timers.delete(id);
     };
-    (globalThis as Warped).__shelfWarp = (ms: number) => {
+    // When each periodic alarm fires next on the moved clock, from where Chromium had it.
+    const periodic = new Map((await chrome.alarms.getAll()).filter((a) => a.periodInMinutes).map((a) => [a.name, a.scheduledTime]));
+    (globalThis as Warped).__shelfWarp = async (ms: number) => {
       offset += ms;
       for (const [id, timer] of timers) {
         realClear(timer.real);
         arm(id);
+      }
+      for (const alarm of await chrome.alarms.getAll()) {
+        const due = periodic.get(alarm.name);
+        if (!alarm.periodInMinutes || due === undefined || due > Date.now()) continue;
+        periodic.set(alarm.name, due + alarm.periodInMinutes * 60_000);
+        (chrome.alarms.onAlarm as unknown as Dispatchable).dispatch({ name: alarm.name, scheduledTime: due, periodInMinutes: alarm.periodInMinutes });
       }
     };
   });
   const realStep = stepMs / (speed - 1);
   let running = true;
   const loop = (async () => {
+    // Each step is due realStep after the last one began: its round trips (a second or more under load) count
+    // toward the wait instead of adding to it, which slowed time down to a fraction of `speed`.
+    let lastStep = Date.now();
     while (running) {
-      await new Promise((resolve) => setTimeout(resolve, realStep));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, realStep - (Date.now() - lastStep))));
+      lastStep = Date.now();
       const res = await fetch(`${new URL(shelf.baseUrl).origin}/__test__/clock`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },

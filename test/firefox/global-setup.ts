@@ -1,6 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { ensureExtensionBuilt } from '../browser/support.ts';
+import { makeProfileTemplate } from './support.ts';
 
-/** The Firefox tests load the built Firefox extension: build it once when it is missing or older than its sources. */
-export default function setup(): void {
+/**
+ * The Firefox tests load the built Firefox extension: build it once when it is missing or older than its sources.
+ * Each file's Firefox starts from a copy of one profile made here (see makeProfileTemplate).
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
   ensureExtensionBuilt('firefox');
+  const template = mkdtempSync(join(tmpdir(), 'shelf-firefox-profile-'));
+  await makeProfileTemplate(template);
+  project.provide('firefoxProfileTemplate', template);
+  return () => rmSync(template, { recursive: true, force: true });
 }

@@ -8,6 +8,7 @@ import { openPostgres } from '../../server/db/postgres/connect.ts';
 import type { Pg } from '../../server/db/postgres/pg.ts';
 import { PgAccounts } from '../../server/store/postgres/accounts.ts';
 import { PgBlocks } from '../../server/store/postgres/blocks.ts';
+import { adminInProcess } from '../support/admin-command.ts';
 import { jsonLine, npmRun } from '../support/cli.ts';
 import { freePort } from '../support/free-port.ts';
 import { type TestPostgres, startPostgres } from '../support/postgres.ts';
@@ -30,12 +31,14 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const admin = (...args: string[]) => npmRun('admin', ['--database', url, ...args]);
+// The command's own entry in this process, as selfhost.test.ts does; what a process adds (npm run, the flags and
+// DATABASE_URL as it reads them) is checked through `npm run admin` once each below.
+const admin = (...args: string[]) => adminInProcess(['--database', url, ...args]);
 const UserId = z.object({ userId: z.string() });
 
 describe('npm run admin -- --database', () => {
   it('creates the schema of an empty database, then manages users and tokens in it', async () => {
-    const { userId } = jsonLine(UserId, (await admin('user', 'create', '--name', 'Ada', '--email', 'ada@example.com', '--plan', 'free')).stdout);
+    const { userId } = jsonLine(UserId, (await npmRun('admin', ['--database', url, 'user', 'create', '--name', 'Ada', '--email', 'ada@example.com', '--plan', 'free'])).stdout);
     // What the command wrote is what the servers' store reads.
     db = await openPostgres(url);
     const accounts = new PgAccounts(db);
@@ -78,20 +81,20 @@ describe('npm run admin -- --database', () => {
   }, 30_000);
 
   it('refuses --data and --database together, a URL that is not PostgreSQL, and neither, changing nothing', async () => {
-    const both = await npmRun('admin', ['--data', dataDir, '--database', url, 'user', 'create', '--name', 'X', '--email', 'x@example.com', '--plan', 'pro']);
+    const both = await adminInProcess(['--data', dataDir, '--database', url, 'user', 'create', '--name', 'X', '--email', 'x@example.com', '--plan', 'pro']);
     expect(both.code).toBe(2);
     expect(both.stdout).toBe('');
     expect(both.stderr).toContain('give --data DIR (SQLite) or --database URL (PostgreSQL), not both');
 
-    const notPostgres = await npmRun('admin', ['--database', 'mysql://db.example/shelf', 'user', 'list']);
+    const notPostgres = await adminInProcess(['--database', 'mysql://db.example/shelf', 'user', 'list']);
     expect(notPostgres.code).toBe(2);
     expect(notPostgres.stderr).toContain('--database must be a postgres://USER@HOST:PORT/DB URL, got mysql://db.example/shelf');
-    const envNotPostgres = await npmRun('admin', ['user', 'list'], { DATABASE_URL: 'mysql://root:hunter2@db.example/shelf' });
+    const envNotPostgres = await adminInProcess(['user', 'list'], { DATABASE_URL: 'mysql://root:hunter2@db.example/shelf' });
     expect(envNotPostgres.code).toBe(2);
     expect(envNotPostgres.stderr).toContain('DATABASE_URL must be a postgres://USER@HOST:PORT/DB URL');
     expect(envNotPostgres.stderr).not.toContain('hunter2');
 
-    const neither = await npmRun('admin', ['user', 'list'], { DATABASE_URL: '' });
+    const neither = await adminInProcess(['user', 'list'], { DATABASE_URL: '' });
     expect(neither.code).toBe(2);
     expect(neither.stderr).toContain('--data DIR or --database URL is required (or DATABASE_URL in the environment)');
 
@@ -101,7 +104,7 @@ describe('npm run admin -- --database', () => {
 
   it('says in one line that the database cannot be reached, without its password, and exits 1', async () => {
     const port = await freePort();
-    const result = await npmRun('admin', ['--database', `postgres://shelf:s3cret@127.0.0.1:${port}/shelf`, 'user', 'list']);
+    const result = await adminInProcess(['--database', `postgres://shelf:s3cret@127.0.0.1:${port}/shelf`, 'user', 'list']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(new RegExp(`^admin: could not open the database at postgres://shelf:\\*+@127\\.0\\.0\\.1:${port}/shelf: .*ECONNREFUSED`));

@@ -4,16 +4,25 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VerifiedUser } from '../../lib/api/auth.ts';
+import { adminInProcess } from '../support/admin-command.ts';
 import { type Started, jsonLine as json, npmRun, startServerProcess as startServer, stop } from '../support/cli.ts';
 import { dataOf, expectError } from '../support/expect.ts';
 import { apiFor } from '../support/server.ts';
 
-/** The command-line contract of the server and the admin command, driven exactly as outside tools drive it: through npm run. */
+/**
+ * The command-line contract of the server and the admin command, driven exactly as outside tools drive it: through
+ * npm run (each admin command once, and a refusal; its further cases through the same entry in this process).
+ */
 
 const dataDir = mkdtempSync(join(tmpdir(), 'shelf-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const admin = (...args: string[]) => npmRun('admin', ['--data', dataDir, ...args]);
+/**
+ * The same command line through the command's own entry in this process (what server/admin.ts runs), for the cases
+ * beyond the first of each kind: every command and a refusal go through npm run above, seconds each under tsx.
+ */
+const adminHere = (...args: string[]) => adminInProcess(['--data', dataDir, ...args]);
 
 describe('server and admin commands', () => {
   let server: Started;
@@ -48,7 +57,7 @@ describe('server and admin commands', () => {
     const plan = json(z.object({ userId: z.string(), plan: z.literal('free') }), (await admin('user', 'plan', '--user', userId, '--plan', 'free')).stdout);
     expect(plan.userId).toBe(userId);
     expectError(await api('POST', '/auth/verify'), 403, 'API_ACCESS_PRO_REQUIRED');
-    await admin('user', 'plan', '--user', userId, '--plan', 'pro');
+    await adminHere('user', 'plan', '--user', userId, '--plan', 'pro');
 
     const revoked = json(z.object({ tokenId: z.string(), revoked: z.literal(true) }), (await admin('token', 'revoke', '--id', created.tokenId)).stdout);
     expect(revoked.tokenId).toBe(created.tokenId);
@@ -56,8 +65,8 @@ describe('server and admin commands', () => {
   }, 60_000);
 
   it('honours --expires and --scopes all', async () => {
-    const { userId } = json(z.object({ userId: z.string() }), (await admin('user', 'create', '--name', 'B', '--email', 'b@example.com', '--plan', 'pro')).stdout);
-    const { token } = json(z.object({ token: z.string() }), (await admin('token', 'create', '--user', userId, '--name', 'old', '--scopes', 'all', '--expires', '2001-01-01T00:00:00Z')).stdout);
+    const { userId } = json(z.object({ userId: z.string() }), (await adminHere('user', 'create', '--name', 'B', '--email', 'b@example.com', '--plan', 'pro')).stdout);
+    const { token } = json(z.object({ token: z.string() }), (await adminHere('token', 'create', '--user', userId, '--name', 'old', '--scopes', 'all', '--expires', '2001-01-01T00:00:00Z')).stdout);
     expectError(await apiFor(server.baseUrl, { token })('POST', '/auth/verify'), 401, 'TOKEN_EXPIRED');
   }, 30_000);
 
@@ -70,27 +79,27 @@ describe('server and admin commands', () => {
       [['frobnicate'], /unknown command/],
       [['user', 'create', '--bogus'], /bogus/],
     ];
-    for (const [args, message] of cases) {
-      const result = await admin(...args);
+    for (const [i, [args, message]] of cases.entries()) {
+      const result = await (i === 0 ? admin : adminHere)(...args);
       expect(result.code, args.join(' ')).not.toBe(0);
       expect(result.stderr).toMatch(message);
       expect(result.stdout).toBe('');
     }
-    const { userId } = json(z.object({ userId: z.string() }), (await admin('user', 'create', '--name', 'F', '--email', 'f@example.com', '--plan', 'free')).stdout);
-    const free = await admin('token', 'create', '--user', userId, '--name', 'n', '--scopes', 'all');
+    const { userId } = json(z.object({ userId: z.string() }), (await adminHere('user', 'create', '--name', 'F', '--email', 'f@example.com', '--plan', 'free')).stdout);
+    const free = await adminHere('token', 'create', '--user', userId, '--name', 'n', '--scopes', 'all');
     expect(free.code).not.toBe(0);
     expect(free.stderr).toMatch(/free accounts cannot create/);
-    await admin('user', 'plan', '--user', userId, '--plan', 'pro');
-    const badScope = await admin('token', 'create', '--user', userId, '--name', 'n', '--scopes', 'bookmarks:read,everything');
+    await adminHere('user', 'plan', '--user', userId, '--plan', 'pro');
+    const badScope = await adminHere('token', 'create', '--user', userId, '--name', 'n', '--scopes', 'bookmarks:read,everything');
     expect(badScope.stderr).toMatch(/unknown scope\(s\) everything/);
   }, 60_000);
 
   it('refuses the 11th active token', async () => {
-    const { userId } = json(z.object({ userId: z.string() }), (await admin('user', 'create', '--name', 'T', '--email', 't@example.com', '--plan', 'pro')).stdout);
+    const { userId } = json(z.object({ userId: z.string() }), (await adminHere('user', 'create', '--name', 'T', '--email', 't@example.com', '--plan', 'pro')).stdout);
     const { accounts } = await openAccounts();
     const { issueToken } = await import('../../server/auth/tokens.ts');
     for (let i = 0; i < 10; i++) await issueToken(accounts, { userId, name: `t${i}`, scopes: ['tags:read'], expiresAt: null }, Date.now());
-    const eleventh = await admin('token', 'create', '--user', userId, '--name', 'n', '--scopes', 'all');
+    const eleventh = await adminHere('token', 'create', '--user', userId, '--name', 'n', '--scopes', 'all');
     expect(eleventh.code).not.toBe(0);
     expect(eleventh.stderr).toMatch(/10 active tokens/);
   }, 30_000);

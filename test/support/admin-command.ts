@@ -38,9 +38,14 @@ export async function runAdmin(t: OnServer, ...args: string[]): Promise<AdminRes
  * As runAdmin, through the command's own entry (adminMain) in this process: the same command line and output,
  * without the seconds a process started through tsx takes. Each file keeps a runAdmin of the paths it checks.
  */
-export async function runAdminInProcess(t: OnServer, ...args: string[]): Promise<AdminResult> {
+export function runAdminInProcess(t: OnServer, ...args: string[]): Promise<AdminResult> {
+  return adminInProcess(adminArgs(t, args));
+}
+
+/** The admin command line `argv` through its own entry in this process (`env`: variables added to this process's). */
+export async function adminInProcess(argv: string[], env: Record<string, string> = {}): Promise<AdminResult> {
   let stdout = '';
   let stderr = '';
-  const code = await adminMain(adminArgs(t, args), process.env, { log: (line) => (stdout += `${line}\n`), error: (line) => (stderr += `${line}\n`) });
+  const code = await adminMain(argv, { ...process.env, ...env }, { log: (line) => (stdout += `${line}\n`), error: (line) => (stderr += `${line}\n`) });
   return { code, stdout, stderr };
 }
