@@ -1,0 +1,4 @@
+import { libraryPageScenarios } from '../scenarios/library-page.ts';
+import { launchFirefoxUser } from './support.ts';
+
+libraryPageScenarios(launchFirefoxUser);
