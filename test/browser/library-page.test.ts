@@ -24,7 +24,7 @@ declare const chrome: typeof Browser;
 let user: Awaited<ReturnType<typeof launchChromiumUser>>;
 
 libraryPageScenarios(async () => (user = await launchChromiumUser()), {
-  // Chromium only: Playwright emulates the colour scheme, and evaluates axe-core's source past the page's CSP.
+  // Playwright emulates the colour scheme, and evaluates axe-core's source past the page's CSP.
   async accessibilityViolations(colorScheme) {
     const page = await user.extension.context.newPage();
     try {
