@@ -25,7 +25,7 @@ export default defineConfig({
             ...configDefaults.exclude,
             'test/server/interchange/**',
             'test/server/postgres/**',
-            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,postgres-outage,redis-outage,shared-clock,smart-folders-units,sqlite-shared,tag-tree-units,trigram-fold}.test.ts',
+            'test/server/{admin-postgres,cli,collection-list-backends,config-redis,copy-to-postgres,instances,job-leases,limit-store,metadata,postgres-outage,redis-outage,shared-clock,smart-folders-units,sqlite-shared,tag-tree-units,trigram-fold}.test.ts',
             'test/server/{export-fencing,export-stream,import-real-files,jobs-crash,link-check,response-cache,selfhost,tags-at-caps}.test.ts',
           ],
           setupFiles: ['test/support/redis-setup.ts'],
@@ -48,7 +48,7 @@ export default defineConfig({
             // export-fencing reads every attempt's file through the store's listing, which on PostgreSQL leaves out
             // files written in the last hour (a writer may still be adding to them); its fencing runs in job-leases there.
             'test/server/export-fencing.test.ts',
-            'test/server/{admin-postgres,cli,config-redis,copy-to-postgres,job-leases,limit-store,metadata,migration-011,postgres-outage,redis-outage,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version,tag-tree-units,trigram-fold}.test.ts',
+            'test/server/{admin-postgres,cli,collection-list-backends,config-redis,copy-to-postgres,job-leases,limit-store,metadata,migration-011,postgres-outage,redis-outage,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version,tag-tree-units,trigram-fold}.test.ts',
           ],
           globalSetup: ['test/support/postgres-global.ts'],
           setupFiles: ['test/support/postgres-setup.ts'],

@@ -1,15 +1,20 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { MAX_COLLECTIONS_PER_USER, MAX_COLLECTION_DEPTH } from '../lib/api/collections.ts';
 import { latencyDuring } from '../test/support/latency.ts';
+import { startPostgres } from '../test/support/postgres.ts';
 import { apiClient } from './api.ts';
 import { Load } from './http-load.ts';
 import { seedNewUser } from './new-user.ts';
 import { otherUserAlone } from './other-user.ts';
-import { startShelfServer } from './processes.ts';
+import { type ShelfServer, startShelfServer, startShelfServerOn } from './processes.ts';
 import { median, percentile } from './stats.ts';
-import { type Row, fmtCount, fmtMs, measured, verdict } from './table.ts';
+import { type Row, failureRow, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import type { Workspace } from './workspace.ts';
 
 const SECTION = 'Collections';
+const root = new URL('../', import.meta.url).pathname;
+const run = promisify(execFile);
 /** How long another user may wait while the worst collection request runs (docs/api-decisions.md, "Collections: how many"). */
 const MAX_OTHER_P99_MS = 50;
 /** The account at the cap asks for its whole list over this many connections at once, as the review's loop did, for this long. */
@@ -28,11 +33,29 @@ const NAME_LENGTH = 200;
  * library's) calls GET /bookmarks?limit=1 one request after another: that user's p50 and p99
  * meanwhile, beside the same figures with nothing else running. Then the same while the account
  * renames one of its collections five times a second, so that its list is built again after each.
+ * Both rows on SQLite, then on PostgreSQL (the hosted mode: the same data moved over with
+ * copy-to-postgres into a throwaway cluster).
  */
 export async function collectionsSection(ws: Workspace): Promise<Row[]> {
   const dir = ws.seededDir('collections');
   const token = await seedUserAtCap(dir);
-  const shelf = await startShelfServer(dir);
+  const rows = await worstRequestRows(ws, 'SQLite', token, () => startShelfServer(dir));
+  const cluster = await startPostgres();
+  try {
+    const url = await cluster.createDatabase();
+    await run('npm', ['run', '--silent', 'copy-to-postgres', '--', '--data', dir, '--database', url], { cwd: root, maxBuffer: 1 << 24 });
+    rows.push(...(await worstRequestRows(ws, 'PostgreSQL', token, () => startShelfServerOn(['--database', url]))));
+  } catch (err) {
+    rows.push(failureRow({ section: SECTION, measurement: 'PostgreSQL: the account at the cap copied over', target: '' }, err));
+  } finally {
+    await cluster.stop();
+  }
+  return rows;
+}
+
+/** The two rows on one backend, its server started by `start` on data holding the account at the cap (`token`). */
+async function worstRequestRows(ws: Workspace, backend: string, token: string, start: () => Promise<ShelfServer>): Promise<Row[]> {
+  const shelf = await start();
   try {
     const a = apiClient(shelf.url, token);
     const other = apiClient(shelf.url, ws.token);
@@ -41,11 +64,11 @@ export async function collectionsSection(ws: Workspace): Promise<Row[]> {
     const load = new Load(
       { url: `${shelf.url}/collections`, method: 'GET', headers: { Authorization: `Bearer ${token}` } },
       { connections: CONCURRENT, warmupSeconds: 0, durationSeconds: SECONDS, rounds: 1 },
-      ws.file('collections.lua'),
+      ws.file(`collections-${backend}.lua`),
       shelf.pid,
     );
     const bytes = (await a.raw('GET', `${shelf.url}/collections`).then((res) => res.arrayBuffer())).byteLength;
-    const worst = `worst request: GET /collections (${fmtCount(MAX_COLLECTIONS_PER_USER)} collections), ${CONCURRENT} at a time for ${SECONDS} s`;
+    const worst = `${backend}: worst request: GET /collections (${fmtCount(MAX_COLLECTIONS_PER_USER)} collections), ${CONCURRENT} at a time for ${SECONDS} s`;
     const row = (measurement: string, moving: boolean) =>
       measured({ section: SECTION, measurement, target: `other user's GET /bookmarks?limit=1 p99 ≤ ${MAX_OTHER_P99_MS} ms`, beside }, async () => {
         const { list, times, writes } = await loopLists(moving);

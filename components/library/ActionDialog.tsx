@@ -100,16 +100,19 @@ function ChoiceForm({ request, onDone, onCancel }: Props & { request: Exclude<Di
     );
   } else if (request.kind === 'untag') {
     fields = (
-      <label className="block space-y-1">
-        <span className={labelClass}>Tag to remove</span>
-        <select className={inputClass} value={untag} onChange={(e) => setUntag(e.target.value)}>
+      <div className="space-y-1">
+        {/* Labelled by reference, not wrapped: a <select> inside its label adds its chosen option to the field's name. */}
+        <label htmlFor={`${id}-untag`} className={labelClass}>
+          Tag to remove
+        </label>
+        <select id={`${id}-untag`} className={inputClass} value={untag} onChange={(e) => setUntag(e.target.value)}>
           {request.names.map((name) => (
             <option key={name} value={name}>
               {name}
             </option>
           ))}
         </select>
-      </label>
+      </div>
     );
   } else {
     fields = (

@@ -12,11 +12,11 @@ const asPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** test/scenarios' user over Playwright, in the Chromium that launchExtension starts. */
 export function chromiumPage(page: Page): UserPage {
+  const find = (role: Role, name?: string) => page.getByRole(role, name === undefined ? {} : { name, exact: true });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  const find = (role: Role, name?: string) => page.getByRole(role, name === undefined ? {} : { name, exact: true });
   return {
-    click: (role, name) => find(role, name).click(),
+    click: (role, name, options = {}) => find(role, name).click(options.shift ? { modifiers: ['Shift'] } : {}),
     clickIn: ([outerRole, outerName], role, name) =>
       find(outerRole, outerName)
         .getByRole(role, { name, exact: true })
@@ -34,6 +34,14 @@ export function chromiumPage(page: Page): UserPage {
     press: (key) => page.keyboard.press(key),
     valueOf: (label) => page.getByLabel(label, { exact: true }).inputValue(),
     isDisabled: (role, name) => find(role, name).isDisabled(),
+    isChecked: (role, name) => find(role, name).isChecked(),
+    textsIn: ([outerRole, outerName], role) => find(outerRole, outerName).getByRole(role).allTextContents(),
+    waitForText: (text, options = {}) =>
+      page
+        .getByText(text)
+        .first()
+        .waitFor({ timeout: options.timeoutMs ?? 10_000 }),
+    errors: () => [...errors],
     async waitFor(role, name, options = {}) {
       await find(role, name)
         .first()
@@ -45,11 +53,8 @@ export function chromiumPage(page: Page): UserPage {
       return (await element.textContent()) ?? '';
     },
     count: (role, name) => find(role, name).count(),
-    textsIn: ([outerRole, outerName], role) => find(outerRole, outerName).first().getByRole(role).allTextContents(),
     attributeOf: (role, name, attribute) => find(role, name).first().getAttribute(attribute, { timeout: 10_000 }),
-    isChecked: (role, name) => find(role, name).first().isChecked({ timeout: 10_000 }),
     dragTo: ([fromRole, fromName], [ontoRole, ontoName]) => find(fromRole, fromName).first().dragTo(find(ontoRole, ontoName).first()),
-    errors: () => [...errors],
     async reload() {
       await page.reload();
     },

@@ -62,7 +62,16 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
     return found.asElement() as ElementHandle<HTMLInputElement>;
   };
   return {
-    click: (role, name) => page.locator(selector(role, name)).click(),
+    async click(role, name, options = {}) {
+      if (!options.shift) return page.locator(selector(role, name)).click();
+      // The input state BiDi keeps between actions holds Shift down for the click.
+      await page.keyboard.down('Shift');
+      try {
+        await page.locator(selector(role, name)).click();
+      } finally {
+        await page.keyboard.up('Shift');
+      }
+    },
     clickIn: ([outerRole, outerName], role, name) => page.locator(`${selector(outerRole, outerName)} ${selector(role, name)}`).click(),
     async clickStartingWith(role, start) {
       for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
@@ -108,6 +117,29 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
       const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
       return element!.evaluate((node) => (node as HTMLButtonElement).disabled || node.getAttribute('aria-disabled') === 'true');
     },
+    async isChecked(role, name) {
+      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
+      return element!.evaluate((node) => (node as HTMLInputElement).checked || node.getAttribute('aria-checked') === 'true');
+    },
+    async textsIn([outerRole, outerName], role) {
+      await page.waitForSelector(selector(outerRole, outerName), { timeout: 10_000 });
+      const elements = await page.$$(`${selector(outerRole, outerName)} ${selector(role)}`);
+      return Promise.all(elements.map((element) => element.evaluate((node) => node.textContent ?? '')));
+    },
+    async waitForText(text, options = {}) {
+      // A pattern crosses as its source and flags; a string is found in any case, as Playwright's getByText finds it.
+      const wanted = typeof text === 'string' ? { text: text.toLowerCase() } : { source: text.source, flags: text.flags };
+      await page.waitForFunction(
+        (w: { text?: string; source?: string; flags?: string }) =>
+          [...document.querySelectorAll('body *')].some((node) => {
+            const shown = (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+            return w.text !== undefined ? shown.toLowerCase().includes(w.text) : new RegExp(w.source!, w.flags).test(shown);
+          }),
+        { timeout: options.timeoutMs ?? 10_000, polling: 100 },
+        wanted,
+      );
+    },
+    errors: () => [...errors],
     async waitFor(role, name, options = {}) {
       await page.waitForSelector(selector(role, name), { [options.gone ? 'hidden' : 'visible']: true, timeout: options.timeoutMs ?? 10_000 });
     },
@@ -116,19 +148,10 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
       return (await element!.evaluate((node) => node.textContent)) ?? '';
     },
     count: async (role, name) => (await page.$$(selector(role, name))).length,
-    async textsIn([outerRole, outerName], role) {
-      const inside = await page.$$(`${selector(outerRole, outerName)} ${selector(role)}`);
-      return Promise.all(inside.map((element) => element.evaluate((node) => node.textContent ?? '')));
-    },
     async attributeOf(role, name, attribute) {
       const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
       return element!.evaluate((node, wanted) => node.getAttribute(wanted), attribute);
     },
-    async isChecked(role, name) {
-      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
-      return element!.evaluate((node) => (node as HTMLInputElement).checked);
-    },
-    errors: () => [...errors],
     async reload() {
       // A reloaded moz-extension:// page leaves Puppeteer's frame detached over BiDi: the same page afresh in a new tab.
       const old = page;

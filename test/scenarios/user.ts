@@ -22,15 +22,17 @@ export type Role =
   | 'option'
   | 'radio'
   | 'region'
+  | 'searchbox'
   | 'status'
   | 'textbox'
+  | 'toolbar'
   | 'tree'
   | 'treeitem';
 
 /** One of the extension's pages, in a tab of its own, found and worked as a user does: by role and accessible name. */
 export interface UserPage {
-  /** Clicks the element with this role and exact accessible name, as a real click (a user gesture). */
-  click(role: Role, name: string): Promise<void>;
+  /** Clicks the element with this role and exact accessible name, as a real click (a user gesture); shift: with Shift held. */
+  click(role: Role, name: string, options?: { shift?: boolean }): Promise<void>;
   /** Clicks the element with this role and exact name inside the one with `within`'s role and name (a dialog's button). */
   clickIn(within: readonly [Role, string], role: Role, name: string): Promise<void>;
   /** Clicks the first element with this role whose accessible name starts with `start`: a tree item's name ends with its count. */
@@ -45,6 +47,14 @@ export interface UserPage {
   press(key: 'Enter' | 'Escape' | 'm'): Promise<void>;
   /** The value of the form field with this label. */
   valueOf(label: string): Promise<string>;
+  /** Whether the check box or radio button with this name is checked (once it is shown). */
+  isChecked(role: 'checkbox' | 'radio', name: string): Promise<boolean>;
+  /** The text of each element of this role inside the one with `within`'s role and name, in page order. */
+  textsIn(within: readonly [Role, string], role: Role): Promise<string[]>;
+  /** Waits until an element's text contains `text` (a string, any case) or matches it (a pattern), as the user reads it. */
+  waitForText(text: string | RegExp, options?: { timeoutMs?: number }): Promise<void>;
+  /** The errors the page's scripts threw so far (uncaught), oldest first. */
+  errors(): string[];
   /** Whether the element with this role and name is disabled (once it is shown). */
   isDisabled(role: Role, name: string): Promise<boolean>;
   /** Waits until such an element is shown (or, with gone, until none is); name omitted: any of that role. */
@@ -53,12 +63,8 @@ export interface UserPage {
   textOf(role: Role, name?: string): Promise<string>;
   /** How many such elements the page shows now. */
   count(role: Role, name?: string): Promise<number>;
-  /** The texts of every element with this role inside the first one with `within`'s role and name, as shown now. */
-  textsIn(within: readonly [Role, string], role: Role): Promise<string[]>;
   /** An attribute of the element with this role and name (aria-pressed, href), once it is shown; null where it has none. */
   attributeOf(role: Role, name: string, attribute: string): Promise<string | null>;
-  /** Whether the check box or radio button with this name is checked (once it is shown). */
-  isChecked(role: 'checkbox' | 'radio', name: string): Promise<boolean>;
   /**
    * Drags the first element with this role and name onto the first one with `onto`'s, with the mouse: pressed on
    * the one, moved over the other, released there (the page's own drag and drop events, as the browser fires them).
@@ -66,8 +72,6 @@ export interface UserPage {
    * _maybeEndDragSession, "FIXME: ... we need to synthesize a drop"), so no test can drop there.
    */
   dragTo?(from: readonly [Role, string], onto: readonly [Role, string]): Promise<void>;
-  /** The messages of the uncaught errors the page has thrown since it was opened. */
-  errors(): string[];
   reload(): Promise<void>;
   /** Runs fn in the page, where the extension API is `chrome` (promise-based in both browsers). */
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;

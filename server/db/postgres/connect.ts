@@ -18,7 +18,14 @@ const MIGRATION_LOCK = 7_413_901;
  */
 export async function openPostgres(url: string, options: { maxConnections?: number } = {}): Promise<Pg> {
   // A database that does not take a connection in time fails the request (503) rather than holding it.
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // JIT off for every session: the server's statements are short, and the planner's guess for a recursive walk
+  // (the collection list) had it compiled first, 2 s of the database's time at the collection cap, more than running it.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: '-c jit=off',
+  });
   // An idle connection that breaks (the database restarted) is dropped from the pool; without a listener it would crash the process.
   pool.on('error', (err) => console.error(`shelf server: PostgreSQL at ${redactUrl(url)}: ${err.message}`));
   try {

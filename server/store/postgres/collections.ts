@@ -11,6 +11,7 @@ import * as rules from '../shared/collection-rules.ts';
 import { type TreeRow, CollectionTree } from '../shared/collection-tree.ts';
 import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
+import { collectionListJson } from './collection-list-json.ts';
 
 const userLock = (userId: string) => ({ lock: `user:${userId}` });
 
@@ -26,7 +27,7 @@ export class PgCollections implements CollectionsStore {
   }
 
   async listSerialized(userId: string): Promise<SerializedJson<Collection[]>> {
-    return mapping.serializedList(mapping.encodeList(await this.list(userId)));
+    return mapping.serializedList((await collectionListJson(this.db, userId)) ?? mapping.encodeList(await this.list(userId)));
   }
 
   async listTrashed(userId: string): Promise<Collection[]> {

@@ -1,0 +1,4 @@
+import { sidePanelManageScenarios } from '../scenarios/side-panel-manage.ts';
+import { launchChromiumUser } from './chromium-user.ts';
+
+sidePanelManageScenarios(launchChromiumUser);
