@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import type { UserPage } from '../scenarios/user.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -14,10 +15,19 @@ interface AxeViolation {
 }
 declare const axe: { run(context: Document, options: { runOnly: string[] }): Promise<{ violations: AxeViolation[] }> };
 
+const RULES = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const lines = (found: AxeViolation[]) => found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+
 /** axe-core's WCAG 2.0/2.1 A and AA rules over the page as it is, each violation as one line naming its nodes. */
 export async function violations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol: the extension's CSP refuses an inline <script> (addScriptTag).
   await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => (await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] })).violations);
-  return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+  return lines(await page.evaluate(async (rules) => (await axe.run(document, { runOnly: rules })).violations, RULES));
+}
+
+/** The same over a scenario's page (Firefox: evaluated over WebDriver BiDi, which the page's CSP does not govern either). */
+export async function userPageViolations(page: UserPage): Promise<string[]> {
+  // A function whose body is axe-core's source: the evaluation sends its text, run as the page's own script.
+  await page.evaluate(new Function(AXE_SOURCE) as () => void, undefined);
+  return lines(await page.evaluate(async (rules) => (await axe.run(document, { runOnly: rules })).violations, RULES));
 }

@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { Download, Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
-import { type Dispatchable, type ExtensionBrowser, launchExtension, notifications, recordNotifications } from './support.ts';
+import { enterInOmnibox, typeInOmnibox } from './omnibox-events.ts';
+import { type Dispatchable, type ExtensionBrowser, launchExtension, nextOpenedPage, notifications, recordNotifications } from './support.ts';
 
 // The extension API inside functions that run in the worker: not a global of this Node process.
 declare const chrome: typeof Browser;
+
+const asPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** test/scenarios' user over Playwright, in the Chromium that launchExtension starts. */
 export function chromiumPage(page: Page): UserPage {
@@ -20,7 +23,7 @@ export function chromiumPage(page: Page): UserPage {
         .click(),
     clickStartingWith: (role, start) =>
       page
-        .getByRole(role, { name: new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) })
+        .getByRole(role, { name: new RegExp(`^${asPattern(start)}`) })
         .first()
         .click(),
     async select(label, option) {
@@ -50,6 +53,8 @@ export function chromiumPage(page: Page): UserPage {
       return (await element.textContent()) ?? '';
     },
     count: (role, name) => find(role, name).count(),
+    attributeOf: (role, name, attribute) => find(role, name).first().getAttribute(attribute, { timeout: 10_000 }),
+    dragTo: ([fromRole, fromName], [ontoRole, ontoName]) => find(fromRole, fromName).first().dragTo(find(ontoRole, ontoName).first()),
     async reload() {
       await page.reload();
     },
@@ -84,8 +89,12 @@ export async function launchChromiumUser(): Promise<ExtensionUser & { extension:
     extension,
     async open(path) {
       const page = await extension.context.newPage();
+      const user = chromiumPage(page); // listening for the page's errors from its first script on
       await page.goto(extension.url(path));
-      return chromiumPage(page);
+      return user;
+    },
+    async opened(path) {
+      return chromiumPage(await nextOpenedPage(extension, new RegExp(`/${asPattern(path)}$`)));
     },
     async openTab(url) {
       const { page, tabId } = await extension.openTab(url);
@@ -110,6 +119,8 @@ export async function launchChromiumUser(): Promise<ExtensionUser & { extension:
       const { restarted } = await extension.stopWorker();
       restarted.catch(() => undefined); // the scenario waits for what the restarted worker does, not for this
     },
+    typeInOmnibox: (text, waitMs) => typeInOmnibox(extension, text, waitMs),
+    enterInOmnibox: (content, disposition) => enterInOmnibox(extension, content, disposition),
     recordNotifications: () => recordNotifications(extension),
     notifications: async () => (await notifications(extension)).map(({ title, message }) => ({ title, message })),
     downloads: () =>

@@ -1,14 +1,11 @@
 import type { Browser } from 'wxt/browser';
+import type { SuggestCall } from '../scenarios/user.ts';
 import type { Dispatchable, ExtensionBrowser } from './support.ts';
 
 // The extension API inside functions that run in the worker: not a global of this Node process.
 declare const chrome: typeof Browser;
 
-/** One call of the suggest callback: its suggestions, and when, in ms after the last keystroke (the worker's clock). */
-export interface SuggestCall {
-  at: number;
-  suggestions: Array<{ content: string; description: string }>;
-}
+export type { SuggestCall };
 
 /**
  * Types `text` after the `sh` keyword as Chromium reports it: onInputStarted,

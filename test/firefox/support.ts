@@ -7,6 +7,7 @@ import type { ExtensionUser, MenuTarget, Notification, Role, UserPage } from '..
 import { buildDirOf, copyCompleteBuild, removeDir, tempDir } from '../browser/support.ts';
 import type { Browser as ExtensionApi } from 'wxt/browser';
 import { chooseContextMenuItem, downloadedPaths, frontTabId, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
+import { enterInOmnibox, typeInOmnibox } from './omnibox-events.ts';
 
 /**
  * The built Firefox extension (.output/firefox-mv3) in real Firefox ESR, driven over WebDriver BiDi by
@@ -19,27 +20,33 @@ declare const chrome: typeof ExtensionApi;
 export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export const GECKO_ID = 'shelf@bookmark-library.local';
 
-/** Opens a moz-extension:// page in a new tab. */
-async function openPage(browser: Browser, url: string): Promise<Page> {
-  const page = await browser.newPage();
-  // Firefox may never report an extension page's load over BiDi: wait for the document instead.
-  void page.goto(url, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Waits until the page shows the document at `url`, its script running. */
+async function loaded(page: Page, url: string): Promise<Page> {
   // An evaluation made while the document is replaced may fail with a protocol error: ask again until the deadline.
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const loaded = await page.evaluate((target) => location.href === target && document.readyState !== 'loading', url).catch(() => false);
-    if (loaded) return page;
+    const ready = await page.evaluate((target) => location.href === target && document.readyState !== 'loading', url).catch(() => false);
+    if (ready) return page;
     if (Date.now() > deadline) throw new Error(`${url} did not load within 15 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
+/** Opens a moz-extension:// page in a new tab, its uncaught errors' messages added to `errors` from the start. */
+async function openPage(browser: Browser, url: string, errors: string[]): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => errors.push(messageOf(error)));
+  // Firefox may never report an extension page's load over BiDi: wait for the document instead.
+  void page.goto(url, { waitUntil: 'domcontentloaded' }).catch(() => undefined);
+  return loaded(page, url);
+}
+
 /** test/scenarios' user over Puppeteer: elements found by ARIA role and exact name (its `::-p-aria` selector). */
 async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   const errors: string[] = [];
-  const recordErrors = (opened: Page) => opened.on('pageerror', (error) => errors.push(error instanceof Error ? error.message : String(error)));
-  let page = await openPage(browser, url);
-  recordErrors(page);
+  let page = await openPage(browser, url, errors);
   // Firefox's accessibility tree names an <img>'s role `image` (ARIA 1.3's synonym of `img`, Playwright's word).
   const selector = (role: Role, name?: string) => `::-p-aria(${name ?? ''}[role="${role === 'img' ? 'image' : role}"])`;
   /** The control of the <label> with that text, or the field of that aria-label: a password field has no role to find it by. */
@@ -142,11 +149,14 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
       return (await element!.evaluate((node) => node.textContent)) ?? '';
     },
     count: async (role, name) => (await page.$$(selector(role, name))).length,
+    async attributeOf(role, name, attribute) {
+      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
+      return element!.evaluate((node, wanted) => node.getAttribute(wanted), attribute);
+    },
     async reload() {
       // A reloaded moz-extension:// page leaves Puppeteer's frame detached over BiDi: the same page afresh in a new tab.
       const old = page;
-      page = await openPage(browser, url);
-      recordErrors(page);
+      page = await openPage(browser, url, errors);
       await old.close();
     },
     // Arguments cross as JSON: the serializable type the scenarios pass is the type the page gets.
@@ -189,6 +199,17 @@ declare module 'vitest' {
 export async function makeProfileTemplate(dir: string): Promise<void> {
   const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true, userDataDir: dir });
   await browser.close();
+}
+
+interface BidiConnection {
+  send(method: string, params: object): Promise<{ result: unknown }>;
+}
+// Puppeteer's BiDi browser keeps its connection to itself: the browser's own list of tabs is not part of its API.
+const bidi = (browser: Browser) => (browser as unknown as { connection: BidiConnection }).connection;
+
+/** The tabs of Firefox's windows as WebDriver BiDi knows them, each with its address. */
+async function topContexts(browser: Browser): Promise<Array<{ context: string; url: string }>> {
+  return ((await bidi(browser).send('browsingContext.getTree', { maxDepth: 0 })).result as { contexts: Array<{ context: string; url: string }> }).contexts;
 }
 
 export interface FirefoxUser extends ExtensionUser {
@@ -244,6 +265,19 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
     browser,
     url,
     open: (path) => firefoxPage(browser, url(path)),
+    async opened(path) {
+      // Firefox tells WebDriver BiDi's session of no tab an extension page opens (no contextCreated event), so
+      // Puppeteer cannot drive it: once the browser shows it, it is closed and the same page opened in a tab of Puppeteer's.
+      const before = new Set((await topContexts(browser)).map((context) => context.context));
+      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        const tab = (await topContexts(browser)).find((context) => !before.has(context.context) && context.url === url(path));
+        if (tab) {
+          await bidi(browser).send('browsingContext.close', { context: tab.context });
+          return firefoxPage(browser, url(path));
+        }
+        if (Date.now() > end) throw new Error(`no tab opened ${path} within 10 s`);
+      }
+    },
     async openTab(address) {
       await extensionPage();
       const page = await browser.newPage();
@@ -264,6 +298,8 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
       await chooseContextMenuItem(browser, item.title);
     },
     unloadBackground: () => unloadBackground(browser, GECKO_ID),
+    typeInOmnibox: (text, waitMs) => typeInOmnibox(browser, GECKO_ID, text, waitMs),
+    enterInOmnibox: (content, disposition) => enterInOmnibox(browser, GECKO_ID, content, disposition),
     // Firefox's event page is a window an extension page may reach: its notifications.create is wrapped there,
     // as Chromium's is in its worker. The wrapper lives in the API page, which stays open as long as the browser.
     recordNotifications: () =>

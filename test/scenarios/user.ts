@@ -43,12 +43,12 @@ export interface UserPage {
   chooseFile(label: string, file: PickedFile): Promise<void>;
   /** Types into the text box with this label, replacing what it held. */
   fill(label: string, text: string): Promise<void>;
-  /** Presses a key (`Enter`, `Escape`) in the element that has the focus. */
-  press(key: 'Enter' | 'Escape'): Promise<void>;
+  /** Presses a key (`Enter`, `Escape`, a letter of the page's own shortcuts) in the element that has the focus. */
+  press(key: 'Enter' | 'Escape' | 'm'): Promise<void>;
   /** The value of the form field with this label. */
   valueOf(label: string): Promise<string>;
-  /** Whether the checkbox with this name is checked (once it is shown). */
-  isChecked(role: 'checkbox', name: string): Promise<boolean>;
+  /** Whether the check box or radio button with this name is checked (once it is shown). */
+  isChecked(role: 'checkbox' | 'radio', name: string): Promise<boolean>;
   /** The text of each element of this role inside the one with `within`'s role and name, in page order. */
   textsIn(within: readonly [Role, string], role: Role): Promise<string[]>;
   /** Waits until an element's text contains `text` (a string, any case) or matches it (a pattern), as the user reads it. */
@@ -63,6 +63,15 @@ export interface UserPage {
   textOf(role: Role, name?: string): Promise<string>;
   /** How many such elements the page shows now. */
   count(role: Role, name?: string): Promise<number>;
+  /** An attribute of the element with this role and name (aria-pressed, href), once it is shown; null where it has none. */
+  attributeOf(role: Role, name: string, attribute: string): Promise<string | null>;
+  /**
+   * Drags the first element with this role and name onto the first one with `onto`'s, with the mouse: pressed on
+   * the one, moved over the other, released there (the page's own drag and drop events, as the browser fires them).
+   * Absent in Firefox: its WebDriver ends a drag session at the mouse's release without a drop (EventUtils'
+   * _maybeEndDragSession, "FIXME: ... we need to synthesize a drop"), so no test can drop there.
+   */
+  dragTo?(from: readonly [Role, string], onto: readonly [Role, string]): Promise<void>;
   reload(): Promise<void>;
   /** Runs fn in the page, where the extension API is `chrome` (promise-based in both browsers). */
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
@@ -96,6 +105,11 @@ export interface ExtensionUser {
   readonly browserName: 'chromium' | 'firefox';
   /** Opens an extension page (popup.html, options.html, sidepanel.html) in a new tab. */
   open(path: string): Promise<UserPage>;
+  /**
+   * The extension page at `path` that the browser opens next in a new tab (a link with target _blank): called
+   * before the click that opens it, answered once it has loaded.
+   */
+  opened(path: string): Promise<UserPage>;
   /** Opens a web page in a new tab, in front, and answers the tab's id. */
   openTab(url: string): Promise<number>;
   /** The text of the extension's toolbar badge on that tab. */
@@ -113,6 +127,14 @@ export interface ExtensionUser {
   recordNotifications(): Promise<void>;
   /** The notifications created since recordNotifications, oldest first. */
   notifications(): Promise<Notification[]>;
+  /**
+   * Types `text` after the extension's address-bar keyword, a key at a time, by the browser's own path to the
+   * omnibox events where a test can reach it; answers the suggestions the extension gave for the whole text within
+   * `waitMs` of the last key.
+   */
+  typeInOmnibox(text: string, waitMs: number): Promise<SuggestCall[]>;
+  /** Enter in the address bar on `content` (a suggestion's, or the words typed), opened where `disposition` says. */
+  enterInOmnibox(content: string, disposition: 'currentTab' | 'newForegroundTab' | 'newBackgroundTab'): Promise<void>;
   /** The files the browser has downloaded so far in this run, oldest first. */
   downloads(): Promise<DownloadedFile[]>;
   close(): Promise<void>;
@@ -122,4 +144,10 @@ export interface ExtensionUser {
 export interface Notification {
   title: string;
   message: string;
+}
+
+/** One answer of the extension to the address bar: its suggestions, and when, in ms after the last key. */
+export interface SuggestCall {
+  at: number;
+  suggestions: Array<{ content: string; description: string }>;
 }

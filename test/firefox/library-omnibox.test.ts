@@ -1,0 +1,4 @@
+import { omniboxScenarios } from '../scenarios/omnibox.ts';
+import { launchFirefoxUser } from './support.ts';
+
+omniboxScenarios(launchFirefoxUser);
