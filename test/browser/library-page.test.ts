@@ -5,15 +5,12 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { violations } from './axe.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import {
-  type Dispatchable,
   type ExtensionBrowser,
   type ShelfProcess,
   type Site,
   dataOf,
   launchExtension,
   nextOpenedPage,
-  notifications,
-  recordNotifications,
   signInThroughOptions,
   startShelf,
   startSite,
@@ -101,31 +98,6 @@ describe('the library page, in Chromium', () => {
     expect(await results.getByRole('link').allTextContents()).toEqual(['Dev here']);
     await library.getByRole('searchbox', { name: 'Search in Reading' }).fill('');
     expect(problems).toEqual([]);
-  });
-
-  it('saves all five tabs of a window: one progress line, the five on the server, the one saved before left as it was', async () => {
-    const before = await save({ url: site.url('/three'), title: 'Saved before', tags: ['kept'] });
-    await recordNotifications(browser);
-    const worker = await browser.worker();
-    const windowId = await worker.evaluate(async (urls) => (await chrome.windows.create({ url: urls }))!.id!, PAGES.map((path) => site.url(path)));
-    // Each tab has loaded its page (its title is what is saved).
-    await expect
-      .poll(() => worker.evaluate(async (id) => (await chrome.tabs.query({ windowId: id })).filter((t) => t.status === 'complete' && t.title?.startsWith('Page')).length, windowId), { timeout: 20_000 })
-      .toBe(5);
-    // The toolbar button's menu item, as Chromium fires it (headless Chromium opens no menus).
-    await worker.evaluate(async (id) => {
-      const [tab] = await chrome.tabs.query({ windowId: id, active: true });
-      (chrome.contextMenus.onClicked as unknown as Dispatchable).dispatch({ menuItemId: 'shelf-save-all-tabs', editable: false, pageUrl: tab!.url }, tab);
-    }, windowId);
-    await expect.poll(async () => (await notifications(browser)).filter((n) => n.title === 'Save all tabs'), { timeout: 30_000 }).toHaveLength(1);
-    const [note] = (await notifications(browser)).filter((n) => n.title === 'Save all tabs');
-    expect(note!.message).toMatch(/saved/i);
-    const all = dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=200')).data;
-    for (const path of PAGES) expect(all.filter((b) => b.url === site.url(path))).toHaveLength(1);
-    const kept = await get(before.id);
-    expect(kept.title).toBe('Saved before');
-    expect(kept.tags).toEqual(['kept']);
-    await worker.evaluate((id) => chrome.windows.remove(id), windowId);
   });
 
   it('opens a collection’s bookmarks with Open all: a new window with its tabs', async () => {
