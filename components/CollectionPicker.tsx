@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { collectionNameProblem } from '../lib/api/collection-name.ts';
 import type { Collection } from '../lib/api/collections.ts';
 import { type ClientError, toClientError } from '../lib/client/errors.ts';
 import { UNSORTED, collectionPath, treeRows } from './collection-tree.ts';
@@ -196,11 +197,16 @@ function NewCollection({ initialName, parent, onCreate, onCreated, onCancel }: N
   const [inside, setInside] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ClientError | null>(null);
+  /** Said before anything is sent: the name the API would refuse. */
+  const [problem, setProblem] = useState<string | null>(null);
 
   const create = async () => {
-    if (busy || name.trim() === '') return;
-    setBusy(true);
+    if (busy) return;
     setError(null);
+    const found = collectionNameProblem(name);
+    setProblem(found);
+    if (found !== null) return;
+    setBusy(true);
     try {
       onCreated(await onCreate({ name: name.trim(), parentId: inside && parent ? parent.id : null }));
     } catch (err) {
@@ -218,8 +224,12 @@ function NewCollection({ initialName, parent, onCreate, onCreated, onCancel }: N
         id={`${id}-name`}
         autoFocus
         value={name}
-        maxLength={200}
-        onChange={(e) => setName(e.target.value)}
+        aria-invalid={problem !== null}
+        aria-describedby={problem === null ? undefined : `${id}-problem`}
+        onChange={(e) => {
+          setName(e.target.value);
+          setProblem(null);
+        }}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !(e.ctrlKey || e.metaKey)) {
             e.preventDefault();
@@ -237,12 +247,17 @@ function NewCollection({ initialName, parent, onCreate, onCreated, onCancel }: N
           Inside “{parent.name}”
         </label>
       )}
+      {problem && (
+        <p id={`${id}-problem`} role="alert" className="text-xs font-medium text-red-700 dark:text-red-400">
+          {problem}
+        </p>
+      )}
       {error && <ErrorAlert error={error} />}
       <div className="flex justify-end gap-1.5">
         <button type="button" onClick={onCancel} className={quietButtonClass}>
           Cancel
         </button>
-        <button type="button" onClick={() => void create()} disabled={busy || name.trim() === ''} className={secondaryButtonClass}>
+        <button type="button" onClick={() => void create()} disabled={busy} className={secondaryButtonClass}>
           {busy ? 'Creating…' : 'Create'}
         </button>
       </div>

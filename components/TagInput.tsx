@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useState } from 'react';
 import { bareInputClass, inputBoxClass, labelClass, optionClass, popupListClass } from './field-styles.ts';
-import { type KnownTag, addTags, findTag, hasTag, parseTagInput, suggestTags, tagPath } from './tag-suggestions.ts';
+import { type KnownTag, addTags, findTag, hasTag, parseTagInput, suggestTags, tagInputProblem, tagPath } from './tag-suggestions.ts';
 import { useEarlyValue } from './use-early-value.ts';
 
 type Option = { kind: 'existing' | 'create'; name: string };
@@ -14,6 +14,11 @@ export interface TagInputProps {
   /** The user's tags, null while they load. */
   known: readonly KnownTag[] | null;
   autoFocus?: boolean;
+  /**
+   * Given, a name that cannot be a tag stays in the field and is told here (null once the field is fixed);
+   * otherwise such a name is dropped.
+   */
+  onInvalid?(problem: string | null): void;
 }
 
 /**
@@ -21,7 +26,7 @@ export interface TagInputProps {
  * a hierarchical name); a name they do not have yet is offered as a new tag.
  * Enter or a comma adds, Backspace in the empty input removes the last chip.
  */
-export function TagInput({ value, onChange, text, onTextChange, known, autoFocus }: TagInputProps) {
+export function TagInput({ value, onChange, text, onTextChange, known, autoFocus, onInvalid }: TagInputProps) {
   const id = useId();
   useEffect(() => {
     // The browser's own autofocus may not act (Firefox's popups; React does not focus a pre-rendered field it takes over): the field takes the focus if nothing has it.
@@ -37,9 +42,11 @@ export function TagInput({ value, onChange, text, onTextChange, known, autoFocus
   const optionId = (i: number) => `${id}-option-${i}`;
 
   const add = (names: readonly string[], rest = '') => {
+    const refused = onInvalid && names.find((name) => name.trim() !== '' && parseTagInput(name) === null);
     const next = addTags(known, value, names);
     if (next.length !== value.length) onChange(next);
-    onTextChange(rest);
+    onTextChange(refused ? refused.trim() : rest);
+    onInvalid?.(refused ? tagInputProblem(refused) : null);
     setActive(-1);
   };
 
@@ -48,7 +55,10 @@ export function TagInput({ value, onChange, text, onTextChange, known, autoFocus
     const parts = input.split(',');
     const rest = parts.pop() ?? '';
     if (parts.length > 0) add(parts, rest.trimStart());
-    else onTextChange(rest);
+    else {
+      onTextChange(rest);
+      onInvalid?.(null);
+    }
     setOpen(rest.trim() !== '');
     setActive(-1);
   };

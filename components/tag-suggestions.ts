@@ -1,4 +1,4 @@
-import { parseTagName } from '../lib/api/tag-name.ts';
+import { parseTagName, tagNameProblem } from '../lib/api/tag-name.ts';
 import type { Tag } from '../lib/api/tags.ts';
 
 /** What the pickers need of a tag: the popup adds the tags of a saved bookmark, known to exist, with no count. */
@@ -14,6 +14,9 @@ export const tagPath = (name: string): string => name.split('/').join(' › ');
 export function parseTagInput(raw: string): string | null {
   return parseTagName(raw.replace(/›/g, '/'));
 }
+
+/** Why what the user typed cannot be a tag, in their words; null when it can (parseTagInput's rule). */
+export const tagInputProblem = (raw: string): string | null => tagNameProblem(raw.replace(/›/g, '/'));
 
 const key = (name: string) => name.toLowerCase();
 

@@ -12,6 +12,7 @@ import { setupCoverMenu } from './cover-menu.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
 import { setupLibraryPage } from './library-page.ts';
+import { IndexMemory } from './index-memory.ts';
 import { Omnibox, setupOmnibox } from './omnibox.ts';
 import { setupQuickSave } from './quick-save.ts';
 import { setupSaveAllTabsMenu } from './save-all-tabs.ts';
@@ -49,7 +50,7 @@ export function startBackground(): void {
   setupSidePanel(browser);
   setupLibraryPage(browser);
   // Chrome reads suggestions' descriptions as XML; Firefox as plain text.
-  setupOmnibox(browser, new Omnibox(account, index, opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'));
+  setupOmnibox(browser, new Omnibox(account, new IndexMemory(browser.storage.local), opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'));
   setupIndexSync(browser, account, index, () => icon.refreshAll());
   // Opens recorded before the worker stopped still go.
   void opens.resume();

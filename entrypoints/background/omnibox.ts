@@ -3,7 +3,7 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { Account } from './account.ts';
 import type { OpenCounts } from './open-counts.ts';
-import type { SavedIndex } from './saved-index.ts';
+import type { IndexMemory } from './index-memory.ts';
 
 /** Keystrokes closer together than this make one search: the API is asked once the user pauses. */
 export const OMNIBOX_PAUSE_MS = 300;
@@ -58,7 +58,7 @@ export class Omnibox {
 
   constructor(
     private account: Account,
-    private index: Pick<SavedIndex, 'matching'>,
+    private index: Pick<IndexMemory, 'matching'>,
     private opens: Pick<OpenCounts, 'record'>,
     private tabs: OpeningTabs,
     private xml: boolean,

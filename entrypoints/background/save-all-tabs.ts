@@ -3,16 +3,13 @@ import type { CreateBookmarkBody } from '../../lib/api/bookmarks.ts';
 import { toClientError } from '../../lib/client/errors.ts';
 import { describeSaveAll } from '../../lib/client/save-all-text.ts';
 import { type SaveAllProgress, saveAllTabsItem } from '../../lib/storage/save-all-items.ts';
-import { normaliseUrl } from '../../lib/url.ts';
+import { type TabPage, isWebPage, webPages } from '../../lib/tab-pages.ts';
 import type { Bookmarks } from './bookmarks.ts';
 import { notify } from './notify.ts';
 import type { SavedIndex } from './saved-index.ts';
 
 type Browser = typeof browser;
 
-const WEB_PAGE = /^https?:\/\//i;
-/** The API's longest title. */
-const TITLE_MAX = 2000;
 /**
  * Saves under way at once. The scheduler still decides when each request goes (the popup's own first);
  * a few at a time keep a window of tabs quick while the server fetches each page's details.
@@ -30,22 +27,6 @@ export interface SaveAllInput {
   windowId?: number;
   collectionId?: CreateBookmarkBody['collectionId'];
   tags?: string[];
-}
-
-interface Page {
-  url: string;
-  title: string;
-}
-
-/** The tabs' web pages, each once (two tabs of one page are one save). */
-function webPages(tabs: readonly { url?: string; title?: string }[]): Page[] {
-  const pages = new Map<string, Page>();
-  for (const { url, title } of tabs) {
-    if (!url || !WEB_PAGE.test(url)) continue;
-    const key = normaliseUrl(url);
-    if (!pages.has(key)) pages.set(key, { url, title: (title ?? '').trim().slice(0, TITLE_MAX) });
-  }
-  return [...pages.values()];
 }
 
 /**
@@ -75,10 +56,11 @@ export class TabSaver {
     const pages = webPages(tabs);
     const progress: SaveAllProgress = {
       total: pages.length,
-      notWeb: tabs.filter((t) => !t.url || !WEB_PAGE.test(t.url)).length,
+      notWeb: tabs.filter((t) => !isWebPage(t.url)).length,
       saved: 0,
       skipped: 0,
       waiting: 0,
+      goesAt: null,
       failed: 0,
       error: null,
       running: pages.length > 0,
@@ -88,14 +70,18 @@ export class TabSaver {
     const indexCurrent = pages.length > 0 && (await this.indexCaughtUp());
     const shared = { ...(collectionId !== undefined && { collectionId }), ...(tags?.length && { tags }) };
 
-    const saveOne = async ({ url, title }: Page) => {
+    const saveOne = async ({ url, title }: TabPage) => {
       if ((await this.index.lookup(url)) !== null) {
         progress.skipped++;
       } else {
         if (indexCurrent) this.bookmarks.vouchUnsaved(url);
         try {
           const answer = await this.bookmarks.save({ url, ...(title && { title }), ...shared });
-          if (!answer.bookmark) progress.waiting++;
+          if (!answer.bookmark) {
+            progress.waiting++;
+            const goesIn = answer.queued?.goesInSeconds;
+            if (goesIn !== null && goesIn !== undefined) progress.goesAt = Math.max(progress.goesAt ?? 0, Date.now() + goesIn * 1000);
+          }
           else if (answer.existed) progress.skipped++;
           else progress.saved++;
         } catch (err) {

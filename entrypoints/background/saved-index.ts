@@ -30,22 +30,6 @@ export class SavedIndex {
     return entries[normaliseUrl(url)] ?? null;
   }
 
-  /**
-   * Saved pages whose URL key holds every one of the words (lower case), at most `max`: the index knows keys
-   * (normalised URLs, a comparison key and no address to open) and ids, nothing more, and answers without a request.
-   */
-  async matching(words: readonly string[], max: number): Promise<{ key: string; id: string }[]> {
-    if (words.length === 0) return [];
-    const { entries } = await savedIndexItem.get();
-    const found: { key: string; id: string }[] = [];
-    for (const [key, id] of Object.entries(entries)) {
-      const lower = key.toLowerCase();
-      if (words.every((w) => lower.includes(w))) found.push({ key, id });
-      if (found.length === max) break;
-    }
-    return found;
-  }
-
   /** The bookmark under its URL, and under no other (its URL may have changed). */
   remember(bookmark: Pick<Bookmark, 'id' | 'url'>): Promise<void> {
     return this.change((entries) => {

@@ -1,10 +1,13 @@
-import { StrictMode, useEffect, useState } from 'react';
+import { StrictMode, Suspense, lazy, useEffect, useState } from 'react';
 import { ErrorAlertWithSignIn } from '../../components/account/SignInAgain.tsx';
 import { type EarlyEvent, replayEarlyEvent, takeOverEarlyEvents } from './early-events.ts';
 import { Editor } from './Editor.tsx';
 import { Frame, NoTab, SignedOut, Unsaveable } from './Frame.tsx';
 import { useEscapeCloses } from './keys.ts';
-import type { Startup } from './startup.ts';
+import { type Startup, tabIdFrom } from './startup.ts';
+
+// Its own chunk, loaded when its button is pressed: the popup's start-up path carries none of it.
+const SaveAllTabs = lazy(() => import('./SaveAllTabs.tsx'));
 
 function useAnswer<T>(promise: Promise<T>): T | undefined {
   const [answer, setAnswer] = useState<{ value: T }>();
@@ -59,12 +62,21 @@ export function App({ startup }: { startup: Startup }) {
   const page = useAnswer(startup.page);
   const account = useAnswer(startup.account);
   const kept = useAnswer(startup.kept);
+  const [savingAll, setSavingAll] = useState(false);
+  const saveAllTabs = () => setSavingAll(true);
 
+  if (savingAll) {
+    return (
+      <Suspense fallback={<Frame heading="Save all tabs" />}>
+        <SaveAllTabs tabId={tabIdFrom(location.search)} startup={startup} onBack={() => setSavingAll(false)} />
+      </Suspense>
+    );
+  }
   if (page?.kind === 'no-tab') return <NoTab />;
-  if (page?.kind === 'unsaveable') return <Unsaveable url={page.url} />;
+  if (page?.kind === 'unsaveable') return <Unsaveable url={page.url} onSaveAllTabs={saveAllTabs} />;
   if (account?.ok && !account.value.signedIn) return <SignedOut />;
   if (page && !page.signedInHint && !account?.ok) {
     return <Frame heading="Save to Shelf">{account && <ErrorAlertWithSignIn error={account.error} />}</Frame>;
   }
-  return <Editor page={page?.page} kept={kept} startup={startup} />;
+  return <Editor page={page?.page} kept={kept} startup={startup} onSaveAllTabs={saveAllTabs} />;
 }

@@ -4,7 +4,7 @@ import { primaryButtonClass } from '../../components/field-styles.ts';
 import { BookmarkForm } from './BookmarkForm.tsx';
 import { editorActions, useDraftKeeping, useKeptArrival, useStartupAnswers, useTabArrival } from './editor-hooks.ts';
 import { NOTHING_KEPT, editorReducer, initialState, keptValues } from './editor-state.ts';
-import { Frame } from './Frame.tsx';
+import { Frame, SaveAllTabsButton } from './Frame.tsx';
 import { useSaveShortcut } from './keys.ts';
 import { QuickSaveLine } from './QuickSaveLine.tsx';
 import type { Kept, Startup, TabPage } from './startup.ts';
@@ -15,6 +15,7 @@ export interface EditorProps {
   /** What this device kept for the page; undefined until storage answers. */
   kept: Kept | undefined;
   startup: Pick<Startup, 'page' | 'account' | 'lookup' | 'tags' | 'collections'>;
+  onSaveAllTabs(): void;
 }
 
 const HEADINGS = { create: 'Save to Shelf', edit: 'Saved in Shelf', trashed: 'In the trash' } as const;
@@ -24,7 +25,7 @@ const HEADINGS = { create: 'Save to Shelf', edit: 'Saved in Shelf', trashed: 'In
  * a trashed one (Save again). Save works from the first frame; the tab, draft,
  * last collection, lookup, tags and collections fill in as they arrive.
  */
-export function Editor({ page, kept, startup }: EditorProps) {
+export function Editor({ page, kept, startup, onSaveAllTabs }: EditorProps) {
   const [state, dispatch] = useReducer(editorReducer, { title: page?.title ?? '', ...(kept ? keptValues(kept) : NOTHING_KEPT) }, initialState);
   useStartupAnswers(startup, dispatch);
   useTabArrival(page, dispatch);
@@ -63,6 +64,7 @@ export function Editor({ page, kept, startup }: EditorProps) {
         <BookmarkForm state={state} dispatch={dispatch} actions={actions} pageUrl={page?.url ?? ''} />
       )}
       <QuickSaveLine target={kept?.quickSaveTarget} collections={state.collections} />
+      <SaveAllTabsButton onClick={onSaveAllTabs} />
     </Frame>
   );
 }

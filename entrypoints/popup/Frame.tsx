@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { browser } from 'wxt/browser';
-import { primaryButtonClass } from '../../components/field-styles.ts';
+import { primaryButtonClass, quietButtonClass } from '../../components/field-styles.ts';
 
 /** The popup's page: a heading saying which view this is, then the view. */
 export function Frame({ heading, children }: { heading: string; children?: ReactNode }) {
@@ -22,13 +22,23 @@ export function NoTab() {
   );
 }
 
-export function Unsaveable({ url }: { url: string }) {
+/** Opens the *Save all tabs* view: every web page of the window at once. */
+export function SaveAllTabsButton({ onClick }: { onClick(): void }) {
+  return (
+    <button type="button" onClick={onClick} className={`w-full border border-zinc-200 dark:border-zinc-700 ${quietButtonClass}`}>
+      Save all tabs
+    </button>
+  );
+}
+
+export function Unsaveable({ url, onSaveAllTabs }: { url: string; onSaveAllTabs(): void }) {
   return (
     <Frame heading="This page can’t be saved">
       <p className={textClass}>Shelf saves web pages, whose address starts with http:// or https://. This one is a browser or local page:</p>
       <p className="truncate rounded bg-zinc-100 px-2 py-1 font-mono text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" title={url}>
         {url}
       </p>
+      <SaveAllTabsButton onClick={onSaveAllTabs} />
     </Frame>
   );
 }

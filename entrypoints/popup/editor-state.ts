@@ -3,6 +3,7 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import type { ClientError } from '../../lib/client/errors.ts';
+import { aboutTime } from '../../lib/client/user-text.ts';
 import type { MessageOutput } from '../../lib/messaging/protocol.ts';
 import { type FormValues, newPageStart, rebase, sameValues, valuesOf, valuesOfBody } from './form.ts';
 import type { Kept } from './startup.ts';
@@ -105,9 +106,6 @@ export function committed(state: EditorState): FormValues {
 }
 
 /** The last used collection may have been deleted since; a bookmark's own collection is left alone. */
-/** A wait as the user reads it: seconds under two minutes, whole minutes past them. */
-const aboutTime = (seconds: number) => (seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`);
-
 function withoutGoneCollection(state: EditorState): EditorState {
   const { mode, values, collections } = state;
   const gone = collections !== null && mode.kind === 'create' && values.collectionId !== null && !collections.some((c) => c.id === values.collectionId);

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { Bookmark } from './bookmarks.ts';
 import { Color } from './color.ts';
 import { Cursor, Id, IsoDate, limitParam, text } from './common.ts';
+import { MAX_COLLECTION_NAME_LENGTH } from './collection-name.ts';
 
 export const MAX_COLLECTION_DEPTH = 9;
 /** Collections of one user, trashed ones included (docs/api-decisions.md, Collections: how many). */
@@ -27,7 +28,7 @@ export const Collection = z.object({
 });
 export type Collection = z.infer<typeof Collection>;
 
-const name = /* @__PURE__ */ text(200).check(z.refine((s) => s.length > 0, 'must not be empty'));
+const name = /* @__PURE__ */ text(MAX_COLLECTION_NAME_LENGTH).check(z.refine((s) => s.length > 0, 'must not be empty'));
 const icon = /* @__PURE__ */ z.string().check(z.maxLength(64));
 /** The fields a collection is created with, also the ones a PATCH changes (collection-edits.ts). */
 export const collectionFields = { name, icon, color: Color };

@@ -46,3 +46,10 @@ export function parseTagName(raw: string): string | null {
   const name = normaliseTagName(raw);
   return TAG_NAME_CHECKS.every((check) => check.ok(name)) ? name : null;
 }
+
+/** What is wrong with `raw` as a tag's name, in the user's words; null when it can be a tag. */
+export function tagNameProblem(raw: string): string | null {
+  if (raw.length > MAX_TAG_NAME_LENGTH) return `A tag can be at most ${MAX_TAG_NAME_LENGTH} characters long; this one has ${raw.length}.`;
+  const failed = TAG_NAME_CHECKS.find((check) => !check.ok(normaliseTagName(raw)));
+  return failed ? `A tag ${failed.message}.` : null;
+}

@@ -8,6 +8,9 @@ export interface UserText {
   action: string;
 }
 
+/** A wait as the user reads it: seconds under two minutes, whole minutes past them. */
+export const aboutTime = (seconds: number): string => (seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`);
+
 const minutes = (seconds: number) => {
   const m = Math.ceil(seconds / 60);
   return m <= 1 ? 'a minute' : `${m} minutes`;

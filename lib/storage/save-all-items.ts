@@ -13,6 +13,8 @@ export const SaveAllProgress = z.object({
   skipped: z.number(),
   /** In the save queue: the server could not take them now (offline, busy, the request budget); they go later. */
   waiting: z.number(),
+  /** When the last of them goes (epoch ms), where the extension's own request budget alone holds them back; null when the server decides. */
+  goesAt: z.optional(z.nullable(z.number())),
   failed: z.number(),
   /** Why the last failed page was refused. */
   error: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),

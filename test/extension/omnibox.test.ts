@@ -1,7 +1,8 @@
 // @vitest-environment node
 // Node's transform and fetch, as in a background service worker (see ./support/dom.ts).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { IndexMemory } from '../../entrypoints/background/index-memory.ts';
 import { Omnibox, type Suggestion, escapeDescription } from '../../entrypoints/background/omnibox.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
@@ -32,9 +33,9 @@ beforeEach(async () => {
   recorded = [];
 });
 
-function omnibox(xml = true): Omnibox {
+function omnibox(xml = true, index = new IndexMemory(fakeBrowser.storage.local)): Omnibox {
   const opens = { record: (id: string) => Promise.resolve(void recorded.push(id)) };
-  return new Omnibox(bg.services.account, bg.services.index, opens, fakeBrowser.tabs, xml, PAUSE);
+  return new Omnibox(bg.services.account, index, opens, fakeBrowser.tabs, xml, PAUSE);
 }
 
 async function saved(url: string, title: string): Promise<string> {
@@ -116,5 +117,37 @@ describe('omnibox', () => {
     await bg.services.index.sync({ full: true });
     await omnibox().inputEntered('moss garden', 'newBackgroundTab');
     expect((await fakeBrowser.tabs.query({})).map((tab) => tab.url)).toContain('https://moss.example/garden');
+  });
+
+  it('answers each keystroke from memory: the index read once, kept current by its changes, read again after a restart', async () => {
+    const first = await saved('https://moss.example/garden', 'Moss');
+    await bg.services.index.sync({ full: true });
+    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
+    // The index's reads only: the search after the pause reads the account.
+    const reads = () => get.mock.calls.filter((args) => JSON.stringify(args).includes('savedIndex')).length;
+    const box = omnibox(true, new IndexMemory(fakeBrowser.storage.local));
+    const local = async (text: string) => (await type(box, text))[0]!.map((s) => s.content);
+
+    expect(await local('moss')).toEqual(['https://moss.example/garden']);
+    expect(reads()).toBe(1);
+    get.mockClear();
+    for (const text of ['m', 'mo', 'mos', 'moss g', 'garden']) await local(text);
+    expect(reads()).toBe(0);
+
+    // The index changes (a save, a deletion): the next keystroke sees it, still without reading storage.
+    // (The index's own read-modify-write reads it: those reads are cleared, the keystrokes' are counted.)
+    await bg.services.index.remember({ id: 'bm_wall', url: 'https://moss.example/wall' });
+    get.mockClear();
+    expect((await local('moss')).sort()).toEqual(['https://moss.example/garden', 'https://moss.example/wall']);
+    expect(reads()).toBe(0);
+    await bg.services.index.forget({ id: first, url: 'https://moss.example/garden' });
+    get.mockClear();
+    expect(await local('moss')).toEqual(['https://moss.example/wall']);
+    expect(reads()).toBe(0);
+
+    // A restarted background has lost its memory: its first keystroke reads the index again.
+    const restarted = omnibox(true, new IndexMemory(fakeBrowser.storage.local));
+    expect((await type(restarted, 'moss'))[0]!.map((s) => s.content)).toEqual(['https://moss.example/wall']);
+    expect(reads()).toBe(1);
   });
 });
