@@ -164,25 +164,34 @@ export interface ExtensionPageScope {
   evaluate(expression: string): Promise<unknown>;
 }
 
-/** Whether the worker's first sync of the saved-pages index has ended. Plain JavaScript text: a function compiled by tsx would carry its __name helper into the worker. */
-const SYNC_ENDED = `chrome.storage.local.get(['savedIndex', 'indexSync']).then(({ savedIndex, indexSync }) =>
-  Boolean(savedIndex && savedIndex.syncedAt !== null && indexSync && !indexSync.running))`;
+/**
+ * The saved-pages index's own record of its sync: whether its first sync has ended, and how far it came.
+ * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the worker.
+ */
+const SYNC_STATE = `chrome.storage.local.get(['savedIndex', 'indexSync']).then(({ savedIndex, indexSync }) => ({
+  ended: Boolean(savedIndex && savedIndex.syncedAt !== null && indexSync && !indexSync.running),
+  progress: indexSync ? indexSync.fetched + ' of ' + indexSync.total + ' bookmarks fetched in ' + indexSync.requests + ' requests' : 'not started',
+}))`;
+const SYNC_WAIT_MS = 300_000;
 
 /**
  * Waits out the worker's first sync of the saved-pages index (a page of /bookmarks after another) that a
  * sign-in starts: its requests would be counted as the page's and would spend the page's request budget.
- * A pause in the requests is not the end of it: the sync spends the background's share of the minute in a
- * burst, then waits the rest of the minute for the next slot.
+ * The index says when it has ended (a pause in the requests is not the end of it: the sync spends the
+ * background's share of the minute in a burst, then waits the rest of the minute for the next slot); then
+ * no request for 2 s. Bounded: 5 minutes, then an error saying how far the sync came.
  */
 export async function quiet(proxy: CountingProxy, browser: ExtensionBrowser | ExtensionPageScope): Promise<void> {
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + SYNC_WAIT_MS;
   const scope = async () => ('worker' in browser ? browser.worker() : browser);
+  let progress = 'not read';
   while (Date.now() < deadline) {
-    const ended = (await (await scope()).evaluate(SYNC_ENDED)) as boolean;
-    if (ended && (await proxy.count(() => new Promise((resolve) => setTimeout(resolve, 2_000)))).length === 0) return;
-    if (!ended) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const state = (await (await scope()).evaluate(SYNC_STATE)) as { ended: boolean; progress: string };
+    progress = state.progress;
+    if (state.ended && (await proxy.count(() => new Promise((resolve) => setTimeout(resolve, 2_000)))).length === 0) return;
+    if (!state.ended) await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  throw new Error('the extension kept syncing or sending requests for 3 minutes after signing in');
+  throw new Error(`the saved-page index had not ended its sync ${SYNC_WAIT_MS / 60_000} minutes after signing in (${progress})`);
 }
 
 /** The page's used JS heap after a full garbage collection (DevTools protocol). */
