@@ -82,7 +82,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
  * page is ready for the user: `readySelector` matches, or (the hello-world page) its Save button is there.
  */
 export const readyProbe = (readySelector: string): string => `(() => {
-  if (location.protocol !== 'chrome-extension:') return;
+  if (location.protocol !== 'chrome-extension:' && location.protocol !== 'moz-extension:') return;
   const observer = new MutationObserver(() => {
     if (window.__readyAt !== undefined) return;
     const ready = document.querySelector(${JSON.stringify(readySelector)}) || Array.from(document.querySelectorAll('button')).some((b) => b.textContent.trim() === 'Save');
@@ -108,26 +108,20 @@ export interface MarkTimes {
  * loads, also load by load for the page. `beforePage` runs before each load of the page.
  */
 export async function timeLoads(
-  browser: ExtensionBrowser,
+  browser: ExtensionBrowser | LoadOnce,
   pageUrl: string,
   helloUrl: string,
   { loads, warmups, marks = [], beforePage }: { loads: number; warmups: number; marks?: readonly string[]; beforePage?: () => Promise<void> },
 ): Promise<{ page: number; hello: number; marks: Record<'page' | 'hello', Record<string, MarkTimes>>; pageLoads: Record<string, number | undefined>[] }> {
   const seen = { page: new Map<string, number[]>(marks.map((name) => [name, []])), hello: new Map<string, number[]>(marks.map((name) => [name, []])) };
   const pageLoads: Record<string, number | undefined>[] = [];
+  const load = typeof browser === 'function' ? browser : loadInChromium(browser);
   const once = async (which: 'page' | 'hello', counted = false) => {
     if (which === 'page') await beforePage?.();
-    const page = await browser.context.newPage();
-    await page.goto(which === 'page' ? pageUrl : helloUrl);
-    const at = await (await page.waitForFunction(() => (window as unknown as Probed).__readyAt, undefined, { timeout: 30_000 })).jsonValue();
-    if (counted && marks.length > 0) {
-      await page.waitForTimeout(200);
-      const times = await page.evaluate((names) => names.map((n) => performance.getEntriesByName(n)[0]?.startTime), [...marks]);
-      times.forEach((time, i) => time !== undefined && seen[which].get(marks[i]!)!.push(time));
-      if (which === 'page') pageLoads.push(Object.fromEntries(marks.map((name, i) => [name, times[i]])));
-    }
-    await page.close();
-    return at!;
+    const { at, times } = await load(which === 'page' ? pageUrl : helloUrl, counted ? marks : []);
+    times.forEach((time, i) => time !== undefined && seen[which].get(marks[i]!)!.push(time));
+    if (counted && marks.length > 0 && which === 'page') pageLoads.push(Object.fromEntries(marks.map((name, i) => [name, times[i]])));
+    return at;
   };
   for (let i = 0; i < warmups; i++) {
     await once('page');
@@ -143,24 +137,61 @@ export async function timeLoads(
   return { page: median(times.page), hello: median(times.hello), marks: { page: medians(seen.page), hello: medians(seen.hello) }, pageLoads };
 }
 
-/** Whether the worker's first sync of the saved-pages index has ended. Plain JavaScript text: a function compiled by tsx would carry its __name helper into the worker. */
-const SYNC_ENDED = `chrome.storage.local.get(['savedIndex', 'indexSync']).then(({ savedIndex, indexSync }) =>
-  Boolean(savedIndex && savedIndex.syncedAt !== null && indexSync && !indexSync.running))`;
+/**
+ * One fresh load of a page in a tab of its own: when it was ready (readyProbe's moment, since navigation start),
+ * and the performance entries named in `marks` that came within 200 ms of it.
+ */
+export type LoadOnce = (url: string, marks: readonly string[]) => Promise<{ at: number; times: (number | undefined)[] }>;
+
+/** LoadOnce in the Chromium of test/browser/support.ts, its pages probed by readyProbe (an init script). */
+const loadInChromium =
+  (browser: ExtensionBrowser): LoadOnce =>
+  async (url, marks) => {
+    const page = await browser.context.newPage();
+    await page.goto(url);
+    const at = await (await page.waitForFunction(() => (window as unknown as Probed).__readyAt, undefined, { timeout: 30_000 })).jsonValue();
+    let times: (number | undefined)[] = [];
+    if (marks.length > 0) {
+      await page.waitForTimeout(200);
+      times = await page.evaluate((names) => names.map((n) => performance.getEntriesByName(n)[0]?.startTime), [...marks]);
+    }
+    await page.close();
+    return { at: at!, times };
+  };
+
+/** Where the extension API answers a script (Firefox: any extension page; Chromium's is its worker). */
+export interface ExtensionPageScope {
+  evaluate(expression: string): Promise<unknown>;
+}
+
+/**
+ * The saved-pages index's own record of its sync: whether its first sync has ended, and how far it came.
+ * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the worker.
+ */
+const SYNC_STATE = `chrome.storage.local.get(['savedIndex', 'indexSync']).then(({ savedIndex, indexSync }) => ({
+  ended: Boolean(savedIndex && savedIndex.syncedAt !== null && indexSync && !indexSync.running),
+  progress: indexSync ? indexSync.fetched + ' of ' + indexSync.total + ' bookmarks fetched in ' + indexSync.requests + ' requests' : 'not started',
+}))`;
+const SYNC_WAIT_MS = 300_000;
 
 /**
  * Waits out the worker's first sync of the saved-pages index (a page of /bookmarks after another) that a
  * sign-in starts: its requests would be counted as the page's and would spend the page's request budget.
- * A pause in the requests is not the end of it: the sync spends the background's share of the minute in a
- * burst, then waits the rest of the minute for the next slot.
+ * The index says when it has ended (a pause in the requests is not the end of it: the sync spends the
+ * background's share of the minute in a burst, then waits the rest of the minute for the next slot); then
+ * no request for 2 s. Bounded: 5 minutes, then an error saying how far the sync came.
  */
-export async function quiet(proxy: CountingProxy, browser: ExtensionBrowser): Promise<void> {
-  const deadline = Date.now() + 180_000;
+export async function quiet(proxy: CountingProxy, browser: ExtensionBrowser | ExtensionPageScope): Promise<void> {
+  const deadline = Date.now() + SYNC_WAIT_MS;
+  const scope = async () => ('worker' in browser ? browser.worker() : browser);
+  let progress = 'not read';
   while (Date.now() < deadline) {
-    const ended = (await (await browser.worker()).evaluate(SYNC_ENDED)) as boolean;
-    if (ended && (await proxy.count(() => new Promise((resolve) => setTimeout(resolve, 2_000)))).length === 0) return;
-    if (!ended) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const state = (await (await scope()).evaluate(SYNC_STATE)) as { ended: boolean; progress: string };
+    progress = state.progress;
+    if (state.ended && (await proxy.count(() => new Promise((resolve) => setTimeout(resolve, 2_000)))).length === 0) return;
+    if (!state.ended) await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  throw new Error('the extension kept syncing or sending requests for 3 minutes after signing in');
+  throw new Error(`the saved-page index had not ended its sync ${SYNC_WAIT_MS / 60_000} minutes after signing in (${progress})`);
 }
 
 /** The page's used JS heap after a full garbage collection (DevTools protocol). */

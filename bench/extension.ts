@@ -99,8 +99,8 @@ export async function extensionSection(ws: Workspace, _settings: BenchSettings):
  * navigation start) the moment an enabled button named "Save" is in the DOM.
  * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the page.
  */
-const READY_PROBE = `(() => {
-  if (location.protocol !== 'chrome-extension:') return;
+export const READY_PROBE = `(() => {
+  if (location.protocol !== 'chrome-extension:' && location.protocol !== 'moz-extension:') return;
   const observer = new MutationObserver(() => {
     if (window.__saveReadyAt !== undefined) return;
     const ready = Array.from(document.querySelectorAll('button')).some(

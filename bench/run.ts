@@ -4,6 +4,7 @@ import { collectionsSection } from './collections.ts';
 import { coverSection } from './cover.ts';
 import { duplicatesSection } from './duplicates.ts';
 import { extensionSection } from './extension.ts';
+import { firefoxSection } from './firefox.ts';
 import { indexCatchUpSection } from './index-catch-up.ts';
 import { exportSection, importSection } from './jobs.ts';
 import { linkCheckSection } from './link-check.ts';
@@ -21,7 +22,7 @@ import { throughputSection } from './throughput.ts';
 import { type BenchSettings, LIBRARY_SIZE, SETTINGS, type Workspace, prepareWorkspace } from './workspace.ts';
 
 /**
- * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,collections,link-check,export,import,extension,index-catch-up,side-panel,library-page,options,duplicates,cover,reliability,scale,postgres]`:
+ * `npm run bench [-- --quick] [-- --only http,startup,smart-folder,tags,collections,link-check,export,import,extension,index-catch-up,side-panel,library-page,firefox,options,duplicates,cover,reliability,scale,postgres]`:
  * the server's HTTP figures; import, export, smart-folder and tags figures; and the
  * extension's popup start-up, size and request counts, as one Markdown table on
  * stdout (progress on stderr). Exit code 1 when a target
@@ -40,6 +41,7 @@ const SECTIONS: Record<string, (ws: Workspace, s: BenchSettings) => Promise<Row[
   'index-catch-up': indexCatchUpSection,
   'side-panel': sidePanelSection,
   'library-page': libraryPageSection,
+  firefox: firefoxSection,
   options: optionsSection,
   duplicates: duplicatesSection,
   cover: coverSection,

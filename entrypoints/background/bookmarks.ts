@@ -74,7 +74,7 @@ export class Bookmarks {
     const client = await this.account.client(save.owner);
     // A token that may not save makes no request towards a save.
     client.checkScope('createBookmark');
-    const found = await this.findSaved(client, save.body.url, priority);
+    const found = await this.findSaved(client, save.body.url, priority, 'save');
     if (found) {
       const edits = save.edits ?? NO_EDITS;
       const patch = patchOfEdits(found, edits);
@@ -131,7 +131,7 @@ export class Bookmarks {
   private async lookupSaved(url: string): Promise<Bookmark | null> {
     const client = await this.account.client();
     try {
-      return await this.findSaved(client, url, 'user');
+      return await this.findSaved(client, url, 'user', 'lookup');
     } catch (err) {
       if ((await this.index.lookup(url)) !== null) throw err;
       return null;
@@ -141,15 +141,17 @@ export class Bookmarks {
   /**
    * The active bookmark saved under the URL: the index's (one GET), else one
    * request by URL, as the index may be behind (an import, another device). The
-   * popup's own check stands for a while, so that its Save costs no second one.
+   * popup's own check stands for a while, so that its Save costs no second one:
+   * a save uses it up; a popup opened again on the page meanwhile shows it by the
+   * same check, and leaves it for its own Save.
    */
-  private async findSaved(client: ApiClient, url: string, priority: Priority): Promise<Bookmark | null> {
+  private async findSaved(client: ApiClient, url: string, priority: Priority, use: 'lookup' | 'save'): Promise<Bookmark | null> {
     const id = await this.index.lookup(url);
     const known = id === null ? null : await this.getActive(client, id, url, priority);
     if (known) return known;
     const key = normaliseUrl(url);
     const checkedAt = this.checkedUnsaved.get(key);
-    this.checkedUnsaved.delete(key);
+    if (use === 'save') this.checkedUnsaved.delete(key);
     if (checkedAt !== undefined && Date.now() - checkedAt < UNSAVED_CHECK_MS) return null;
     const { data } = await client.call('listBookmarks', { priority, query: { url, limit: '10' } });
     const found = data.find((b) => b.url === url) ?? data[0] ?? null;

@@ -1,6 +1,6 @@
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type SavedIndex as SavedIndexRecord, savedIndexItem } from '../../lib/storage/items.ts';
-import { type IndexSyncProgress, indexSyncItem } from '../../lib/storage/background-items.ts';
+import { type FullPassState, type IndexSyncProgress, fullPassItem, indexSyncItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { ApiClient } from '../../lib/client/api-client.ts';
 import type { Account } from './account.ts';
@@ -70,7 +70,20 @@ export class SavedIndex {
 
   clear(): Promise<void> {
     if (this.syncing) this.syncing.changes.push((entries) => Object.keys(entries).forEach((key) => delete entries[key]));
-    return this.serially(() => savedIndexItem.set({ entries: {}, syncedAt: null }));
+    return this.serially(async () => {
+      await Promise.all([savedIndexItem.set({ entries: {}, syncedAt: null }), fullPassItem.set(null)]);
+    });
+  }
+
+  /**
+   * Goes on with a full pass that a stop of the background cut short, from the page where it stopped: started
+   * again from the first page, a large library's pass would spend the same minute's budget and be cut again.
+   * Answers null when no pass was cut.
+   */
+  async resume(): Promise<number | null> {
+    if (this.syncing) return this.syncing.done;
+    const cut = await fullPassItem.get();
+    return cut ? this.sync({ from: cut }) : null;
   }
 
   /**
@@ -83,7 +96,7 @@ export class SavedIndex {
    * cannot shift pages). Also full when the index is empty, when asked, or once a
    * day. `added`: how many an import just added. Answers how many pages the index knows.
    */
-  sync(options: { full?: boolean; now?: number; total?: number; added?: number } = {}): Promise<number> {
+  sync(options: { full?: boolean; now?: number; total?: number; added?: number; from?: FullPassState } = {}): Promise<number> {
     if (this.syncing) return this.syncing.done;
     const now = options.now ?? Date.now();
     const changes: Change[] = [];
@@ -92,8 +105,8 @@ export class SavedIndex {
       const due = options.full === true || stored.syncedAt === null || now - (stored.fullSyncedAt ?? 0) >= FULL_EVERY_MS;
       // An import that says how many it added tells the library's size without a request.
       const total = options.total ?? (options.added === undefined || stored.syncedAt === null ? null : accountedFor(stored.entries, stored.shadowed ?? 0) + options.added);
-      const progress: IndexSyncProgress = { full: due, fetched: 0, total, requests: 0, running: true };
-      const fetched = await this.fetch(progress, stored);
+      const progress: IndexSyncProgress = options.from ? { ...options.from.progress, running: true } : { full: due, fetched: 0, total, requests: 0, running: true };
+      const fetched = await this.fetch(progress, stored, options.from);
       return this.serially(async () => {
         const current = await savedIndexItem.get();
         const entries = progress.full ? fetched : merged(current.entries, fetched);
@@ -107,9 +120,10 @@ export class SavedIndex {
     return done;
   }
 
-  private async fetch(progress: IndexSyncProgress, stored: SavedIndexRecord): Promise<Entries> {
+  private async fetch(progress: IndexSyncProgress, stored: SavedIndexRecord, cut?: FullPassState): Promise<Entries> {
     try {
       const client = await this.account.client();
+      if (cut) return await this.fetchPages(client, progress, {}, cut);
       if (progress.total === null) {
         progress.total = (await client.call('stats', { priority: 'background' })).total;
         progress.requests++;
@@ -128,10 +142,10 @@ export class SavedIndex {
     }
   }
 
-  private async fetchPages(client: ApiClient, progress: IndexSyncProgress, known: Entries): Promise<Entries> {
+  private async fetchPages(client: ApiClient, progress: IndexSyncProgress, known: Entries, cut?: FullPassState): Promise<Entries> {
     const { full } = progress;
-    const entries: Entries = {};
-    let cursor: string | undefined;
+    const entries: Entries = { ...cut?.entries };
+    let cursor: string | undefined = cut?.cursor;
     let reachedKnown = false;
     do {
       const query = { limit: String(PAGE), sortBy: full ? 'oldest' : 'newest', ...(cursor && { cursor }) } as const;
@@ -145,6 +159,7 @@ export class SavedIndex {
       progress.requests++;
       cursor = page.cursor ?? undefined;
       await indexSyncItem.set({ ...progress, running: cursor !== undefined && (full || !reachedKnown) });
+      if (full) await fullPassItem.set(cursor === undefined ? null : { cursor, entries, progress: { ...progress, running: true } });
     } while (cursor && (full || !reachedKnown));
     return entries;
   }

@@ -45,6 +45,15 @@ export type IndexSyncProgress = z.infer<typeof IndexSyncProgress>;
 export const indexSyncItem = typedItem('local:indexSync', z.nullable(IndexSyncProgress), { fallback: null, onInvalid: 'fallback' });
 
 /**
+ * A full pass of the sync under way, kept page by page: where the next page starts and what the pass has read.
+ * Left behind when the browser stopped the background mid-pass (Firefox unloads an idle event page, even while a
+ * request waits for its slot in the minute's budget), so that the next start goes on from there.
+ */
+export const FullPassState = z.object({ cursor: z.string(), entries: z.record(z.string(), z.string()), progress: IndexSyncProgress });
+export type FullPassState = z.infer<typeof FullPassState>;
+export const fullPassItem = typedItem('local:indexSyncFullPass', z.nullable(FullPassState), { fallback: null, onInvalid: 'fallback' });
+
+/**
  * The account a queued save belongs to: it is sent only with that account's token. `email` names it to the user
  * while another account is signed in (or none) and its saves wait.
  */

@@ -222,6 +222,15 @@ describe('saving, the index and the toolbar icon', () => {
     expect(apiCalls()).toEqual(['GET /v1/bookmarks', `GET /v1/bookmarks/${id}`, 'POST /v1/bookmarks']);
   });
 
+  it('a popup opened again on an unsaved page shows it by the first one’s look-up, and its Save still reuses it', async () => {
+    await savedPage();
+    await settled();
+    fetchSpy.mockClear();
+    for (let opened = 0; opened < 3; opened++) expect(await send('lookupUrl', { url: 'https://example.com/never-saved' })).toEqual({ bookmark: null, queued: null });
+    await send('saveBookmark', { bookmark: { url: 'https://example.com/never-saved' } });
+    expect(apiCalls()).toEqual(['GET /v1/bookmarks', 'POST /v1/bookmarks']);
+  });
+
   it('trash takes the page out of the index and clears its badge', async () => {
     const { id, savedTab } = await savedPage();
     await vi.waitFor(async () => expect(await badge(savedTab)).toBe('✓'));

@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { Account } from '../../entrypoints/background/account.ts';
-import { RequestScheduler } from '../../lib/client/scheduler.ts';
+import { type Clock, RequestScheduler, SPEC_LIMITS } from '../../lib/client/scheduler.ts';
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
 import { Transfer } from '../../entrypoints/background/transfer.ts';
-import { indexSyncItem } from '../../lib/storage/background-items.ts';
+import { fullPassItem, indexSyncItem } from '../../lib/storage/background-items.ts';
 import { startTestServer, type TestServer, type TestUser } from '../support/server.ts';
 
 /** The index is one stored record: concurrent changes and a sync running beside them must lose nothing. */
@@ -110,6 +110,36 @@ describe('the saved-page index', () => {
   it('a caller that knows the library’s size saves the stats request', async () => {
     await index.sync({ full: true, total: 450 });
     expect(await indexSyncItem.get()).toEqual({ full: true, fetched: 450, total: 450, requests: 3, running: false });
+  });
+
+  it('a full pass cut short by a stop of the background goes on at the next start from the page where it stopped', async () => {
+    // A minute's budget of four requests past the user's reserve (the sign-in's, the library's size and one page),
+    // and a clock whose waits never end: the pass stops where Firefox unloads an idle event page, waiting for a slot.
+    const frozen: Clock = { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => undefined };
+    const spent = { ...SPEC_LIMITS, gatewayPerMinute: SPEC_LIMITS.userReservePerMinute + 4 };
+    const cutAccount = new Account({ scheduler: new RequestScheduler({ clock: frozen, limits: spent }), hasHostPermission: async () => true });
+    await cutAccount.signIn(t.baseUrl, u.token);
+    void new SavedIndex(cutAccount).sync({ full: true });
+    await vi.waitFor(async () => expect(await fullPassItem.get()).toMatchObject({ progress: { fetched: 200, requests: 2 } }));
+    expect(await indexSyncItem.get()).toMatchObject({ fetched: 200, running: true });
+
+    // The next start: a new index over what was stored, the budget's minute over.
+    const sent = vi.spyOn(globalThis, 'fetch');
+    expect(await new SavedIndex(account).resume()).toBe(450);
+    const lists = sent.mock.calls.map(([url]) => new URL(String(url))).filter((url) => url.pathname.endsWith('/bookmarks'));
+    expect(lists.map((url) => url.searchParams.has('cursor'))).toEqual([true, true]);
+    expect(await indexSyncItem.get()).toEqual({ full: true, fetched: 450, total: 450, requests: 4, running: false });
+    expect(await fullPassItem.get()).toBeNull();
+    expect(await index.lookup('https://library.example/0')).not.toBeNull();
+    expect(await index.lookup('https://library.example/449')).not.toBeNull();
+  });
+
+  it('has nothing to resume once a pass has ended, or after sign-out forgot the library', async () => {
+    await index.sync({ full: true });
+    expect(await index.resume()).toBeNull();
+    await fullPassItem.set({ cursor: 'c', entries: { 'https://library.example/0': 'bm_x' }, progress: { full: true, fetched: 200, total: 450, requests: 2, running: true } });
+    await index.clear();
+    expect(await index.resume()).toBeNull();
   });
 
   it('runs one sync at a time', async () => {
