@@ -1,4 +1,4 @@
-import { type InfiniteData, type QueryKey, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type InfiniteData, type QueryClient, type QueryKey, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { BookmarkSort } from '../../lib/api/bookmarks.ts';
 import type { BrowsePage } from '../../lib/messaging/library-replies.ts';
@@ -56,7 +56,7 @@ export function useBrowse(source: BrowseSource, sort: BookmarkSort | undefined) 
       if (pageParam !== null) return sendLibrary('browseBookmarks', { source, sort, cursor: pageParam });
       // The kept first page straight from storage: no round trip through the background before the first rows.
       const kept = keptOrder ? await firstPageItem(JSON.stringify(source)).get() : null;
-      return kept ? { bookmarks: kept.bookmarks, cursor: kept.cursor, limitNote: kept.limitNote, kept: true } : sendLibrary('browseBookmarks', { source, sort });
+      return kept ? keptPage(kept) : sendLibrary('browseBookmarks', { source, sort });
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor,
@@ -79,6 +79,22 @@ export function useBrowse(source: BrowseSource, sort: BookmarkSort | undefined) 
     // Once per list shown: the source (as its key) says which list it is.
   }, [fromKept, sourceKey]);
   return list;
+}
+
+/** A kept first page as the list's first page, marked as kept (useBrowse then asks the server's). */
+const keptPage = (kept: BrowsePage): BrowsePage => ({ bookmarks: kept.bookmarks, cursor: kept.cursor, limitNote: kept.limitNote, kept: true });
+
+/**
+ * A page's opening: a list's kept first page (the early script's read of it, when there was one) put in the
+ * query cache where useBrowse looks in the default order, so that the list's first render has its rows.
+ * Answers the page's storage key and version, or null when none is kept.
+ */
+export async function putKeptFirstPage(queryClient: QueryClient, source: BrowseSource, win: Window = window): Promise<{ key: string; version: number } | null> {
+  const item = firstPageItem(JSON.stringify(source));
+  const kept = await readKept(item, win);
+  if (!kept) return null;
+  queryClient.setQueryData(keys.browse(source), { pages: [keptPage(kept)], pageParams: [null] });
+  return { key: item.key, version: kept.keptAt };
 }
 
 export const useSavedPage = (url: string | null) =>

@@ -1,7 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BookmarkSort } from '../../lib/api/bookmarks.ts';
 import type { BrowseSource } from '../../lib/messaging/library-requests.ts';
 import { type LibraryView, librarySortsItem, libraryViewsItem } from '../../lib/storage/library-items.ts';
+import { readKept } from '../../lib/storage/early-reads.ts';
 import type { TypedItem } from '../../lib/storage/typed-item.ts';
 import { keys } from './query-keys.ts';
 import type { Place } from './SourceNav.tsx';
@@ -23,6 +24,13 @@ type Choices<T extends string> = TypedItem<Record<string, T>>;
 
 /** Where a page's kept choices are read once and shared by every list that asks (the side panel reads them ahead). */
 export const keptChoicesQuery = <T extends string>(item: Choices<T>) => ({ queryKey: keys.keptChoices(item.key), queryFn: () => item.get(), staleTime: Infinity });
+
+/** A page's opening: the kept choices (the early script's read of them, when there was one) put where the lists look, and answered. */
+export async function putKeptChoices<T extends string>(queryClient: QueryClient, item: Choices<T>, win: Window = window): Promise<Record<string, T>> {
+  const kept = await readKept(item, win);
+  queryClient.setQueryData(keptChoicesQuery(item).queryKey, kept);
+  return kept;
+}
 
 /**
  * The choice the user made for a place, kept in extension storage so that each place opens as it was left;

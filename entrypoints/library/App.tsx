@@ -4,8 +4,9 @@ import { SearchBox } from '../../components/library/search/SearchBox.tsx';
 import type { LibraryTool, Place } from '../../components/library/SourceNav.tsx';
 import { useViewChoice, viewKeyOf } from '../../components/library/view-choice.ts';
 import { ViewSwitch } from '../../components/library/ViewSwitch.tsx';
+import { OPENING_SOURCE } from './opening-reads.ts';
 
-const ALL: Place = { kind: 'list', source: { kind: 'all' }, title: 'All bookmarks' };
+const ALL: Place = { kind: 'list', source: OPENING_SOURCE, title: 'All bookmarks' };
 
 /**
  * Shelf's library in a full tab: the sources on the left, the chosen one's bookmarks on the right in the view

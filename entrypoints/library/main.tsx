@@ -3,15 +3,24 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { App } from './App.tsx';
+import { readOpening } from './opening.ts';
 import './style.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Shelf library: the page has no #root element');
+const queryClient = libraryQueryClient();
 
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={libraryQueryClient()}>
-      <App />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+/** The first render shows the opening list's first cards: library-early.js has mostly read them by now. */
+async function open(container: HTMLElement): Promise<void> {
+  // Without them (a failed read), each list reads its own choices and page as it renders.
+  await readOpening(queryClient).catch(() => undefined);
+  createRoot(container).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
+
+void open(root);

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { keys } from '../../components/library/query-keys.ts';
+import { putKeptFirstPage } from '../../components/library/queries.ts';
 import { readKept } from '../../lib/storage/early-reads.ts';
-import { DEFAULT_SORT, keptChoicesQuery, viewKeyOf } from '../../components/library/view-choice.ts';
-import { type PanelPlace, firstPageItem, librarySortsItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
+import { DEFAULT_SORT, putKeptChoices, viewKeyOf } from '../../components/library/view-choice.ts';
+import { type PanelPlace, librarySortsItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
 import { noteOpening } from './opening-reads.ts';
 
 export interface Opening {
@@ -18,15 +18,8 @@ export interface Opening {
  * are read beside them: a list sorted otherwise than its kept page opens without it.
  */
 export async function readOpening(queryClient: QueryClient, win: Window = window): Promise<Opening> {
-  const sorts = keptChoicesQuery(librarySortsItem);
-  const [place, kept] = await Promise.all([readKept(panelPlaceItem, win), readKept(librarySortsItem, win)]);
-  queryClient.setQueryData(sorts.queryKey, kept);
+  const [place, sorts] = await Promise.all([readKept(panelPlaceItem, win), putKeptChoices(queryClient, librarySortsItem, win)]);
   noteOpening(win, place);
-  if (place?.kind !== 'list' || (kept[viewKeyOf(place)] ?? DEFAULT_SORT) !== DEFAULT_SORT) return { place, keptPage: null };
-  const item = firstPageItem(JSON.stringify(place.source));
-  const first = await readKept(item, win);
-  if (!first) return { place, keptPage: null };
-  const page = { bookmarks: first.bookmarks, cursor: first.cursor, limitNote: first.limitNote, kept: true };
-  queryClient.setQueryData(keys.browse(place.source), { pages: [page], pageParams: [null] });
-  return { place, keptPage: { key: item.key, version: first.keptAt } };
+  if (place?.kind !== 'list' || (sorts[viewKeyOf(place)] ?? DEFAULT_SORT) !== DEFAULT_SORT) return { place, keptPage: null };
+  return { place, keptPage: await putKeptFirstPage(queryClient, place.source, win) };
 }

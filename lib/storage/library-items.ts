@@ -4,7 +4,7 @@ import { Collection } from '../api/collections.ts';
 import { SmartFolder } from '../api/smart-folders.ts';
 import { BrowsePage } from '../messaging/library-replies.ts';
 import { BrowseSource } from '../messaging/library-requests.ts';
-import { COLLECTIONS_CACHE_KEY, LIBRARY_SORTS_KEY, PANEL_PLACE_KEY, SMART_FOLDERS_CACHE_KEY, firstPageKey } from './opening-keys.ts';
+import { COLLECTIONS_CACHE_KEY, LIBRARY_SORTS_KEY, LIBRARY_VIEWS_KEY, PANEL_PLACE_KEY, SMART_FOLDERS_CACHE_KEY, firstPageKey } from './opening-keys.ts';
 import { readItem, typedItem } from './typed-item.ts';
 
 /** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
@@ -64,7 +64,7 @@ export const LibraryView = z.enum(['list', 'cards', 'grid']);
 export type LibraryView = z.infer<typeof LibraryView>;
 
 /** The view the user chose for each of the library page's places (by placeKey): each opens as it was left. */
-export const libraryViewsItem = typedItem('local:libraryViews', z.record(z.string(), LibraryView), { fallback: {}, onInvalid: 'fallback' });
+export const libraryViewsItem = typedItem(LIBRARY_VIEWS_KEY, z.record(z.string(), LibraryView), { fallback: {}, onInvalid: 'fallback' });
 
 /** The order the user chose for each list (by the view's key), in the side panel and the library page alike. */
 export const librarySortsItem = typedItem(LIBRARY_SORTS_KEY, z.record(z.string(), BookmarkSort), { fallback: {}, onInvalid: 'fallback' });

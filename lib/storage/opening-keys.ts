@@ -8,6 +8,8 @@ export const TAGS_CACHE_KEY = 'local:tagsCache';
 export const SMART_FOLDERS_CACHE_KEY = 'local:smartFoldersCache';
 /** The order chosen for each list (library-items.ts' librarySortsItem): the side panel opens its list in it. */
 export const LIBRARY_SORTS_KEY = 'local:librarySorts';
+/** The view chosen for each list (library-items.ts' libraryViewsItem): the library page opens its list in it. */
+export const LIBRARY_VIEWS_KEY = 'local:libraryViews';
 
 /** A list's kept first page, by its source as JSON. */
 export const firstPageKey = (source: string) => `local:firstPage:${source}` as const;

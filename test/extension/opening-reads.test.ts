@@ -5,6 +5,8 @@ import { keys } from '../../components/library/query-keys.ts';
 import { keptChoicesQuery } from '../../components/library/view-choice.ts';
 import { readOpening as readOptionsOpening } from '../../entrypoints/options/opening.ts';
 import { startOpeningReads as startOptionsReads } from '../../entrypoints/options/opening-reads.ts';
+import { readOpening as readLibraryOpening } from '../../entrypoints/library/opening.ts';
+import { startOpeningReads as startLibraryReads } from '../../entrypoints/library/opening-reads.ts';
 import { readOpening } from '../../entrypoints/sidepanel/opening.ts';
 import { startOpeningReads as startPanelReads } from '../../entrypoints/sidepanel/opening-reads.ts';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
@@ -12,7 +14,7 @@ import { savedBookmark } from './support/fixtures.ts';
 import { readEarly, readKept } from '../../lib/storage/early-reads.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import { collectionsCacheItem, tagsCacheItem } from '../../lib/storage/items.ts';
-import { type PanelPlace, firstPageItem, librarySortsItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
+import { type PanelPlace, firstPageItem, librarySortsItem, libraryViewsItem, panelPlaceItem } from '../../lib/storage/library-items.ts';
 
 const bookmark = (id: string): Bookmark => savedBookmark({ id, url: `https://example.com/${id}`, title: `Title ${id}` });
 
@@ -170,6 +172,54 @@ describe('the side panel’s opening', () => {
 
     expect((await readOpening(client, win)).place).toEqual(ALL);
     expect(cachedIds(client, ALL)).toBeUndefined();
+  });
+});
+
+describe('the library page’s opening', () => {
+  beforeEach(() => {
+    vi.spyOn(fakeBrowser.storage.local, 'get');
+  });
+
+  /** library-early.js's read on a window of the test's own, once it has answered. */
+  async function libraryReadEarly(): Promise<Window> {
+    const win = pageAt();
+    startLibraryReads(win);
+    await vi.waitFor(() => expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(1));
+    return win;
+  }
+
+  it('takes the views, the orders and All bookmarks’ kept first page from library-early.js’s one storage request', async () => {
+    await keep(ALL, ['bm_1', 'bm_2']);
+    await libraryViewsItem.set({ 'list:{"kind":"all"}': 'grid' });
+    const win = await libraryReadEarly();
+    const client = new QueryClient();
+
+    await readLibraryOpening(client, win);
+    expect(cachedIds(client, ALL)).toEqual(['bm_1', 'bm_2']);
+    expect(client.getQueryData(keptChoicesQuery(libraryViewsItem).queryKey)).toEqual({ 'list:{"kind":"all"}': 'grid' });
+    expect(client.getQueryData(keptChoicesQuery(librarySortsItem).queryKey)).toEqual({});
+    expect(fakeBrowser.storage.local.get).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens All bookmarks sorted otherwise without its kept first page', async () => {
+    await keep(ALL, ['bm_1']);
+    await librarySortsItem.set({ 'list:{"kind":"all"}': 'title' });
+    const win = await libraryReadEarly();
+    const client = new QueryClient();
+
+    await readLibraryOpening(client, win);
+    expect(cachedIds(client, ALL)).toBeUndefined();
+    expect(client.getQueryData(keptChoicesQuery(librarySortsItem).queryKey)).toEqual({ 'list:{"kind":"all"}': 'title' });
+  });
+
+  it('reads storage itself when no early script ran, and a choice that does not fit the schema counts as none', async () => {
+    await keep(ALL, ['bm_3']);
+    await fakeBrowser.storage.local.set({ libraryViews: { 'list:{"kind":"all"}': 'mosaic' } });
+    const client = new QueryClient();
+
+    await readLibraryOpening(client, pageAt());
+    expect(cachedIds(client, ALL)).toEqual(['bm_3']);
+    expect(client.getQueryData(keptChoicesQuery(libraryViewsItem).queryKey)).toEqual({});
   });
 });
 
