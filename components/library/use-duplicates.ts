@@ -7,7 +7,7 @@ import { budgetRetry } from './budget-retry.ts';
 import { type BulkFailure, runBulk } from './bulk.ts';
 import type { MergePlan } from './duplicate-merge.ts';
 import { keys } from './query-keys.ts';
-import { sendLibrary } from './send.ts';
+import { sendLibrary, sendLibraryEarlyFirst } from './send.ts';
 
 export interface MergeNotice {
   text: string;
@@ -36,7 +36,7 @@ function summary(plans: readonly MergePlan[], patchFailures: BulkFailure[], tras
  */
 export function useDuplicates() {
   const qc = useQueryClient();
-  const query = useQuery({ queryKey: keys.duplicates, queryFn: () => sendLibrary('findDuplicates', {}), staleTime: Infinity, ...budgetRetry });
+  const query = useQuery({ queryKey: keys.duplicates, queryFn: () => sendLibraryEarlyFirst('findDuplicates', {}), staleTime: Infinity, ...budgetRetry });
   const [progress, setProgress] = useState<string | null>(null);
   const [notice, setNotice] = useState<MergeNotice | null>(null);
 

@@ -1,3 +1,4 @@
+import { sendEarly } from '../../lib/messaging/early-messages.ts';
 import { readEarly } from '../../lib/storage/early-reads.ts';
 import { COLLECTIONS_CACHE_KEY, SMART_FOLDERS_CACHE_KEY, TAGS_CACHE_KEY } from '../../lib/storage/opening-keys.ts';
 
@@ -12,4 +13,6 @@ export const SECTION_READS: Record<string, `local:${string}`> = {
 export function startOpeningReads(win: Window): void {
   const key = SECTION_READS[win.location.hash];
   if (key) void readEarly(win, key);
+  // The duplicate groups are a heavy request: under way while the page loads rather than after its first render.
+  if (win.location.hash === '#duplicates') sendEarly(win, 'findDuplicates', {});
 }

@@ -24,7 +24,11 @@ export interface Runtime {
 
 /** UI side: sends one message and answers its typed output (checked with the page's reply table), or throws the ClientError it carried. */
 export async function sendMessage<N extends MessageName>(runtime: Runtime, table: ReplyTable, name: N, input: MessageInput<N>): Promise<MessageOutput<N>> {
-  const raw = await runtime.sendMessage({ name, input });
+  return readReply(table, name, await runtime.sendMessage({ name, input }));
+}
+
+/** The typed output of the background's raw reply to `name` (checked with the page's reply table), or the ClientError it carried. */
+export function readReply<N extends MessageName>(table: ReplyTable, name: N, raw: unknown): MessageOutput<N> {
   const reply = Reply.safeParse(raw);
   if (!reply.success) throw new ClientError('BAD_MESSAGE', `The extension's background did not answer ${name}`);
   if (!reply.data.ok) throw ClientError.from(reply.data.error);
