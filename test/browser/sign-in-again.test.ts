@@ -45,7 +45,7 @@ describe('signing in again after the token is revoked, in Chromium', () => {
     const popup = await browser.context.newPage();
     await popup.goto(browser.url(`popup.html?tabId=${tabId}`));
     await expect.poll(() => popup.getByLabel('Title').inputValue()).toBe('Kept through a revoked token');
-    await popup.getByRole('button', { name: 'Save' }).click();
+    await popup.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => popup.getByRole('status').textContent(), { timeout: 10_000 }).toBe('⏳ Waiting to be saved');
     expect(await popup.getByRole('alert').textContent()).toContain('This API token has been revoked.');
     // The server is local: the words are the command that makes this user a new token.
