@@ -36,12 +36,19 @@ export class IndexMemory {
    */
   async matching(words: readonly string[], max: number): Promise<{ key: string; id: string }[]> {
     if (words.length === 0) return [];
-    this.keys ??= this.storage.get(KEY).then((stored) => keysOf(savedIndexItem.from(stored[KEY]).entries));
     const found: { key: string; id: string }[] = [];
-    for (const [lower, key, id] of await this.keys) {
+    for (const [lower, key, id] of await this.load()) {
       if (words.every((w) => lower.includes(w))) found.push({ key, id });
       if (found.length === max) break;
     }
     return found;
+  }
+
+  /**
+   * Reads the index now if it is not in memory yet: called when the user enters the keyword (`sh` and a space),
+   * so that the read is over before the first word's keystrokes rather than behind them.
+   */
+  load(): Promise<Keys> {
+    return (this.keys ??= this.storage.get(KEY).then((stored) => keysOf(savedIndexItem.from(stored[KEY]).entries)));
   }
 }

@@ -49,8 +49,9 @@ export function startBackground(): void {
   setupSaveAllTabsMenu(browser, services.tabs);
   setupSidePanel(browser);
   setupLibraryPage(browser);
+  const indexMemory = new IndexMemory(browser.storage.local);
   // Chrome reads suggestions' descriptions as XML; Firefox as plain text.
-  setupOmnibox(browser, new Omnibox(account, new IndexMemory(browser.storage.local), opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'));
+  setupOmnibox(browser, new Omnibox(account, indexMemory, opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'), indexMemory);
   setupIndexSync(browser, account, index, () => icon.refreshAll());
   // Opens recorded before the worker stopped still go.
   void opens.resume();

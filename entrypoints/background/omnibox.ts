@@ -121,7 +121,8 @@ export class Omnibox {
   }
 }
 
-export function setupOmnibox(browserApi: Browser, omnibox: Omnibox): void {
+export function setupOmnibox(browserApi: Browser, omnibox: Omnibox, index: Pick<IndexMemory, 'load'>): void {
+  browserApi.omnibox?.onInputStarted.addListener(() => void index.load());
   browserApi.omnibox?.onInputChanged.addListener((text, suggest) => void omnibox.inputChanged(text, suggest));
   browserApi.omnibox?.onInputEntered.addListener((text, disposition) => void omnibox.inputEntered(text, disposition));
 }

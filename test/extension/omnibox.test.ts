@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IndexMemory } from '../../entrypoints/background/index-memory.ts';
-import { Omnibox, type Suggestion, escapeDescription } from '../../entrypoints/background/omnibox.ts';
+import { Omnibox, type Suggestion, escapeDescription, setupOmnibox } from '../../entrypoints/background/omnibox.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
 
@@ -149,5 +149,26 @@ describe('omnibox', () => {
     const restarted = omnibox(true, new IndexMemory(fakeBrowser.storage.local));
     expect((await type(restarted, 'moss'))[0]!.map((s) => s.content)).toEqual(['https://moss.example/wall']);
     expect(reads()).toBe(1);
+  });
+
+  it('reads the index when the keyword is entered, so that the first word waits for no read', async () => {
+    await saved('https://moss.example/garden', 'Moss');
+    await bg.services.index.sync({ full: true });
+    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
+    get.mockClear(); // the spy of the test before may still count
+    const reads = () => get.mock.calls.filter((args) => JSON.stringify(args).includes('savedIndex')).length;
+    const memory = new IndexMemory(fakeBrowser.storage.local);
+    // The address bar's events, as a browser fires them (WXT's fake browser has none).
+    const started: (() => void)[] = [];
+    const ignored = { addListener: () => undefined };
+    const browserApi = { omnibox: { onInputStarted: { addListener: (fn: () => void) => started.push(fn) }, onInputChanged: ignored, onInputEntered: ignored } };
+    setupOmnibox(browserApi as unknown as Parameters<typeof setupOmnibox>[0], omnibox(true, memory), memory);
+    expect(reads()).toBe(0);
+
+    for (const fn of started) fn();
+    await vi.waitFor(() => expect(reads()).toBe(1));
+    get.mockClear();
+    expect((await type(omnibox(true, memory), 'moss'))[0]!.map((s) => s.content)).toEqual(['https://moss.example/garden']);
+    expect(reads()).toBe(0);
   });
 });
