@@ -1,8 +1,7 @@
+import { MAX_TITLE_LENGTH } from './api/bookmarks.ts';
 import { normaliseUrl } from './url.ts';
 
 const WEB_PAGE = /^https?:\/\//i;
-/** The API's longest title. */
-const TITLE_MAX = 2000;
 
 /** Whether Shelf can save the page at `url`: http and https; not the browser's own or local pages. */
 export const isWebPage = (url: string | undefined): url is string => url !== undefined && WEB_PAGE.test(url);
@@ -21,7 +20,7 @@ export function webPages(tabs: readonly { url?: string; title?: string }[]): Tab
   for (const { url, title } of tabs) {
     if (!isWebPage(url)) continue;
     const key = normaliseUrl(url);
-    if (!pages.has(key)) pages.set(key, { url, title: (title ?? '').trim().slice(0, TITLE_MAX) });
+    if (!pages.has(key)) pages.set(key, { url, title: (title ?? '').trim().slice(0, MAX_TITLE_LENGTH) });
   }
   return [...pages.values()];
 }

@@ -1,10 +1,9 @@
 import type { browser } from 'wxt/browser';
 import type { OpenAllReply } from '../../lib/messaging/library-replies.ts';
 import { MAX_OPEN_ALL, type OpenAllRequest } from '../../lib/messaging/library-requests.ts';
+import { isWebPage } from '../../lib/tab-pages.ts';
 import type { Account } from './account.ts';
 import type { OpenCounts } from './open-counts.ts';
-
-const WEB_PAGE = /^https?:\/\//i;
 
 interface Opened {
   id: string;
@@ -25,7 +24,7 @@ export class OpenAll {
   async open(request: OpenAllRequest): Promise<OpenAllReply> {
     const { bookmarks, more } = request.kind === 'bookmarks' ? { bookmarks: request.bookmarks, more: false } : await this.collection(request.id);
     // Only web pages: a window cannot be opened on any other address from an extension.
-    const pages = bookmarks.filter((b) => WEB_PAGE.test(b.url));
+    const pages = bookmarks.filter((b) => isWebPage(b.url));
     if (pages.length > 0) {
       await this.browserApi.windows.create({ url: pages.map((b) => b.url) });
       for (const b of pages) await this.opens.record(b.id);

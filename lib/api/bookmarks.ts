@@ -78,9 +78,12 @@ function dedupeCaseInsensitive(names: string[]): string[] {
   });
 }
 
+/** The longest title a bookmark may have. */
+export const MAX_TITLE_LENGTH = 2000;
+
 export const CreateBookmarkBody = z.strictObject({
   url: httpUrl,
-  title: z.optional(text(2000)),
+  title: z.optional(text(MAX_TITLE_LENGTH)),
   description: z.optional(text(10_000)),
   note: z.optional(z.string().check(z.maxLength(10_000))),
   tags: z.optional(tagList),
@@ -92,7 +95,7 @@ export type CreateBookmarkBody = z.infer<typeof CreateBookmarkBody>;
 
 const writableFields = {
   url: httpUrl,
-  title: text(2000),
+  title: text(MAX_TITLE_LENGTH),
   description: text(10_000),
   excerpt: /* @__PURE__ */ z.string().check(z.maxLength(10_000)),
   note: /* @__PURE__ */ z.string().check(z.maxLength(10_000)),
