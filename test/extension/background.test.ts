@@ -30,6 +30,7 @@ beforeEach(async () => {
   contains = vi.spyOn(fakeBrowser.permissions, 'contains').mockResolvedValue(true);
   vi.spyOn(fakeBrowser.contextMenus.onClicked, 'addListener').mockImplementation(() => undefined);
   vi.spyOn(fakeBrowser.commands.onCommand, 'addListener').mockImplementation(() => undefined);
+  vi.spyOn(fakeBrowser.omnibox.onInputStarted, 'addListener').mockImplementation(() => undefined);
   vi.spyOn(fakeBrowser.omnibox.onInputChanged, 'addListener').mockImplementation(() => undefined);
   vi.spyOn(fakeBrowser.omnibox.onInputEntered, 'addListener').mockImplementation(() => undefined);
   // All of the background's requests come from 127.0.0.1: start past the last test's gateway minute and failure window.
