@@ -13,17 +13,21 @@ describe('every page of the extension, scanned by axe-core in light and dark', (
 
   const save = (body: Record<string, unknown>) => shelf.api('POST', '/bookmarks', { description: '', ...body }).then((res) => dataOf<Bookmark>(res));
 
+  /** Each page in a colour scheme, once what shows that its content arrived is there. */
+  const scan = async (path: string, colorScheme: 'light' | 'dark', ready: (page: Page) => Locator) => {
+    const page = await browser.context.newPage();
+    try {
+      await page.emulateMedia({ colorScheme });
+      await page.goto(browser.url(path === 'popup.html' ? `popup.html?tabId=${tabId}` : path));
+      await ready(page).first().waitFor({ timeout: 10_000 });
+      return await violations(page);
+    } finally {
+      await page.close();
+    }
+  };
+
   beforeAll(async () => {
     [shelf, browser, site] = await Promise.all([startShelf(), launchExtension(), startSite({ '/article': 'An article' })]);
-    const reading = dataOf<Collection>(await shelf.api('POST', '/collections', { name: 'Reading', color: '#2563eb' }));
-    await shelf.api('POST', '/collections', { name: 'Later', parentId: reading.id });
-    await shelf.api('POST', '/collections', { name: 'Archive' });
-    await save({ url: 'https://example.com/a', title: 'Deep read', tags: ['news/world', 'deep'], collectionId: reading.id });
-    await save({ url: 'https://example.com/b', title: 'Short read', tags: ['news'] });
-    const trashed = await save({ url: 'https://example.com/old', title: 'Old page' });
-    await shelf.api('DELETE', `/bookmarks/${trashed.id}`);
-    await shelf.api('POST', '/smart-folders', { name: 'Deep reads', rules: { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] } });
-    (await signInThroughOptions(browser, shelf.baseUrl, shelf.token)).close();
     ({ tabId } = await browser.openTab(site.url('/article')));
   }, 120_000);
 
@@ -31,32 +35,53 @@ describe('every page of the extension, scanned by axe-core in light and dark', (
     await Promise.all([browser?.close(), shelf?.stop(), site?.close()]);
   });
 
-  /** Each page, and what shows that its content has arrived. */
-  const PAGES: [string, (page: Page) => Locator][] = [
-    ['options.html#account', (page) => page.getByRole('button', { name: 'Sign out' })],
-    ['options.html#collections', (page) => page.getByRole('treeitem', { name: /^Reading/ })],
-    ['options.html#tags', (page) => page.getByRole('treeitem', { name: /^deep/ })],
-    ['options.html#smart-folders', (page) => page.getByText('Deep reads')],
-    ['options.html#trash', (page) => page.getByText('Old page')],
-    ['options.html#import-export', (page) => page.getByRole('button', { name: 'Export library' })],
-    ['options.html#site-access', (page) => page.getByText('No other site.')],
-    ['sidepanel.html', (page) => page.getByRole('navigation', { name: 'Library' }).getByRole('button', { name: /^Reading/ })],
-    ['popup.html', (page) => page.getByRole('heading', { name: 'Save to Shelf' })],
+  /** What a new user meets before signing in. */
+  const SIGNED_OUT: [string, (page: Page) => Locator][] = [
+    ['options.html#account', (page) => page.getByRole('button', { name: 'Sign in' })],
+    ['popup.html', (page) => page.getByRole('heading', { name: 'Sign in to Shelf' })],
+    ['sidepanel.html', (page) => page.getByRole('alert')],
+    ['library.html', (page) => page.getByRole('alert')],
   ];
-
   for (const colorScheme of ['light', 'dark'] as const) {
-    for (const [path, ready] of PAGES) {
-      it(`${path} in ${colorScheme} has no violations`, async () => {
-        const page = await browser.context.newPage();
-        try {
-          await page.emulateMedia({ colorScheme });
-          await page.goto(browser.url(path === 'popup.html' ? `popup.html?tabId=${tabId}` : path));
-          await ready(page).first().waitFor({ timeout: 10_000 });
-          expect(await violations(page)).toEqual([]);
-        } finally {
-          await page.close();
-        }
+    for (const [path, ready] of SIGNED_OUT) {
+      it(`${path} signed out in ${colorScheme} has no violations`, async () => {
+        expect(await scan(path, colorScheme, ready)).toEqual([]);
       });
     }
   }
+
+  describe('signed in', () => {
+    beforeAll(async () => {
+      const reading = dataOf<Collection>(await shelf.api('POST', '/collections', { name: 'Reading', color: '#2563eb' }));
+      await shelf.api('POST', '/collections', { name: 'Later', parentId: reading.id });
+      await shelf.api('POST', '/collections', { name: 'Archive' });
+      await save({ url: 'https://example.com/a', title: 'Deep read', tags: ['news/world', 'deep'], collectionId: reading.id });
+      await save({ url: 'https://example.com/b', title: 'Short read', tags: ['news'] });
+      const trashed = await save({ url: 'https://example.com/old', title: 'Old page' });
+      await shelf.api('DELETE', `/bookmarks/${trashed.id}`);
+      await shelf.api('POST', '/smart-folders', { name: 'Deep reads', rules: { match: 'all', conditions: [{ field: 'tag', operator: 'equals', value: 'deep' }] } });
+      (await signInThroughOptions(browser, shelf.baseUrl, shelf.token)).close();
+    }, 120_000);
+
+    /** Each page, and what shows that its content has arrived. */
+    const PAGES: [string, (page: Page) => Locator][] = [
+      ['options.html#account', (page) => page.getByRole('button', { name: 'Sign out' })],
+      ['options.html#collections', (page) => page.getByRole('treeitem', { name: /^Reading/ })],
+      ['options.html#tags', (page) => page.getByRole('treeitem', { name: /^deep/ })],
+      ['options.html#smart-folders', (page) => page.getByText('Deep reads')],
+      ['options.html#trash', (page) => page.getByText('Old page')],
+      ['options.html#import-export', (page) => page.getByRole('button', { name: 'Export library' })],
+      ['options.html#site-access', (page) => page.getByText('No other site.')],
+      ['sidepanel.html', (page) => page.getByRole('navigation', { name: 'Library' }).getByRole('button', { name: /^Reading/ })],
+      ['popup.html', (page) => page.getByRole('heading', { name: 'Save to Shelf' })],
+    ];
+
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const [path, ready] of PAGES) {
+        it(`${path} in ${colorScheme} has no violations`, async () => {
+          expect(await scan(path, colorScheme, ready)).toEqual([]);
+        });
+      }
+    }
+  });
 });
