@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { App } from './App.tsx';
 import { readOpening } from './opening.ts';
-import './style.css';
+import '../../components/pages.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Shelf library: the page has no #root element');

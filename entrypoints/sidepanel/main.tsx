@@ -5,7 +5,7 @@ import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { App } from './App.tsx';
 import { type Opening, readOpening } from './opening.ts';
 import { keepSnapshot, keptPaintShown, takeOverSnapshot } from './snapshot.ts';
-import './style.css';
+import '../../components/pages.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Shelf side panel: the page has no #root element');
