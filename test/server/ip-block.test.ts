@@ -216,7 +216,8 @@ const BlockList = z.strictObject({ blocks: z.array(z.strictObject({ ip: z.string
 
 describe('admin block list / block lift, while the server runs', () => {
   // Its first list and lift as run from outside (through npm run); the rest runs the command's entry in this process.
-  it('lists the blocks in force and lifts one, which the server sees on its next request', async () => {
+  // Two admin processes started through tsx (the rest of the file runs the command in-process): each took up to 15 s at load.
+  it('lists the blocks in force and lifts one, which the server sees on its next request', { timeout: 60_000 }, async () => {
     const ip = nextIp();
     const other = nextIp();
     const anon = (from: string) => apiFor(t.baseUrl, { ip: from, token: BAD_TOKEN })('GET', '/auth/verify');
