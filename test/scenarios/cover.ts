@@ -272,7 +272,8 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
         expect(await heard()).toEqual({ added: [], removed: [] });
       }
       await keep(false);
-    });
+      // Some 20 s at load 9: two covers, the event page's unload and start, and the options page's updates.
+    }, 60_000);
 
     // Last: the account stays on the free plan (moving it back would cost another admin process), where the API
     // answers it nothing: what was saved is read from the server's database.
