@@ -45,11 +45,17 @@ export function buildIsStale(target: Target = 'chrome'): boolean {
   return SOURCES.some((source) => newestMtime(join(REPO_ROOT, source)) > built);
 }
 
-/** `wxt build` (Chrome MV3, or `-b firefox --mv3`) when that build is missing or stale. */
+/**
+ * This process's environment less what vitest adds (NODE_ENV=test, VITEST…): a build run with it is the one a
+ * shell makes. Under NODE_ENV=test, Vite builds React's development bundles (jsxDEV, StrictMode's doubled effects).
+ */
+export const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && name !== 'TEST' && !name.startsWith('VITEST')));
+
+/** `wxt build` (Chrome MV3, or `-b firefox --mv3`) when that build is missing or stale: the production build that ships. */
 export function ensureExtensionBuilt(target: Target = 'chrome'): void {
   if (!buildIsStale(target)) return;
   const args = target === 'chrome' ? ['build'] : ['build', '-b', 'firefox', '--mv3'];
-  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'wxt'), args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'wxt'), args, { cwd: REPO_ROOT, env: shellEnv, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 // ---------------------------------------------------------------- the server

@@ -132,3 +132,39 @@ export const grantAsAboutAddons = (browser: Browser, geckoId: string, origins: s
       await ExtensionPermissions.add(policy.id, { permissions: [], origins: ${JSON.stringify(origins)} }, policy.extension);
     })()`,
   );
+
+/**
+ * Records, from now on, each system notification Firefox shows (the title and text its alerts service is given,
+ * whichever extension context asked): a recorder that stands in for the alerts service, kept in the browser's
+ * window, so that an event page unloaded when idle (and started again) takes nothing recorded with it.
+ */
+export const recordAlerts = (browser: Browser): Promise<void> =>
+  inBrowserChrome<void>(
+    browser,
+    `(() => {
+      if (window.__shelfAlerts) {
+        window.__shelfAlerts.length = 0;
+        return;
+      }
+      const shown = (window.__shelfAlerts = []);
+      const contract = '@mozilla.org/alerts-service;1';
+      const original = Cc[contract].getService(Ci.nsIAlertsService);
+      const recorder = { QueryInterface: ChromeUtils.generateQI(['nsIAlertsService']) };
+      for (const name in original) {
+        if (name !== 'QueryInterface' && typeof original[name] === 'function') recorder[name] = (...args) => original[name](...args);
+      }
+      recorder.showAlert = (alert, listener) => {
+        shown.push({ title: alert.title, message: alert.text });
+        return original.showAlert(alert, listener);
+      };
+      Components.manager.QueryInterface(Ci.nsIComponentRegistrar).registerFactory(Services.uuid.generateUUID(), 'Shelf test: alerts recorded', contract, {
+        QueryInterface: ChromeUtils.generateQI(['nsIFactory']),
+        createInstance: (iid) => recorder.QueryInterface(iid),
+      });
+    })()`,
+  );
+
+/** The notifications shown since recordAlerts, oldest first. */
+export const recordedAlerts = async (browser: Browser): Promise<Array<{ title: string; message: string }>> =>
+  // As JSON: WebDriver BiDi hands an array back as remote values, not as plain objects.
+  JSON.parse(await inBrowserChrome<string>(browser, `JSON.stringify(window.__shelfAlerts ?? [])`)) as Array<{ title: string; message: string }>;

@@ -3,12 +3,9 @@ import { readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, removeDir, tempDir } from '../browser/support.ts';
+import { REPO_ROOT, removeDir, shellEnv, tempDir } from '../browser/support.ts';
 
 const run = promisify(execFile);
-
-/** This process's environment less what vitest adds (NODE_ENV=test, VITEST…): the builds run as from a shell. */
-const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && name !== 'TEST' && !name.startsWith('VITEST')));
 
 /** Every file under dir, as paths relative to it, sorted. */
 function filesUnder(dir: string): string[] {

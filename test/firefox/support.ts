@@ -3,10 +3,10 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { inject } from 'vitest';
-import type { ExtensionUser, MenuTarget, Notification, Role, UserPage } from '../scenarios/user.ts';
+import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
 import { buildDirOf, copyCompleteBuild, removeDir, tempDir } from '../browser/support.ts';
 import type { Browser as ExtensionApi } from 'wxt/browser';
-import { chooseContextMenuItem, downloadedPaths, frontTabId, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
+import { chooseContextMenuItem, downloadedPaths, frontTabId, recordAlerts, recordedAlerts, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
 import { enterInOmnibox, typeInOmnibox } from './omnibox-events.ts';
 
 /**
@@ -300,25 +300,9 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
     unloadBackground: () => unloadBackground(browser, GECKO_ID),
     typeInOmnibox: (text, waitMs) => typeInOmnibox(browser, GECKO_ID, text, waitMs),
     enterInOmnibox: (content, disposition) => enterInOmnibox(browser, GECKO_ID, content, disposition),
-    // Firefox's event page is a window an extension page may reach: its notifications.create is wrapped there,
-    // as Chromium's is in its worker. The wrapper lives in the API page, which stays open as long as the browser.
-    recordNotifications: () =>
-      inExtensionPage(async () => {
-        const background = (await chrome.runtime.getBackgroundPage()) as (Window & { browser: typeof chrome; __shelfNotes?: Notification[] }) | null;
-        if (!background) throw new Error('Firefox gave no background page');
-        const notes: Notification[] = (background.__shelfNotes = []);
-        const api = background.browser.notifications;
-        const create = api.create.bind(api) as (options: Parameters<typeof api.create>[0]) => Promise<string>;
-        (api as { create: unknown }).create = (options: Parameters<typeof api.create>[0]) => {
-          notes.push({ title: options.title ?? '', message: options.message ?? '' });
-          return create(options);
-        };
-      }, undefined),
-    notifications: () =>
-      inExtensionPage(async () => {
-        const background = (await chrome.runtime.getBackgroundPage()) as (Window & { __shelfNotes?: Notification[] }) | null;
-        return (background?.__shelfNotes ?? []).map(({ title, message }) => ({ title, message }));
-      }, undefined),
+    // Recorded where Firefox shows them (its alerts service), not in the event page, which Firefox unloads when idle.
+    recordNotifications: () => recordAlerts(browser),
+    notifications: () => recordedAlerts(browser),
     async downloads() {
       const paths = await downloadedPaths(browser);
       return paths.map((path) => ({ fileName: basename(path), text: readFileSync(path, 'utf8') }));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import { hostPatterns } from '../../lib/client/host-patterns.ts';
 import { PNG_SIGNATURE, SVG, png } from '../support/images.ts';
 import { type ShelfProcess, type Site, dataOf, startShelf, startSite } from '../browser/support.ts';
 import { forwardFrom127002 } from './other-origin.ts';
@@ -52,6 +53,8 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
             '/broken': page('A broken picture', '<img src="/broken.avif" alt="broken">'),
             '/broken.avif': { type: 'image/avif', body: 'not really an AVIF file' },
             '/elsewhere': page('A picture from elsewhere', ''),
+            '/elsewhere-kept': page('A picture from elsewhere, its site kept', ''),
+            '/elsewhere-again': page('Another picture from elsewhere', ''),
           },
         ),
         launch(),
@@ -79,6 +82,23 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
       await user.chooseFromContextMenu(tabId, { image: src }, SET_COVER);
       await expect.poll(async () => (await user.notifications()).length, { timeout: 15_000 }).toBeGreaterThan(before);
       return { note: (await user.notifications())[before]!, tabId };
+    }
+
+    /** Whether the extension holds access to these origins now (asked in its own page). */
+    const holds = (origins: string[]) => settings.evaluate((wanted) => chrome.permissions.contains({ origins: wanted }), origins);
+
+    /**
+     * From now on, the origins the browser grants the extension and takes back (its permissions events, heard in the
+     * options page the test holds, which outlives the background); answers a reader of what was heard so far.
+     */
+    async function watchPermissions(): Promise<() => Promise<{ added: string[]; removed: string[] }>> {
+      type Heard = { added: string[]; removed: string[] };
+      await settings.evaluate(() => {
+        const heard: Heard = ((window as unknown as { shelfPermissions: Heard }).shelfPermissions = { added: [], removed: [] });
+        chrome.permissions.onAdded.addListener((granted) => heard.added.push(...(granted.origins ?? [])));
+        chrome.permissions.onRemoved.addListener((taken) => heard.removed.push(...(taken.origins ?? [])));
+      }, undefined);
+      return () => settings.evaluate(() => (window as unknown as { shelfPermissions: Heard }).shelfPermissions, undefined);
     }
 
     async function coverBytes(bookmark: Bookmark | undefined): Promise<Uint8Array> {
@@ -170,14 +190,18 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
       // Firefox: the real menu click is a gesture, its permission prompt is answered yes for the user.
       it('asks during the click for the image’s site, sets the cover, and gives the access back after', async () => {
         const image = `${elsewhere.origin}/cover.png`;
-        const pattern = `${elsewhere.origin}/*`;
-        expect(await settings.evaluate((origins) => chrome.permissions.contains({ origins }), [pattern])).toBe(false);
+        // What Shelf asks for and Firefox grants: the host on any port (a pattern with the port, Firefox would say it
+        // holds and let no request through under it).
+        const pattern = hostPatterns(elsewhere.origin).anyPort;
+        expect(await holds([pattern])).toBe(false);
+        const heard = await watchPermissions();
 
         const { note } = await setAsCover('/elsewhere', image);
 
         expect(note).toEqual({ title: 'Page saved, with its cover', message: 'A picture from elsewhere' });
         expect(await coverBytes(await bookmarkAt(site.url('/elsewhere')))).toEqual(PNG);
-        expect(await settings.evaluate((origins) => chrome.permissions.contains({ origins }), [pattern])).toBe(false);
+        await expect.poll(heard, { timeout: 5_000 }).toEqual({ added: [pattern], removed: [pattern] });
+        expect(await holds([pattern])).toBe(false);
       });
     } else {
       // Chromium: the menu click is dispatched to the worker, with no gesture, and headless Chromium's prompt has no one to answer it.
@@ -193,6 +217,63 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
         expect(await bookmarkAt(site.url('/elsewhere'))).toBeUndefined();
       });
     }
+
+    it('asks again from the next click for an image’s site whose access was revoked: granted, the cover is set (Firefox); unanswered, the refusal is told (Chromium)', async () => {
+      const image = `${elsewhere.origin}/cover.png`;
+      const pattern = hostPatterns(elsewhere.origin).anyPort;
+      // The options page's Site access lists the site as the host the pattern names, with its Remove button.
+      const removeSite = `Remove ${new URL(pattern.replace(/\/\*$/, '/')).origin}`;
+      const keep = async (on: boolean) => {
+        await settings.clickStartingWith('checkbox', 'Keep access to an image’s site');
+        await expect.poll(() => settings.evaluate(() => chrome.storage.local.get('keepCoverSiteAccess'), undefined)).toEqual({ keepCoverSiteAccess: on });
+      };
+      await settings.click('link', 'Site access');
+      await settings.waitFor('heading', 'Site access');
+      await keep(true);
+      if (options.answersPrompts) {
+        // The access is kept after a cover: the user sees the site in Site access.
+        const { note } = await setAsCover('/elsewhere-kept', image);
+        expect(note).toEqual({ title: 'Page saved, with its cover', message: 'A picture from elsewhere, its site kept' });
+        expect(await holds([pattern])).toBe(true);
+        await settings.waitFor('button', removeSite);
+      }
+      // Revoked as about:addons → Permissions does; the page shows the site gone.
+      await settings.evaluate((origins) => chrome.permissions.remove({ origins }), [pattern]);
+      expect(await holds([pattern])).toBe(false);
+      await settings.waitFor('button', removeSite, { gone: true });
+      const heard = await watchPermissions();
+
+      if (options.answersPrompts) {
+        // Revoking in about:addons takes the user longer than an idle event page lives: Firefox has unloaded it,
+        // and the click on the menu item starts it again.
+        await user.unloadBackground();
+        const { note } = await setAsCover('/elsewhere-again', image);
+
+        expect(note).toEqual({ title: 'Page saved, with its cover', message: 'Another picture from elsewhere' });
+        expect(await coverBytes(await bookmarkAt(site.url('/elsewhere-again')))).toEqual(PNG);
+        // Asked during the click, granted, and kept as chosen: listed again.
+        expect(await heard()).toEqual({ added: [pattern], removed: [] });
+        expect(await holds([pattern])).toBe(true);
+        await settings.waitFor('button', removeSite);
+        // Nothing told the user to answer a prompt that never came.
+        expect((await user.notifications()).filter((shown) => shown.message.includes('browser asks'))).toEqual([]);
+        await settings.click('button', removeSite);
+        await settings.waitFor('button', removeSite, { gone: true });
+      } else {
+        // Chromium: the test's menu click reaches the worker with no gesture to ask during (and headless Chromium
+        // shows its prompt to no one): the refusal is told in words, and nothing is saved or granted.
+        const { note } = await setAsCover('/elsewhere-again', image);
+
+        expect(note).toEqual({
+          title: 'Cover not set: Shelf could not read that image.',
+          message: `Shelf may not read images from ${elsewhere.origin}; allow it when your browser asks.`,
+        });
+        expect(await bookmarkAt(site.url('/elsewhere-again'))).toBeUndefined();
+        expect(await heard()).toEqual({ added: [], removed: [] });
+      }
+      await keep(false);
+      // Some 20 s at load 9: two covers, the event page's unload and start, and the options page's updates.
+    }, 60_000);
 
     // Last: the account stays on the free plan (moving it back would cost another admin process), where the API
     // answers it nothing: what was saved is read from the server's database.

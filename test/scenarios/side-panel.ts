@@ -225,6 +225,8 @@ export function sidePanelScenarios<U extends ExtensionUser>(launch: () => Promis
           };
         }, undefined);
         const drawn = await panel.textsIn(['region', 'All bookmarks'], 'link');
+        // One take-over per opening, by React's one first commit (twice only in a development build, where StrictMode runs effects twice).
+        expect(await panel.evaluate(() => performance.getEntriesByName('shelf:panel-taken-over').length, undefined)).toBe(1);
         return { panel, shownFirst: marks.shown !== null && marks.shown < marks.takenOver, kept: marks.kept, drawn };
       };
 
