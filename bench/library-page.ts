@@ -85,6 +85,9 @@ export async function libraryPageSection(ws: Workspace, _settings: BenchSettings
           if (calls[0] === undefined || calls[0].suggestions.length === 0) throw new Error(`no local suggestion for "${word}"`);
           times.push(calls[0].at);
         }
+        // The searches after each pause wait for the background's share of the budget: the next row starts when the
+        // last of them has been answered, so that none is counted as its.
+        await quiet(proxy, b);
         const worst = Math.max(...times);
         return { result: `median ${fmtMs(median(times))} · longest ${fmtMs(worst)}`, beside: `words typed a keystroke at a time: ${words.join(', ')}`, verdict: verdict(worst <= 50) };
       }),
@@ -93,7 +96,7 @@ export async function libraryPageSection(ws: Workspace, _settings: BenchSettings
         let progress: SaveAllProgress | undefined;
         const counted = await proxy.count(async () => {
           progress = await saveAllTabs(b, Array.from({ length: TABS }, (_, i) => site.url(`/tab-${i}`)));
-        });
+        }, { queryNames: true });
         const saves = counted.filter((r) => r === 'POST /v1/bookmarks').length;
         const refused = proxy.refused() - refusedBefore;
         return {
