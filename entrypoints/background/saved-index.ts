@@ -3,7 +3,7 @@ import { type SavedIndex as SavedIndexRecord, savedIndexItem } from '../../lib/s
 import { type FullPassState, type IndexSyncProgress, fullPassItem, indexSyncItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { ApiClient } from '../../lib/client/api-client.ts';
-import type { Priority } from '../../lib/client/scheduler.ts';
+import type { Priority, RequestScheduler } from '../../lib/client/scheduler.ts';
 import type { Account } from './account.ts';
 
 /** The server's largest page: a library of 10,000 takes 50 list requests (51 with the library's size). */
@@ -24,7 +24,11 @@ export class SavedIndex {
   private queue: Promise<unknown> = Promise.resolve();
   private syncing: { changes: Change[]; done: Promise<number> } | null = null;
 
-  constructor(private account: Account) {}
+  constructor(
+    private account: Account,
+    /** The request budget, which tells whether a full pass's next page would wait (and the pass could be cut there). */
+    private budget: Pick<RequestScheduler, 'waitBefore'>,
+  ) {}
 
   async lookup(url: string): Promise<string | null> {
     const { entries } = await savedIndexItem.get();
@@ -162,8 +166,13 @@ export class SavedIndex {
       progress.requests++;
       cursor = page.cursor ?? undefined;
       await indexSyncItem.set({ ...progress, running: cursor !== undefined && (full || !reachedKnown) });
-      if (full) await fullPassItem.set(cursor === undefined ? null : { cursor, entries, progress: { ...progress, running: true } });
+      // Kept for a resume only where the pass waits for the budget (where Firefox unloads an idle event page):
+      // kept after every page, a 10,000-bookmark pass wrote its growing entries 50 times, some 20 MB.
+      if (full && cursor !== undefined && (await this.budget.waitBefore({ priority })) > 0) {
+        await fullPassItem.set({ cursor, entries, progress: { ...progress, running: true } });
+      }
     } while (cursor && (full || !reachedKnown));
+    if (full) await fullPassItem.set(null);
     return entries;
   }
 
