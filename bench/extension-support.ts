@@ -38,8 +38,12 @@ export function describeRequests(requests: string[]): string {
 
 export interface CountingProxy {
   origin: string;
-  /** Runs work, waits for trailing requests, and answers "METHOD /path" for each request that reached the server meanwhile. */
-  count(work: () => Promise<void>): Promise<string[]>;
+  /**
+   * Runs work, waits for trailing requests, and answers "METHOD /path" for each request that reached the server
+   * meanwhile; with `queryNames`, "METHOD /path?name&name" (the query's parameter names, not their values), which
+   * tells a list page (`?limit&sortBy`) from a look-up by URL (`?limit&url`).
+   */
+  count(work: () => Promise<void>, options?: { queryNames: true }): Promise<string[]>;
   /** How many answers so far were 429 (the server refused a request over its limits). */
   refused(): number;
   close(): Promise<void>;
@@ -47,10 +51,11 @@ export interface CountingProxy {
 
 /** A pass-through HTTP proxy in front of the server: every request the extension sends is seen here. */
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
-  const seen: string[] = [];
+  const seen: { line: string; queryNames: string }[] = [];
   let refused = 0;
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    seen.push(`${req.method} ${new URL(req.url ?? '/', target).pathname}`);
+    const url = new URL(req.url ?? '/', target);
+    seen.push({ line: `${req.method} ${url.pathname}`, queryNames: [...new Set(url.searchParams.keys())].sort().join('&') });
     const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
       if (answer.statusCode === 429) refused++;
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -62,11 +67,11 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async count(work) {
+    async count(work, options) {
       const start = seen.length;
       await work();
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      return seen.slice(start);
+      return seen.slice(start).map(({ line, queryNames }) => (options?.queryNames && queryNames ? `${line}?${queryNames}` : line));
     },
     refused: () => refused,
     close: () =>

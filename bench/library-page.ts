@@ -79,12 +79,21 @@ export async function libraryPageSection(ws: Workspace, _settings: BenchSettings
       await measured({ section: SECTION, measurement: `omnibox: keystroke → suggestions from the local index (${fmtCount(LIBRARY_SIZE)} saved), ${LOADS} words`, target: '≤ 50 ms' }, async () => {
         const words = omniboxWords(ws, LOADS);
         const times: number[] = [];
-        for (const word of words) {
-          // Waited past the search's pause, so that its suggestions never land in the next word's.
-          const calls = await typeInOmnibox(b, word, 1_500);
-          if (calls[0] === undefined || calls[0].suggestions.length === 0) throw new Error(`no local suggestion for "${word}"`);
-          times.push(calls[0].at);
+        const counted = await proxy.count(async () => {
+          for (const word of words) {
+            // Waited past the search's pause, so that its suggestions never land in the next word's.
+            const calls = await typeInOmnibox(b, word, 1_500);
+            if (calls[0] === undefined || calls[0].suggestions.length === 0) throw new Error(`no local suggestion for "${word}"`);
+            times.push(calls[0].at);
+          }
+        });
+        // Each word's search waits for the background's share of the budget, seconds after the grid's pages: the
+        // next row starts once every one has reached the server, so that none is counted as its.
+        let searches = counted.filter(isSearch).length;
+        for (const deadline = Date.now() + 120_000; searches < words.length && Date.now() < deadline; ) {
+          searches += (await proxy.count(() => new Promise((resolve) => setTimeout(resolve, 1_000)))).filter(isSearch).length;
         }
+        if (searches < words.length) throw new Error(`${searches} of the ${words.length} words' searches reached the server within 2 minutes`);
         const worst = Math.max(...times);
         return { result: `median ${fmtMs(median(times))} · longest ${fmtMs(worst)}`, beside: `words typed a keystroke at a time: ${words.join(', ')}`, verdict: verdict(worst <= 50) };
       }),
@@ -93,7 +102,7 @@ export async function libraryPageSection(ws: Workspace, _settings: BenchSettings
         let progress: SaveAllProgress | undefined;
         const counted = await proxy.count(async () => {
           progress = await saveAllTabs(b, Array.from({ length: TABS }, (_, i) => site.url(`/tab-${i}`)));
-        });
+        }, { queryNames: true });
         const saves = counted.filter((r) => r === 'POST /v1/bookmarks').length;
         const refused = proxy.refused() - refusedBefore;
         return {
@@ -143,6 +152,8 @@ async function loadEveryCard(page: Page): Promise<void> {
   }
   throw new Error('the grid did not load every card');
 }
+
+const isSearch = (request: string) => request === 'GET /v1/bookmarks/search';
 
 /** Words from the seeded URLs (their paths' last parts), each found by the local index, the same every run. */
 function omniboxWords(ws: Workspace, n: number): string[] {

@@ -17,8 +17,9 @@ type Browser = typeof browser;
 const AT_ONCE = 3;
 const MENU_SAVE_ALL = 'shelf-save-all-tabs';
 /**
- * How long the saves wait for the index to catch up. Its sync is background work, which waits out a rate limit
- * for as long as it lasts; past this the pages go without it, each asking the server itself.
+ * How long the saves wait for the index to catch up (its requests go in the user's share of the budget, but a
+ * sync already under way, or a full pass, is background work, which waits out a rate limit for as long as it
+ * lasts); past this the pages go without it, each asking the server itself.
  */
 const INDEX_WAIT_MS = 5_000;
 
@@ -104,7 +105,7 @@ export class TabSaver {
   private indexCaughtUp(): Promise<boolean> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, INDEX_WAIT_MS, false)));
-    const synced = this.index.sync().then(() => true, () => false);
+    const synced = this.index.sync({ catchUp: true }).then(() => true, () => false);
     return Promise.race([synced, late]).finally(() => clearTimeout(timer));
   }
 }

@@ -3,6 +3,7 @@ import { type SavedIndex as SavedIndexRecord, savedIndexItem } from '../../lib/s
 import { type FullPassState, type IndexSyncProgress, fullPassItem, indexSyncItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
 import type { ApiClient } from '../../lib/client/api-client.ts';
+import type { Priority, RequestScheduler } from '../../lib/client/scheduler.ts';
 import type { Account } from './account.ts';
 
 /** The server's largest page: a library of 10,000 takes 50 list requests (51 with the library's size). */
@@ -23,7 +24,11 @@ export class SavedIndex {
   private queue: Promise<unknown> = Promise.resolve();
   private syncing: { changes: Change[]; done: Promise<number> } | null = null;
 
-  constructor(private account: Account) {}
+  constructor(
+    private account: Account,
+    /** The request budget, which tells whether a full pass's next page would wait (and the pass could be cut there). */
+    private budget: Pick<RequestScheduler, 'waitBefore'>,
+  ) {}
 
   async lookup(url: string): Promise<string | null> {
     const { entries } = await savedIndexItem.get();
@@ -94,9 +99,11 @@ export class SavedIndex {
    * or `total` when the caller knows it) is compared with what the index accounts
    * for, and a difference makes it a full rebuild (oldest first, so that a new save
    * cannot shift pages). Also full when the index is empty, when asked, or once a
-   * day. `added`: how many an import just added. Answers how many pages the index knows.
+   * day. `added`: how many an import just added. `catchUp`: the user waits for it (*Save all tabs*), so its
+   * few requests (the size and the newest pages) take the user's share of the budget rather than wait behind
+   * background work; a full pass it turns into stays background work. Answers how many pages the index knows.
    */
-  sync(options: { full?: boolean; now?: number; total?: number; added?: number; from?: FullPassState } = {}): Promise<number> {
+  sync(options: { full?: boolean; now?: number; total?: number; added?: number; from?: FullPassState; catchUp?: boolean } = {}): Promise<number> {
     if (this.syncing) return this.syncing.done;
     const now = options.now ?? Date.now();
     const changes: Change[] = [];
@@ -106,7 +113,7 @@ export class SavedIndex {
       // An import that says how many it added tells the library's size without a request.
       const total = options.total ?? (options.added === undefined || stored.syncedAt === null ? null : accountedFor(stored.entries, stored.shadowed ?? 0) + options.added);
       const progress: IndexSyncProgress = options.from ? { ...options.from.progress, running: true } : { full: due, fetched: 0, total, requests: 0, running: true };
-      const fetched = await this.fetch(progress, stored, options.from);
+      const fetched = await this.fetch(progress, stored, options.from, options.catchUp ? 'user' : 'background');
       return this.serially(async () => {
         const current = await savedIndexItem.get();
         const entries = progress.full ? fetched : merged(current.entries, fetched);
@@ -120,17 +127,17 @@ export class SavedIndex {
     return done;
   }
 
-  private async fetch(progress: IndexSyncProgress, stored: SavedIndexRecord, cut?: FullPassState): Promise<Entries> {
+  private async fetch(progress: IndexSyncProgress, stored: SavedIndexRecord, cut: FullPassState | undefined, priority: Priority): Promise<Entries> {
     try {
       const client = await this.account.client();
       if (cut) return await this.fetchPages(client, progress, {}, cut);
       if (progress.total === null) {
-        progress.total = (await client.call('stats', { priority: 'background' })).total;
+        progress.total = (await client.call('stats', { priority })).total;
         progress.requests++;
       }
       await indexSyncItem.set(progress);
       if (!progress.full) {
-        const fetched = await this.fetchPages(client, progress, stored.entries);
+        const fetched = await this.fetchPages(client, progress, stored.entries, undefined, priority);
         if (accountedFor(merged(stored.entries, fetched), stored.shadowed ?? 0) === progress.total) return fetched;
         Object.assign(progress, { full: true, fetched: 0 });
       }
@@ -142,14 +149,14 @@ export class SavedIndex {
     }
   }
 
-  private async fetchPages(client: ApiClient, progress: IndexSyncProgress, known: Entries, cut?: FullPassState): Promise<Entries> {
+  private async fetchPages(client: ApiClient, progress: IndexSyncProgress, known: Entries, cut?: FullPassState, priority: Priority = 'background'): Promise<Entries> {
     const { full } = progress;
     const entries: Entries = { ...cut?.entries };
     let cursor: string | undefined = cut?.cursor;
     let reachedKnown = false;
     do {
       const query = { limit: String(PAGE), sortBy: full ? 'oldest' : 'newest', ...(cursor && { cursor }) } as const;
-      const page = await client.call('listBookmarks', { priority: 'background', query });
+      const page = await client.call('listBookmarks', { priority, query });
       for (const b of page.data) {
         const key = normaliseUrl(b.url);
         if (known[key] === b.id) reachedKnown = true;
@@ -159,8 +166,13 @@ export class SavedIndex {
       progress.requests++;
       cursor = page.cursor ?? undefined;
       await indexSyncItem.set({ ...progress, running: cursor !== undefined && (full || !reachedKnown) });
-      if (full) await fullPassItem.set(cursor === undefined ? null : { cursor, entries, progress: { ...progress, running: true } });
+      // Kept for a resume only where the pass waits for the budget (where Firefox unloads an idle event page):
+      // kept after every page, a 10,000-bookmark pass wrote its growing entries 50 times, some 20 MB.
+      if (full && cursor !== undefined && (await this.budget.waitBefore({ priority })) > 0) {
+        await fullPassItem.set({ cursor, entries, progress: { ...progress, running: true } });
+      }
     } while (cursor && (full || !reachedKnown));
+    if (full) await fullPassItem.set(null);
     return entries;
   }
 

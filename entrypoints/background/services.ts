@@ -38,7 +38,7 @@ export function createServices(
   fetchImage?: typeof fetch,
   coverOfTab: (tabId: number) => Promise<CardCover | null> = browserPageCover(browserApi, (origin) => hasSiteAccess(browserApi.permissions, origin)),
 ): Services {
-  const index = new SavedIndex(account);
+  const index = new SavedIndex(account, scheduler);
   const library = new Library(account);
   const queue: SaveQueue = new SaveQueue(account, {
     send: (save) => (save.quick ? sendQueuedQuickSave(browserApi, bookmarks, save) : bookmarks.send(save, 'background')),

@@ -7,6 +7,7 @@ import { type Clock, RequestScheduler, SPEC_LIMITS } from '../../lib/client/sche
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
 import { Transfer } from '../../entrypoints/background/transfer.ts';
 import { fullPassItem, indexSyncItem } from '../../lib/storage/background-items.ts';
+import { ManualClock } from '../support/manual-clock.ts';
 import { startTestServer, type TestServer, type TestUser } from '../support/server.ts';
 
 /** The index is one stored record: concurrent changes and a sync running beside them must lose nothing. */
@@ -18,6 +19,7 @@ afterAll(() => t.close());
 
 let index: SavedIndex;
 let account: Account;
+let scheduler: RequestScheduler;
 let u: TestUser;
 beforeEach(async () => {
   fakeBrowser.reset();
@@ -25,10 +27,22 @@ beforeEach(async () => {
   for (let i = 0; i < 450; i++) {
     await u.api('POST', '/bookmarks', { body: { url: `https://library.example/${i}`, title: `${i}`, description: '' } });
   }
-  account = new Account({ scheduler: new RequestScheduler(), hasHostPermission: async () => true });
+  scheduler = new RequestScheduler();
+  account = new Account({ scheduler, hasHostPermission: async () => true });
   await account.signIn(t.baseUrl, u.token);
-  index = new SavedIndex(account);
+  index = new SavedIndex(account, scheduler);
 });
+
+/** The full pass's kept progress as it is written: how many entries each write holds (a removal is no write). */
+function passWrites(): () => number[] {
+  const set = vi.spyOn(fakeBrowser.storage.local, 'set');
+  set.mockClear(); // a spy of a test before may still count
+  return () =>
+    set.mock.calls
+      .map(([items]) => (items as Record<string, { entries?: object } | undefined>).indexSyncFullPass)
+      .filter((kept) => kept !== undefined)
+      .map((kept) => Object.keys(kept!.entries ?? {}).length / 200);
+}
 
 describe('the saved-page index', () => {
   it('keeps both of two saves made at the same moment', async () => {
@@ -117,21 +131,56 @@ describe('the saved-page index', () => {
     // and a clock whose waits never end: the pass stops where Firefox unloads an idle event page, waiting for a slot.
     const frozen: Clock = { now: () => Date.now(), setTimeout: () => 0, clearTimeout: () => undefined };
     const spent = { ...SPEC_LIMITS, gatewayPerMinute: SPEC_LIMITS.userReservePerMinute + 4 };
-    const cutAccount = new Account({ scheduler: new RequestScheduler({ clock: frozen, limits: spent }), hasHostPermission: async () => true });
+    const cutScheduler = new RequestScheduler({ clock: frozen, limits: spent });
+    const cutAccount = new Account({ scheduler: cutScheduler, hasHostPermission: async () => true });
     await cutAccount.signIn(t.baseUrl, u.token);
-    void new SavedIndex(cutAccount).sync({ full: true });
+    const writes = passWrites();
+    void new SavedIndex(cutAccount, cutScheduler).sync({ full: true });
     await vi.waitFor(async () => expect(await fullPassItem.get()).toMatchObject({ progress: { fetched: 200, requests: 2 } }));
+    // Kept once, where it waits: the one page it has.
+    expect(writes()).toEqual([1]);
     expect(await indexSyncItem.get()).toMatchObject({ fetched: 200, running: true });
 
     // The next start: a new index over what was stored, the budget's minute over.
     const sent = vi.spyOn(globalThis, 'fetch');
-    expect(await new SavedIndex(account).resume()).toBe(450);
+    expect(await new SavedIndex(account, scheduler).resume()).toBe(450);
     const lists = sent.mock.calls.map(([url]) => new URL(String(url))).filter((url) => url.pathname.endsWith('/bookmarks'));
     expect(lists.map((url) => url.searchParams.has('cursor'))).toEqual([true, true]);
     expect(await indexSyncItem.get()).toEqual({ full: true, fetched: 450, total: 450, requests: 4, running: false });
     expect(await fullPassItem.get()).toBeNull();
     expect(await index.lookup('https://library.example/0')).not.toBeNull();
     expect(await index.lookup('https://library.example/449')).not.toBeNull();
+  });
+
+  it('a full pass that never waits for the budget keeps no progress for a resume: the index alone is written, at its end', async () => {
+    const writes = passWrites();
+    const indexWrites = vi.spyOn(fakeBrowser.storage.local, 'set');
+    expect(await index.sync({ full: true })).toBe(450);
+    expect(writes()).toEqual([]);
+    expect(indexWrites.mock.calls.filter(([items]) => 'savedIndex' in items)).toHaveLength(1);
+    expect(await fullPassItem.get()).toBeNull();
+    expect(await index.resume()).toBeNull();
+  });
+
+  it('a full pass keeps its progress each time it must wait for the budget, and no more', async () => {
+    // One request a minute for background work: the pass waits after each page but its last (a clock moved by hand).
+    const fast = new ManualClock(Date.now());
+    const tight = { ...SPEC_LIMITS, gatewayPerMinute: SPEC_LIMITS.userReservePerMinute + 1, marginMs: 0 };
+    const tightScheduler = new RequestScheduler({ clock: fast, limits: tight });
+    const tightAccount = new Account({ scheduler: tightScheduler, hasHostPermission: async () => true });
+    await tightAccount.signIn(t.baseUrl, u.token);
+    const writes = passWrites();
+    let ended = false;
+    const syncing = new SavedIndex(tightAccount, tightScheduler).sync({ full: true, total: 450 }).finally(() => (ended = true));
+    // Twenty seconds a step while the requests take their real time.
+    for (let step = 0; !ended && step < 300; step++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await fast.advance(20_000);
+    }
+    expect(await syncing).toBe(450);
+    // Pages of 200, 200 and 50: kept before the second and third pages' waits, with what was fetched by then.
+    expect(writes()).toEqual([1, 2]);
+    expect(await fullPassItem.get()).toBeNull();
   });
 
   it('has nothing to resume once a pass has ended, or after sign-out forgot the library', async () => {

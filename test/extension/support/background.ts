@@ -28,6 +28,8 @@ export interface TestBackground {
   requests: SentRequest[];
   /** Resolves once no request is under way (the index sync after a sign-in runs behind its answer). */
   idle(): Promise<void>;
+  /** The one gate of the background's requests: a test may spend its budget first. */
+  scheduler: RequestScheduler;
 }
 
 /**
@@ -70,7 +72,7 @@ export function createTestBackground(
   const handlers = createHandlers(services);
   const runtime = createLoopbackRuntime();
   handleMessages(runtime, handlers, LOOPBACK_EXTENSION);
-  return { services, handlers, runtime, requests, idle };
+  return { services, handlers, runtime, requests, idle, scheduler };
 }
 
 /** The server fetches a saved page for what a save leaves out; tests have no network, so this answers for every page. */
