@@ -1,5 +1,3 @@
-import * as z from 'zod/mini';
-import { readItem } from '../../lib/storage/typed-item.ts';
 import { savedIndexItem } from '../../lib/storage/items.ts';
 
 /** What the memory needs of `browser.storage.local`. */
@@ -10,43 +8,25 @@ export interface IndexStorage {
 /** The stored index's key in its storage area. */
 const KEY = savedIndexItem.key.slice('local:'.length);
 
-type Entries = Record<string, string>;
-const isEntries = (value: unknown): value is Entries =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((id) => typeof id === 'string');
+/** URL keys in lower case, each with its bookmark's id. */
+type Keys = readonly (readonly [lower: string, key: string, id: string])[];
+
+const keysOf = (entries: Record<string, string>): Keys => Object.entries(entries).map(([key, id]) => [key.toLowerCase(), key, id] as const);
 
 /**
- * The index's entries alone, checked in one pass over their values: the index's own record schema copies every
- * entry (10,000 of them: 16 ms, 70 ms in a worker just started, in which zod's code is not yet compiled).
- */
-const searchedIndex = readItem(savedIndexItem.key, z.object({ entries: z.custom<Entries>(isEntries) }), { fallback: { entries: {} }, onInvalid: 'fallback' });
-
-/**
- * What a keystroke searches: the entries' keys, each lower-cased the first time a search reaches it (a word is
- * usually found long before the 10,000th key, and building every lower-case key first took 14-50 ms).
- */
-interface Searched {
-  raw: unknown;
-  entries: Entries;
-  keys: string[];
-  lower: (string | undefined)[];
-}
-
-/**
- * The saved-page index as the address bar searches it, in the background's memory: read from storage when the
- * background starts (the event page or worker loses its memory when it stops), then followed through storage's
- * own change events whoever wrote the index, so that a keystroke never reads storage. Read at the keyword instead,
- * the first word's keystrokes waited for it: in Chromium's worker a 10,000-entry index takes 120-250 ms to read.
+ * The saved-page index as the address bar searches it, in the background's memory: read from storage once (at the
+ * first keystroke after the background starts, the event page or worker having lost its memory when it stopped),
+ * then replaced from storage's own change events whoever wrote the index, so that a keystroke never reads storage
+ * (10,000 entries are a few milliseconds to read and parse each time).
  */
 export class IndexMemory {
-  /** The stored value as last read or changed; checked and turned into `searched` at the next search only. */
-  private raw: Promise<unknown> | null = null;
-  private searched: Searched | null = null;
+  private keys: Promise<Keys> | null = null;
 
   constructor(private storage: IndexStorage) {
     storage.onChanged.addListener((changes) => {
       const change = changes[KEY];
-      // A write before the first read is read with the rest then.
-      if (change && this.raw) this.raw = Promise.resolve(change.newValue);
+      // A write before the first keystroke is read with the rest then.
+      if (change && this.keys) this.keys = Promise.resolve(keysOf(savedIndexItem.from(change.newValue).entries));
     });
   }
 
@@ -56,26 +36,19 @@ export class IndexMemory {
    */
   async matching(words: readonly string[], max: number): Promise<{ key: string; id: string }[]> {
     if (words.length === 0) return [];
-    const { entries, keys, lower } = this.current(await this.load());
     const found: { key: string; id: string }[] = [];
-    for (let i = 0; i < keys.length && found.length < max; i++) {
-      const key = keys[i]!;
-      const text = (lower[i] ??= key.toLowerCase());
-      if (words.every((w) => text.includes(w))) found.push({ key, id: entries[key]! });
+    for (const [lower, key, id] of await this.load()) {
+      if (words.every((w) => lower.includes(w))) found.push({ key, id });
+      if (found.length === max) break;
     }
     return found;
   }
 
-  /** Reads the index unless it is in memory already: called when the background starts. */
-  load(): Promise<unknown> {
-    return (this.raw ??= this.storage.get(KEY).then((stored) => stored[KEY]));
-  }
-
-  private current(raw: unknown): Searched {
-    if (this.searched === null || this.searched.raw !== raw) {
-      const { entries } = searchedIndex.from(raw);
-      this.searched = { raw, entries, keys: Object.keys(entries), lower: [] };
-    }
-    return this.searched;
+  /**
+   * Reads the index now if it is not in memory yet: called when the user enters the keyword (`sh` and a space),
+   * so that the read is over before the first word's keystrokes rather than behind them.
+   */
+  load(): Promise<Keys> {
+    return (this.keys ??= this.storage.get(KEY).then((stored) => keysOf(savedIndexItem.from(stored[KEY]).entries)));
   }
 }

@@ -122,8 +122,7 @@ export class Omnibox {
 }
 
 export function setupOmnibox(browserApi: Browser, omnibox: Omnibox, index: Pick<IndexMemory, 'load'>): void {
-  // Read now rather than at the keyword: the first word's keystrokes come right after it, too soon for the read.
-  void index.load();
+  browserApi.omnibox?.onInputStarted.addListener(() => void index.load());
   browserApi.omnibox?.onInputChanged.addListener((text, suggest) => void omnibox.inputChanged(text, suggest));
   browserApi.omnibox?.onInputEntered.addListener((text, disposition) => void omnibox.inputEntered(text, disposition));
 }
