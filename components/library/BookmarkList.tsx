@@ -20,8 +20,12 @@ const GEOMETRY: Record<ListView, { height: number; minWidth: number }> = {
 };
 /** How close to the end (in rows) the next page is asked for. */
 const PREFETCH_ROWS = 20;
-/** Rows kept in the page beyond each edge of the view: each is DOM to build when a fast scroll brings in new rows. */
-const OVERSCAN = 4;
+/**
+ * Bookmarks kept in the page beyond each edge of the view, counted in bookmarks rather than lines: each is DOM
+ * to build and paint when a fast scroll brings in new lines, and four lines of a six-card grid was 48 cards
+ * built every frame for none the user sees. At least one line, so that an arrow key's next line is drawn.
+ */
+const OVERSCAN_ITEMS = 4;
 /** The size assumed before the panel is measured: the first rows paint in the first frame. */
 const INITIAL_RECT = { width: 360, height: 640 };
 
@@ -65,7 +69,7 @@ export function BookmarkList(props: BookmarkListProps) {
   const columns = Math.max(1, Math.floor(useWidth(scrollRef) / minWidth));
   // Virtualised by lines: a line of the cards or the grid holds `columns` bookmarks.
   const lines = Math.ceil(bookmarks.length / columns);
-  const virtualizer = useVirtualizer({ count: lines, getScrollElement: () => scrollRef.current, estimateSize: () => height, overscan: OVERSCAN, initialRect: INITIAL_RECT });
+  const virtualizer = useVirtualizer({ count: lines, getScrollElement: () => scrollRef.current, estimateSize: () => height, overscan: Math.max(1, Math.ceil(OVERSCAN_ITEMS / columns)), initialRect: INITIAL_RECT });
   useLayoutEffect(() => virtualizer.measure(), [virtualizer, height]);
   const items = virtualizer.getVirtualItems();
   const last = ((items.at(-1)?.index ?? -1) + 1) * columns - 1;
