@@ -6,7 +6,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { type UserEvent, userEvent } from '@testing-library/user-event';
 import type { ComponentType } from 'react';
 import * as z from 'zod/mini';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { setRuntime } from '../../components/messenger.ts';
 import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
@@ -89,9 +89,23 @@ describe('options: Collections', () => {
     expect(workRow.getAttribute('aria-expanded')).toBe('true');
     expect(item(/^Clients/).getAttribute('aria-level')).toBe('2');
 
+    // The create held at the server's door until the user has begun the next name: that name stays in the field.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const send = globalThis.fetch;
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      if (init?.method === 'POST' && String(input).endsWith('/collections')) await held;
+      return send(input, init);
+    });
     await user.type(screen.getByLabelText('New collection'), 'Reading');
     await user.click(screen.getByRole('button', { name: 'Create' }));
-    await screen.findByRole('treeitem', { name: /^Reading/ });
+    await user.type(screen.getByLabelText('New collection'), '{Control>}a{/Control}Archi');
+    release();
+    // Made: the new collection is chosen and its details shown.
+    await screen.findByRole('region', { name: 'Collection Reading' });
+    fetchSpy.mockRestore();
+    expect((screen.getByLabelText('New collection') as HTMLInputElement).value).toBe('Archi');
+    await user.clear(screen.getByLabelText('New collection'));
 
     await user.click(workRow);
     const details = screen.getByRole('region', { name: 'Collection Work' });

@@ -100,6 +100,8 @@ export function optionsSectionsScenarios(launch: () => Promise<ExtensionUser>, o
         await page.fill('New collection', name);
         await page.click('button', 'Create');
         await eventually(async () => (await collections()).map((c) => c.name)).toContain(name);
+        // Made, as the page shows it (the field emptied; Create is disabled until then), before the next name.
+        await eventually(() => page.valueOf('New collection')).toBe('');
       }
       await page.clickStartingWith('treeitem', 'Projects');
       await page.fill('Name', 'Work');

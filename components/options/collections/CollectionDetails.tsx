@@ -8,6 +8,7 @@ import type { useCollectionChanges } from './changes.ts';
 import { DeleteCollectionDialog } from './DeleteCollectionDialog.tsx';
 import { MoveCollectionDialog } from './MoveCollectionDialog.tsx';
 import { ShareControl } from './ShareControl.tsx';
+import { emptyIfStill } from '../../sent-field.ts';
 
 interface Props {
   collection: Collection;
@@ -33,7 +34,7 @@ export function CollectionDetails({ collection, collections, canWrite, changes, 
   };
   const createChild = (event: FormEvent) => {
     event.preventDefault();
-    if (childName.trim()) changes.create.mutate({ name: childName.trim(), parentId: collection.id }, { onSuccess: () => setChildName('') });
+    if (childName.trim()) changes.create.mutate({ name: childName.trim(), parentId: collection.id }, { onSuccess: () => emptyIfStill(setChildName, childName) });
   };
   const field = (key: keyof typeof form) => ({ value: form[key], disabled: !canWrite, onChange: (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value }) });
 

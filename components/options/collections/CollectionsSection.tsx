@@ -10,6 +10,7 @@ import { asItem, moveTargets } from './collection-items.ts';
 import { bookmarkCount } from '../count.ts';
 import { CollectionDetails } from './CollectionDetails.tsx';
 import { TrashedCollections } from './TrashedCollections.tsx';
+import { emptyIfStill } from '../../sent-field.ts';
 
 /** The Collections section: the tree with counts and a filter, the chosen collection's details, and the trashed ones. */
 export function CollectionsSection() {
@@ -28,7 +29,7 @@ export function CollectionsSection() {
   const create = (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return;
-    changes.create.mutate({ name: name.trim(), parentId: null }, { onSuccess: (c) => (setName(''), setSelectedId(c.id)) });
+    changes.create.mutate({ name: name.trim(), parentId: null }, { onSuccess: (c) => (emptyIfStill(setName, name), setSelectedId(c.id)) });
   };
 
   const drop = (source: string, target: string) => {

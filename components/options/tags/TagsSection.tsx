@@ -9,6 +9,7 @@ import { useScope } from '../use-scopes.ts';
 import { useTagChanges } from './changes.ts';
 import { TagDetails } from './TagDetails.tsx';
 import { bookmarkCount } from '../count.ts';
+import { emptyIfStill } from '../../sent-field.ts';
 
 export type TagItem = Tag & { label: string };
 
@@ -33,7 +34,7 @@ export function TagsSection() {
     if (!name.trim()) return;
     changes.create.mutate(
       { name: name.trim(), ...(color.trim() && { color: color.trim() }) },
-      { onSuccess: (tag) => (setName(''), setColor(''), setSelectedId(tag.id)) },
+      { onSuccess: (tag) => (emptyIfStill(setName, name), emptyIfStill(setColor, color), setSelectedId(tag.id)) },
     );
   };
 
