@@ -24,6 +24,7 @@ export function cleanUpScenarios(launch: () => Promise<ExtensionUser>): void {
     let options: UserPage | undefined;
 
     const save = (body: Record<string, unknown>) => shelf.api('POST', '/bookmarks', { description: '', ...body }).then((res) => dataOf<Bookmark>(res));
+    // Looked at every 500 ms: each look is an API request from the extension's address, under the gateway's 60 a minute.
     const get = (id: string) => shelf.api('GET', `/bookmarks/${id}`).then((res) => dataOf<Bookmark>(res));
     const shownText = (page: UserPage) => page.evaluate(() => document.body.innerText, undefined);
     const shows = (page: UserPage, text: string, timeout = 15_000) => expect.poll(() => shownText(page), { timeout, interval: 200 }).toContain(text);
@@ -70,7 +71,7 @@ export function cleanUpScenarios(launch: () => Promise<ExtensionUser>): void {
       const moved = await save({ url: `${origin}/moved/page`, title: 'Moved page' });
       const silent = await save({ url: `${origin}/silent/page`, title: 'Silent page' });
       await save({ url: `${origin}/fine`, title: 'Fine page' });
-      await expect.poll(async () => (await get(silent.id)).linkStatus, { timeout: 20_000 }).toBe('unreachable');
+      await expect.poll(async () => (await get(silent.id)).linkStatus, { timeout: 20_000, interval: 500 }).toBe('unreachable');
       expect(await get(gone.id)).toMatchObject({ linkStatus: 'broken', httpStatusCode: 404 });
       expect(await get(moved.id)).toMatchObject({ linkStatus: 'redirected', httpStatusCode: 301 });
 
@@ -89,7 +90,7 @@ export function cleanUpScenarios(launch: () => Promise<ExtensionUser>): void {
 
     it('Re-check in the open Broken links view: a page that answers again leaves its group without reading the view again', async () => {
       const back = await save({ url: `${origin}/back/page`, title: 'Back page' });
-      await expect.poll(async () => (await get(back.id)).linkStatus, { timeout: 20_000 }).toBe('broken');
+      await expect.poll(async () => (await get(back.id)).linkStatus, { timeout: 20_000, interval: 500 }).toBe('broken');
       const page = await openOptions('broken-links');
       await expect.poll(() => rowText(page, 'Back page'), { timeout: 15_000, interval: 200 }).toMatch(/Answered 404/);
 
