@@ -17,3 +17,10 @@ export async function closeDom(): Promise<void> {
   await window.happyDOM.abort();
   await window.happyDOM.close();
 }
+
+// Loaded only now that a document exists (testing-library binds `screen` to it when it loads). The suite runs its files
+// side by side on a 2-core machine, where a page's first answer from the real server can take over a second (CI once
+// took longer than that to list 1,000 collections): a wait still ends as soon as what it waits for is shown, and only a
+// failing one takes longer to report.
+const { configure } = await import('@testing-library/react');
+configure({ asyncUtilTimeout: 5_000 });
