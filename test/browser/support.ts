@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type BrowserContext, type Page, type Worker, chromium } from 'playwright-core';
+import { shelfScript } from '../support/server-bundle-global.ts';
 import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
 import type { Browser } from 'wxt/browser';
 
@@ -95,12 +96,13 @@ export function removeDir(dir: string): void {
   leftovers.delete(dir);
 }
 
-/** The real server, `node --import tsx server/main.ts --port 0 --data <tmp> ...extraArgs`, in its own process. */
+/** The real server, `server/main --port 0 --data <tmp> ...extraArgs` (see shelfScript), in its own process. */
 export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']): Promise<ShelfProcess> {
   const dataDir = tempDir('shelf-browser-data-');
+  const main = shelfScript('main');
   let server: ServerProcess;
   try {
-    server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, ...extraArgs]);
+    server = await startServerProcess(main.script, ['--port', '0', '--data', dataDir, ...extraArgs], main.nodeArgs);
   } catch (err) {
     removeDir(dataDir);
     throw err;
@@ -132,7 +134,7 @@ export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']
     kill: () => server.kill(),
     async restart() {
       await server.stop();
-      server = await startServerProcess('server/main.ts', ['--port', '0', '--data', dataDir, ...extraArgs]);
+      server = await startServerProcess(main.script, ['--port', '0', '--data', dataDir, ...extraArgs], main.nodeArgs);
       shelf.baseUrl = server.url;
     },
     async stop() {
@@ -146,7 +148,8 @@ export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']
 const execFileAsync = promisify(execFile);
 
 async function runAdmin(dataDir: string, args: string[]): Promise<unknown> {
-  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', 'server/admin.ts', '--data', dataDir, ...args], { cwd: REPO_ROOT });
+  const admin = shelfScript('admin');
+  const { stdout } = await execFileAsync(process.execPath, [...admin.nodeArgs, admin.script, '--data', dataDir, ...args], { cwd: REPO_ROOT });
   return JSON.parse(stdout) as unknown;
 }
 

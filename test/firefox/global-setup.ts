@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { provideServerBundle } from '../support/server-bundle-global.ts';
 import { ensureExtensionBuilt } from '../browser/support.ts';
 import { makeProfileTemplate } from './support.ts';
 
@@ -14,5 +15,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const template = mkdtempSync(join(tmpdir(), 'shelf-firefox-profile-'));
   await makeProfileTemplate(template);
   project.provide('firefoxProfileTemplate', template);
-  return () => rmSync(template, { recursive: true, force: true });
+  const removeBundle = await provideServerBundle();
+  return () => {
+    rmSync(template, { recursive: true, force: true });
+    removeBundle();
+  };
 }
