@@ -70,6 +70,9 @@ export default defineConfig({
       },
       {
         plugins: [WxtVitest()],
+        // WXT's stand-in for `wxt/browser` takes its fake browser from `wxt/testing`, which also exports the vitest
+        // plugin and so loads WXT's whole build toolchain (vite, magicast: 2.4 s of every file's 4 s of imports).
+        resolve: { alias: [{ find: /^wxt\/testing$/, replacement: 'wxt/testing/fake-browser' }] },
         test: {
           name: 'extension',
           include: ['test/extension/**/*.test.ts', 'test/extension/**/*.test.tsx'],
