@@ -33,7 +33,7 @@ export class PgCollections implements CollectionsStore {
     await this.lastLists.settled(userId);
     const now = await this.db.get<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
     const last = this.lastLists.at(userId, now!.snapshot);
-    if (last !== undefined) return mapping.serializedList(last);
+    if (last !== undefined) return mapping.serializedList(...last);
     const built = await collectionListJson(this.db, userId);
     if (built === null) return mapping.serializedList(mapping.encodeList(await this.list(userId)));
     this.lastLists.keep(userId, built.snapshot, built.json);

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { PatchCollectionBody } from '../../../lib/api/collection-edits.ts';
 import type { Collection } from '../../../lib/api/collections.ts';
 import { Pg } from '../../../server/db/postgres/pg.ts';
+import type { SerializedJson } from '../../../server/http/serialized-json.ts';
 import { PgCollections } from '../../../server/store/postgres/collections.ts';
 import { addUser, freshDb, pgOf, seedBookmarks, withCluster } from './library-fixtures.ts';
 
@@ -27,7 +28,7 @@ class CountingPg extends Pg {
 }
 
 const builds = (db: CountingPg) => db.statements.filter((s) => s.includes('string_agg')).length;
-const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
+const text = (json: SerializedJson<unknown>) => Buffer.concat(json.parts).toString('utf8');
 
 describe('the collection list after edits on PostgreSQL', () => {
   let db: CountingPg;
@@ -36,8 +37,8 @@ describe('the collection list after edits on PostgreSQL', () => {
   let made: Collection[];
 
   /** What a store that kept no list answers: a fresh build. */
-  const fresh = async () => text((await new PgCollections(db).listSerialized(user)).bytes);
-  const listed = async (on = store) => text((await on.listSerialized(user)).bytes);
+  const fresh = async () => text((await new PgCollections(db).listSerialized(user)));
+  const listed = async (on = store) => text((await on.listSerialized(user)));
 
   beforeEach(async () => {
     const backend = await freshDb('postgres');
@@ -66,7 +67,7 @@ describe('the collection list after edits on PostgreSQL', () => {
       [made[0]!, { name: 'Work, "quoted" \\ and \u2028 {"id":"col_x"}' }],
       [made[2]!, { icon: '📁', color: '#a0b1c2' }],
       [made[3]!, { notes: 'Line one\nline "two"\t' }],
-      [made.at(-1)!, { name: 'The last in the list' }],
+      [made.at(-1)!, { name: 'The last root' }],
       [made[1]!, { name: 'Projects, renamed', parentId: made[0]!.id }],
     ];
     for (const [collection, patch] of edits) {
