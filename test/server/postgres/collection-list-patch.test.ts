@@ -17,12 +17,14 @@ withCluster();
 
 const NOW = 1_750_000_000_000;
 
-/** A pool that remembers the statements run on it outside transactions: the list's build is one of them. */
+/** A pool that remembers the statements run on it outside transactions (the list's build is one of them), and calls `before` first. */
 class CountingPg extends Pg {
   statements: string[] = [];
+  before?: (text: string) => void;
 
   override get<R extends object>(text: string, params?: readonly unknown[]): Promise<R | undefined> {
     this.statements.push(text);
+    this.before?.(text);
     return super.get<R>(text, params);
   }
 }
@@ -114,9 +116,16 @@ describe('the collection list after edits on PostgreSQL', () => {
     expect(JSON.parse(list).map((c: Collection) => c.name)).toEqual(expect.arrayContaining(['Named on the other instance', 'Named here']));
   });
 
-  it('answers a list asked for while an edit is under way with the edit in it, patched rather than built', async () => {
+  it('answers a list asked for between an edit\'s commit and its patch with the edit in it, patched rather than built', async () => {
     await listed();
-    const [, list] = await Promise.all([edit(made[3]!, { name: 'Renamed meanwhile' }), listed()]);
+    let meanwhile: Promise<string> | undefined;
+    // The edit's read after its commit: the list is asked for then, before the edit is patched in.
+    db.before = (statement) => {
+      if (statement.includes('AS snapshot FROM (')) meanwhile ??= listed();
+    };
+    await edit(made[3]!, { name: 'Renamed meanwhile' });
+    db.before = undefined;
+    const list = await meanwhile!;
     expect(JSON.parse(list).map((c: Collection) => c.name)).toContain('Renamed meanwhile');
     expect(list).toBe(await fresh());
     expect(builds(db)).toBe(2);
