@@ -207,7 +207,7 @@ const ENVELOPE_START = Buffer.from('{"data":');
 
 /** The envelope's start and the serialized data, as bytes: what the response cache keeps, and sends as it is. */
 const openEnvelope = (json: string | SerializedJson<unknown>): Buffer =>
-  typeof json === 'string' ? Buffer.from(`{"data":${json}`) : Buffer.concat([ENVELOPE_START, json.bytes]);
+  typeof json === 'string' ? Buffer.from(`{"data":${json}`) : Buffer.concat([ENVELOPE_START, ...json.parts]);
 
 /**
  * The envelope around already-serialized data (`opened`, from openEnvelope): a cached

@@ -5,6 +5,10 @@
  */
 export class SerializedJson<T> {
   declare private readonly data: T;
+  /** The JSON's bytes in order, in parts when they were put together from pieces (copied into one buffer once, by the router). */
+  readonly parts: readonly Uint8Array[];
 
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(...parts: Uint8Array[]) {
+    this.parts = parts;
+  }
 }

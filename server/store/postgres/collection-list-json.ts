@@ -18,7 +18,7 @@ const LAST_PLAIN_ISO_MS = 253_402_300_799_999;
  * A root is a collection without a parent or whose parent is not the user's, where
  * CollectionTree.depth's walk up ends too. `placed` and `active` differ only if a cycle keeps some
  * collections from every root, and `plain` is false for a date `iso` writes otherwise: the caller
- * then builds the list as before.
+ * then builds the list as before. `snapshot` is the statement's, the one the list is exact at.
  */
 const LIST_JSON_SQL = `WITH RECURSIVE mine AS MATERIALIZED (
     SELECT seq, id, name, icon, color, parent_id, sort_order, notes, share_slug, is_shared, created_at, deleted_at, active_count
@@ -29,7 +29,7 @@ const LIST_JSON_SQL = `WITH RECURSIVE mine AS MATERIALIZED (
     UNION ALL
     SELECT c.id, p.depth + 1 FROM placed p JOIN collections c ON c.parent_id = p.id AND c.user_id = $1
   )
-  SELECT (SELECT COUNT(*) FROM mine WHERE deleted_at IS NULL) AS active, COUNT(*) AS placed,
+  SELECT pg_current_snapshot()::text AS snapshot, (SELECT COUNT(*) FROM mine WHERE deleted_at IS NULL) AS active, COUNT(*) AS placed,
     COALESCE(bool_and(m.created_at BETWEEN 0 AND ${LAST_PLAIN_ISO_MS}), true) AS plain,
     '[' || COALESCE(string_agg(row_to_json(c)::text, ',' ORDER BY p.depth, m.parent_id NULLS FIRST, m.sort_order, m.created_at, m.seq), '') || ']' AS json
   FROM placed p JOIN mine m ON m.id = p.id
@@ -45,10 +45,11 @@ const LIST_JSON_SQL = `WITH RECURSIVE mine AS MATERIALIZED (
 /**
  * The user's list as UTF-8 JSON, made by the database so that the event loop only receives it
  * (a list at the cap, mapped, sorted and stringified here, held every other user's requests for
- * a quarter of a second); null when the data is outside what the statement writes exactly.
+ * a quarter of a second), and the snapshot it is exact at; null when the data is outside what the
+ * statement writes exactly.
  */
-export async function collectionListJson(db: Pg, userId: string): Promise<Buffer | null> {
-  const row = await db.get<{ active: number; placed: number; plain: boolean; json: string }>(LIST_JSON_SQL, [userId]);
+export async function collectionListJson(db: Pg, userId: string): Promise<{ json: Buffer; snapshot: string } | null> {
+  const row = await db.get<{ snapshot: string; active: number; placed: number; plain: boolean; json: string }>(LIST_JSON_SQL, [userId]);
   if (!row || row.placed !== row.active || !row.plain) return null;
-  return Buffer.from(row.json);
+  return { json: Buffer.from(row.json), snapshot: row.snapshot };
 }

@@ -12,10 +12,13 @@ import { type TreeRow, CollectionTree } from '../shared/collection-tree.ts';
 import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
 import { collectionListJson } from './collection-list-json.ts';
+import { LastCollectionLists } from './last-collection-lists.ts';
 
 const userLock = (userId: string) => ({ lock: `user:${userId}` });
 
 export class PgCollections implements CollectionsStore {
+  private lastLists = new LastCollectionLists();
+
   constructor(private db: Pg) {}
 
   async list(userId: string): Promise<Collection[]> {
@@ -27,7 +30,14 @@ export class PgCollections implements CollectionsStore {
   }
 
   async listSerialized(userId: string): Promise<SerializedJson<Collection[]>> {
-    return mapping.serializedList((await collectionListJson(this.db, userId)) ?? mapping.encodeList(await this.list(userId)));
+    await this.lastLists.settled(userId);
+    const now = await this.db.get<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
+    const last = this.lastLists.at(userId, now!.snapshot);
+    if (last !== undefined) return mapping.serializedList(...last);
+    const built = await collectionListJson(this.db, userId);
+    if (built === null) return mapping.serializedList(mapping.encodeList(await this.list(userId)));
+    this.lastLists.keep(userId, built.snapshot, built.json);
+    return mapping.serializedList(built.json);
   }
 
   async listTrashed(userId: string): Promise<Collection[]> {
@@ -57,15 +67,19 @@ export class PgCollections implements CollectionsStore {
     return this.read(userId, id);
   }
 
-  async update(userId: string, id: string, patch: PatchCollectionBody, now: number): Promise<Collection> {
-    await this.db.transaction(async (tx) => {
+  update(userId: string, id: string, patch: PatchCollectionBody, now: number): Promise<Collection> {
+    return this.lastLists.edit(userId, () => this.updated(userId, id, patch, now));
+  }
+
+  private async updated(userId: string, id: string, patch: PatchCollectionBody, now: number): Promise<Collection> {
+    const { xid, inPlace } = await this.db.transaction(async (tx) => {
       const row = await this.activeRow(tx, userId, id);
       const moving = patch.parentId !== undefined && patch.parentId !== row.parent_id;
       const parentId = moving ? (patch.parentId ?? null) : row.parent_id;
       if (moving) rules.checkMove(await this.tree(tx, userId), id, parentId);
-      await tx.run(
+      const updated = await tx.get<{ xid: string }>(
         `UPDATE collections SET name = COALESCE($1, name), icon = COALESCE($2, icon), color = COALESCE($3, color),
-           notes = COALESCE($4, notes), parent_id = $5, updated_at = $6 WHERE id = $7`,
+           notes = COALESCE($4, notes), parent_id = $5, updated_at = $6 WHERE id = $7 RETURNING pg_current_xact_id()::text AS xid`,
         [patch.name ?? null, patch.icon ?? null, patch.color ?? null, patch.notes ?? null, parentId, now, id],
       );
       if (moving) {
@@ -74,8 +88,12 @@ export class PgCollections implements CollectionsStore {
       } else if (patch.order !== undefined) {
         await this.arrangeSiblings(tx, userId, row.parent_id, { id, index: patch.order });
       }
+      return { xid: updated!.xid, inPlace: !moving && patch.order === undefined };
     }, userLock(userId));
-    return this.read(userId, id);
+    const { collection, snapshot } = await this.readAt(userId, id);
+    // Only an edit that leaves the collection in its place can be patched into the last list.
+    if (inPlace) this.lastLists.edited(userId, xid, snapshot, collection);
+    return collection;
   }
 
   trash(userId: string, id: string, now: number): Promise<CollectionTrashResult> {
@@ -187,9 +205,17 @@ export class PgCollections implements CollectionsStore {
   }
 
   private async read(userId: string, id: string): Promise<Collection> {
-    const row = await this.db.get<CollectionRow & { depth: number }>(mapping.collectionWithDepthSql('$1', '$2'), [userId, id]);
+    return (await this.readAt(userId, id)).collection;
+  }
+
+  /** The collection and the snapshot it was read at, in one statement. */
+  private async readAt(userId: string, id: string): Promise<{ collection: Collection; snapshot: string }> {
+    const row = await this.db.get<CollectionRow & { depth: number; snapshot: string }>(
+      `SELECT r.*, pg_current_snapshot()::text AS snapshot FROM (${mapping.collectionWithDepthSql('$1', '$2')}) r`,
+      [userId, id],
+    );
     if (!row) throw notFound('collection', id);
-    return mapping.toCollection(row, row.depth);
+    return { collection: mapping.toCollection(row, row.depth), snapshot: row.snapshot };
   }
 
   /** All the user's collections, active and trashed, in the order made, and their tree: one statement, one snapshot. */

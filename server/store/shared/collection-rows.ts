@@ -69,7 +69,7 @@ export const byTreeOrder = (a: Collection, b: Collection): number =>
 
 /** GET /collections's list as the bytes the router sends (the same on both backends and on a store thread). */
 export const encodeList = (list: Collection[]): Uint8Array<ArrayBuffer> => new TextEncoder().encode(JSON.stringify(list));
-export const serializedList = (bytes: Uint8Array): SerializedJson<Collection[]> => new SerializedJson(bytes);
+export const serializedList = (...parts: Uint8Array[]): SerializedJson<Collection[]> => new SerializedJson(...parts);
 
 export const shareState = (r: { share_slug: string; is_shared: number }): ShareState => ({
   shared: r.is_shared === 1,
