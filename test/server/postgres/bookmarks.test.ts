@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type Bookmark,
   type CreateBookmarkBody,
   ListBookmarksQuery,
   MAX_TAGS_PER_BOOKMARK,
@@ -53,7 +52,7 @@ const detected = (title = 'Detected title', description = 'Detected description'
 /** A list query as the route parses it from the query string. */
 const list = (query: Record<string, string | number | undefined> = {}) =>
   ListBookmarksQuery.parse(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v === undefined ? undefined : String(v)])));
-const titles = (bookmarks: Bookmark[]) => bookmarks.map((b) => b.title);
+const titles = (bookmarks: { title: string }[]) => bookmarks.map((b) => b.title);
 
 describe.each(backends)('%s bookmarks store', (_backend, open) => {
   let db: TestDb;
