@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
-import type { Bookmark } from '../../lib/api/bookmarks.ts';
+import type { DuplicateBookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import { ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { DuplicatesView as View } from '../../lib/messaging/library-replies.ts';
@@ -19,7 +19,7 @@ const INITIAL_RECT = { width: 560, height: 640 };
 
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 
-function Card({ bookmark: b, group, collections, kept, onKeep }: { bookmark: Bookmark; group: string; collections: Map<string, Collection>; kept: boolean; onKeep(): void }) {
+function Card({ bookmark: b, group, collections, kept, onKeep }: { bookmark: DuplicateBookmark; group: string; collections: Map<string, Collection>; kept: boolean; onKeep(): void }) {
   const collection = b.collectionId === null ? 'Unsorted' : (collections.get(b.collectionId)?.name ?? 'A collection');
   const title = b.title || b.url;
   return (
@@ -42,12 +42,8 @@ function Card({ bookmark: b, group, collections, kept, onKeep }: { bookmark: Boo
       </p>
       <p>
         <span className="text-zinc-500">Saved</span> <time dateTime={b.createdAt}>{day(b.createdAt)}</time>
-        {b.updatedAt && (
-          <>
-            {' · '}
-            <span className="text-zinc-500">changed</span> <time dateTime={b.updatedAt}>{day(b.updatedAt)}</time>
-          </>
-        )}
+        {' · '}
+        <span className="text-zinc-500">changed</span> <time dateTime={b.updatedAt}>{day(b.updatedAt)}</time>
       </p>
       <p className="line-clamp-3 whitespace-pre-line">
         <span className="text-zinc-500">Note:</span> {b.note.trim() || 'none'}
@@ -89,7 +85,7 @@ export function DuplicatesView() {
   const groups = view?.groups ?? [];
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: groups.length, getScrollElement: () => scrollRef.current, estimateSize: () => GROUP_HEIGHT, overscan: OVERSCAN, initialRect: INITIAL_RECT });
-  const keepOf = (bookmarks: Bookmark[]) => chosen.get(bookmarks[0]!.id) ?? defaultKeep(bookmarks).id;
+  const keepOf = (bookmarks: DuplicateBookmark[]) => chosen.get(bookmarks[0]!.id) ?? defaultKeep(bookmarks).id;
   const waiting = problem instanceof ClientError && problem.code === 'RATE_LIMITED' && problem.retryAfterSeconds !== undefined;
 
   return (

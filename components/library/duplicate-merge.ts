@@ -1,8 +1,8 @@
-import type { Bookmark, PatchBookmarkBody } from '../../lib/api/bookmarks.ts';
+import type { DuplicateBookmark, PatchBookmarkBody } from '../../lib/api/bookmarks.ts';
 
 /** How much a user put into a bookmark: what a merge would lose if it were trashed. */
-const dataOf = (b: Bookmark): number =>
-  b.tags.length + (b.note.trim() ? 2 : 0) + (b.description.trim() ? 1 : 0) + (b.collectionId !== null ? 1 : 0) + (b.isFavorite ? 1 : 0) + (b.coverImage ? 1 : 0);
+const dataOf = (b: DuplicateBookmark): number =>
+  b.tags.length + (b.note.trim() ? 2 : 0) + (b.hasDescription ? 1 : 0) + (b.collectionId !== null ? 1 : 0) + (b.isFavorite ? 1 : 0) + (b.hasCover ? 1 : 0);
 
 /**
  * The bookmark a group keeps unless the user chooses another: the one with
@@ -10,15 +10,15 @@ const dataOf = (b: Bookmark): number =>
  * a cover), the oldest on a tie (the API lists a group oldest first), since
  * the oldest is the one other tools and links have known longest.
  */
-export function defaultKeep(group: readonly Bookmark[]): Bookmark {
+export function defaultKeep(group: readonly DuplicateBookmark[]): DuplicateBookmark {
   return group.reduce((best, b) => (dataOf(b) > dataOf(best) ? b : best));
 }
 
 /** What merging a group into `keep` does: one PATCH of the kept bookmark (null when it already has everything), then the others trashed. */
 export interface MergePlan {
-  keep: Bookmark;
+  keep: DuplicateBookmark;
   patch: PatchBookmarkBody | null;
-  trash: Bookmark[];
+  trash: DuplicateBookmark[];
 }
 
 /**
@@ -26,7 +26,7 @@ export interface MergePlan {
  * the same tag, as the API treats it); their notes follow its own, each once,
  * separated by a blank line.
  */
-export function mergePlan(group: readonly Bookmark[], keepId: string): MergePlan {
+export function mergePlan(group: readonly DuplicateBookmark[], keepId: string): MergePlan {
   const keep = group.find((b) => b.id === keepId) ?? defaultKeep(group);
   const others = group.filter((b) => b.id !== keep.id);
   const tags = [...keep.tags];

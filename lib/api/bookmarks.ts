@@ -192,8 +192,32 @@ export const BookmarkStats = z.object({
   }),
 });
 
-export const DuplicateGroup = z.object({ normalizedUrl: z.string(), bookmarks: z.array(Bookmark) });
 export type BookmarkStats = z.infer<typeof BookmarkStats>;
+
+/**
+ * A bookmark as a duplicate group carries it: what a client shows side by side
+ * and what a merge needs (the notes and tags it combines, and what tells which
+ * copy holds the most), not the whole Bookmark: a group's excerpts, descriptions
+ * and metadata made the 500 groups' answer several times larger and slower to
+ * check (docs/api-decisions.md, "Search, domains, stats, duplicates").
+ */
+export const DuplicateBookmark = z.object({
+  id: Id,
+  url: z.string(),
+  title: z.string(),
+  note: z.string(),
+  tags: z.array(z.string()),
+  collectionId: z.nullable(z.string()),
+  isFavorite: z.boolean(),
+  hasDescription: z.boolean(),
+  hasCover: z.boolean(),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+});
+export type DuplicateBookmark = z.infer<typeof DuplicateBookmark>;
+
+export const DuplicateGroup = z.object({ normalizedUrl: z.string(), bookmarks: z.array(DuplicateBookmark) });
+export type DuplicateGroup = z.infer<typeof DuplicateGroup>;
 export const DuplicatesResult = z.object({ groups: z.array(DuplicateGroup) });
 
 export const TrashQuery = z.object({ limit: limitParam(50, MAX_LIST_LIMIT), cursor: z.optional(Cursor) });

@@ -12,7 +12,7 @@ let db: RawDb;
 withServerAndRawDb((started) => ({ t, db } = started), { raiseLimits: true });
 
 const page = async (u: TestUser, query: string): Promise<BookmarkPage> => dataOf(await u.api('GET', `/bookmarks?${query}`), BookmarkPage);
-const ids = (list: Bookmark[]): string[] => list.map((b) => b.id);
+const ids = (list: { id: string }[]): string[] => list.map((b) => b.id);
 
 /** SQLite's NOCASE: ASCII letters folded, then byte order. */
 const nocase = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -309,6 +309,29 @@ describe('GET /bookmarks/duplicates', () => {
     expect(result.groups.map((g) => ({ key: g.normalizedUrl, ids: ids(g.bookmarks) }))).toEqual([
       { key: 'dup-b.example/x?a=1&b=2', ids: [b1.id, b2.id] },
       { key: 'dup-a.example/page', ids: [a1.id, a2.id] },
+    ]);
+  });
+
+  it('answers each member as a small record: what a client shows side by side and what a merge needs, not the whole bookmark', async () => {
+    const u = await t.user();
+    const col = await addCollection(db, u.userId);
+    const plain = await save(u, { url: 'https://lean.example/a', title: 'Plain', description: '   ' });
+    await t.advance(2);
+    const rich = await save(u, { url: 'http://www.lean.example/a/', title: 'Rich', description: 'About it', note: 'Mine', tags: ['b', 'a'], collectionId: col, isFavorite: true });
+    await db.run('UPDATE bookmarks SET cover_image = ? WHERE id = ?', 'covers/rich.png', rich.id);
+
+    const res = await u.api('GET', '/bookmarks/duplicates');
+    const raw = (res.body as { data: { groups: { bookmarks: Record<string, unknown>[] }[] } }).data.groups[0]!.bookmarks;
+    const fields = ['collectionId', 'createdAt', 'hasCover', 'hasDescription', 'id', 'isFavorite', 'note', 'tags', 'title', 'updatedAt', 'url'];
+    expect(raw.map((b) => Object.keys(b).sort())).toEqual([fields, fields]);
+    expect(dataOf(res, DuplicatesResult).groups).toEqual([
+      {
+        normalizedUrl: 'lean.example/a',
+        bookmarks: [
+          { id: plain.id, url: 'https://lean.example/a', title: 'Plain', note: '', tags: [], collectionId: null, isFavorite: false, hasDescription: false, hasCover: false, createdAt: plain.createdAt, updatedAt: plain.updatedAt },
+          { id: rich.id, url: 'http://www.lean.example/a/', title: 'Rich', note: 'Mine', tags: ['a', 'b'], collectionId: col, isFavorite: true, hasDescription: true, hasCover: true, createdAt: rich.createdAt, updatedAt: rich.updatedAt },
+        ],
+      },
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { Bookmark, BookmarkType } from '../../../lib/api/bookmarks.ts';
+import type { Bookmark, BookmarkType, DuplicateBookmark } from '../../../lib/api/bookmarks.ts';
 import { iso } from '../../clock.ts';
 
 /**
@@ -54,5 +54,22 @@ export function toBookmark(r: BookmarkRow): Bookmark {
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     deletedAt: r.deleted_at === null ? null : iso(r.deleted_at),
+  };
+}
+
+/** A member of a duplicate group: the few fields GET /bookmarks/duplicates answers (lib/api/bookmarks.ts, DuplicateBookmark). */
+export function toDuplicateBookmark(r: BookmarkRow): DuplicateBookmark {
+  return {
+    id: r.id,
+    url: r.url,
+    title: r.title,
+    note: r.note,
+    tags: JSON.parse(r.tag_names) as string[],
+    collectionId: r.collection_id,
+    isFavorite: r.is_favorite === 1,
+    hasDescription: r.description.trim() !== '',
+    hasCover: r.cover_image !== null,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   };
 }

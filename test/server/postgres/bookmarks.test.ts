@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type Bookmark,
   type CreateBookmarkBody,
   ListBookmarksQuery,
   MAX_TAGS_PER_BOOKMARK,
@@ -11,7 +10,7 @@ import type { BookmarksStore, DetectedFields } from '../../../server/store/bookm
 import { PgBookmarks } from '../../../server/store/postgres/bookmarks.ts';
 import { PgBookmarkSearch } from '../../../server/store/postgres/bookmark-search.ts';
 import { SHORT_QUERY_SCAN } from '../../../server/store/shared/search-terms.ts';
-import { SqliteBookmarks } from '../../../server/store/sqlite/bookmarks.ts';
+import { DUPLICATES_SQL, SqliteBookmarks } from '../../../server/store/sqlite/bookmarks.ts';
 import { startPostgres, type TestPostgres } from '../../support/postgres.ts';
 import { addCollection, addUser, insertBookmarks, type PgTestDb, postgresDb, sqliteDb, type TestDb } from './store-backends.ts';
 
@@ -53,7 +52,7 @@ const detected = (title = 'Detected title', description = 'Detected description'
 /** A list query as the route parses it from the query string. */
 const list = (query: Record<string, string | number | undefined> = {}) =>
   ListBookmarksQuery.parse(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v === undefined ? undefined : String(v)])));
-const titles = (bookmarks: Bookmark[]) => bookmarks.map((b) => b.title);
+const titles = (bookmarks: { title: string }[]) => bookmarks.map((b) => b.title);
 
 describe.each(backends)('%s bookmarks store', (_backend, open) => {
   let db: TestDb;
@@ -615,4 +614,19 @@ describe('PostgreSQL only', () => {
     // A word in every bookmark is met by walking the newest, which stops after one page.
     expect(await plan('common')).toMatch(/Index Scan Backward using bookmarks_newest/);
   }, 60_000);
+});
+
+describe('SQLite duplicates plan', () => {
+  it('finds each group\'s newest member by its URL, not by walking the user\'s bookmarks newest first (no statistics taken)', async () => {
+    const test = sqliteDb();
+    try {
+      const plan = (await test.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${DUPLICATES_SQL}`, [{ userId: 'u', groups: 500 }])).map((r) => r.detail);
+      expect(plan.filter((step) => step.startsWith('SEARCH m '))).toEqual([
+        'SEARCH m USING INDEX bookmarks_url_key (user_id=? AND url_key=?)',
+        'SEARCH m USING INDEX bookmarks_url_key (user_id=? AND url_key=?)',
+      ]);
+    } finally {
+      await test.close();
+    }
+  });
 });
