@@ -6,9 +6,9 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // Vitest's default (one less than the cores) is one file at a time on a 2-core machine, and many files
-    // here mostly wait (rate windows, child processes, a browser): two at a time at least.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Vitest's default (one less than the cores) is one file at a time on a 2-core machine, and many files here
+    // mostly wait (rate windows, child processes, a browser): with one file per core the run used 1.45 of 2 cores.
+    maxWorkers: availableParallelism() + 1,
     // The server's files share each worker's loaded modules (`isolate: false` in their projects): each file starts
     // servers of its own, whose state lives in the app each start builds (the modules hold only pure caches), and
     // loading the server again for every file was a third of those projects' CPU. The extension's files stay
