@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import puppeteer, { type Browser, type ElementHandle, JSHandle, type Page, TimeoutError } from 'puppeteer-core';
 import { inject } from 'vitest';
-import type { ExtensionUser, MenuTarget, Role, UserPage } from '../scenarios/user.ts';
+import type { ExtensionUser, MenuTarget, UserPage } from '../scenarios/user.ts';
 import { buildDirOf, copyCompleteBuild, removeDir, tempDir } from '../browser/support.ts';
 import type { Browser as ExtensionApi } from 'wxt/browser';
 import { chooseContextMenuItem, downloadedPaths, frontTabId, recordAlerts, recordedAlerts, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
 import { enterInOmnibox, typeInOmnibox } from './omnibox-events.ts';
+import type { RoleQuery, Wanted } from './roles-in-page.ts';
 
 /**
  * The built Firefox extension (.output/firefox-mv3) in real Firefox ESR, driven over WebDriver BiDi by
@@ -43,12 +46,83 @@ async function openPage(browser: Browser, url: string, errors: string[]): Promis
   return loaded(page, url);
 }
 
-/** test/scenarios' user over Puppeteer: elements found by ARIA role and exact name (its `::-p-aria` selector). */
+const ROLES_MISSING = 'roles-in-page.ts is not in this page';
+
+/** roles-in-page.ts as one script for a page (for the global setup, which hands it to every file). */
+export async function bundleRolesInPage(): Promise<string> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('roles-in-page.ts', import.meta.url))],
+    bundle: true,
+    format: 'iife',
+    globalName: '__shelfRoles',
+    footer: { js: 'globalThis.__shelfRoles = __shelfRoles;' },
+    platform: 'browser',
+    // testing-library reads its settings from the environment, which a page does not have.
+    define: { 'process.env': '{}' },
+    minify: true,
+    write: false,
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/**
+ * Runs in the page: calls one of roles-in-page.ts's functions, or answers `missing` where its bundle is not there
+ * (a page opened or loaded again since). Answered, not thrown: Puppeteer's waits take a throw for "not yet".
+ */
+function callRoles(method: string, args: unknown[], missing: string): unknown {
+  const roles = (globalThis as { __shelfRoles?: Record<string, (...a: unknown[]) => unknown> }).__shelfRoles;
+  return roles ? roles[method]!(...args) : missing;
+}
+
+/** Answers what `look` answers in `page`, first putting roles-in-page.ts into the page where `look` finds it missing. */
+async function withRoles<R>(page: Page, look: () => Promise<unknown>): Promise<R> {
+  for (let tries = 1; ; tries++) {
+    const answer = await look();
+    const value = answer instanceof JSHandle && !answer.asElement() ? await answer.jsonValue() : answer;
+    if (value !== ROLES_MISSING || tries > 2) return answer as R;
+    await page.evaluate(inject('firefoxRolesScript'));
+  }
+}
+
+/** Waits until the page has an element as wanted (see Wanted) and answers it. */
+async function waitForRole(page: Page, query: RoleQuery, wanted: Wanted, timeoutMs = 10_000): Promise<ElementHandle<HTMLElement>> {
+  try {
+    return await withRoles(page, () => page.waitForFunction(callRoles, { timeout: timeoutMs, polling: 50 }, 'find', [query, wanted], ROLES_MISSING));
+  } catch (err) {
+    if (!(err instanceof TimeoutError)) throw err;
+    const named = query.name === undefined ? (query.nameStart === undefined ? '' : ` named "${query.nameStart}…"`) : ` named "${query.name}"`;
+    const inside = query.within ? ` in the ${query.within[0]} "${query.within[1]}"` : '';
+    throw new Error(`no ${query.role}${named}${inside} ${wanted === 'gone' ? 'went away' : `was ${wanted}`} within ${timeoutMs / 1000} s`);
+  }
+}
+
+/** How many elements the query finds in the page now. */
+const countInPage = (page: Page, query: RoleQuery) => withRoles<number>(page, () => page.evaluate(callRoles, 'count', [query], ROLES_MISSING));
+
+/** The text of each element the query finds in the page now. */
+const textsInPage = (page: Page, query: RoleQuery) => withRoles<string[]>(page, () => page.evaluate(callRoles, 'texts', [query], ROLES_MISSING));
+
+/**
+ * Clicks the element as a user does (a real click through WebDriver BiDi's input actions, so a user gesture), once
+ * the page shows it enabled; again where React replaced it between finding and clicking.
+ */
+async function clickRole(page: Page, query: RoleQuery, timeoutMs = 30_000): Promise<void> {
+  for (const end = Date.now() + timeoutMs; ; ) {
+    const element = await waitForRole(page, query, 'actionable', Math.max(end - Date.now(), 1));
+    try {
+      return await element.click();
+    } catch (err) {
+      if (Date.now() > end || !/detached|stale|no such node/i.test(messageOf(err))) throw err;
+    } finally {
+      await element.dispose().catch(() => undefined);
+    }
+  }
+}
+
+/** test/scenarios' user over Puppeteer: elements found by ARIA role and exact name (roles-in-page.ts). */
 async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   const errors: string[] = [];
   let page = await openPage(browser, url, errors);
-  // Firefox's accessibility tree names an <img>'s role `image` (ARIA 1.3's synonym of `img`, Playwright's word).
-  const selector = (role: Role, name?: string) => `::-p-aria(${name ?? ''}[role="${role === 'img' ? 'image' : role}"])`;
   /** The control of the <label> with that text, or the field of that aria-label: a password field has no role to find it by. */
   const labelled = async (label: string) => {
     const found = await page.waitForFunction(
@@ -64,27 +138,17 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
   };
   return {
     async click(role, name, options = {}) {
-      if (!options.shift) return page.locator(selector(role, name)).click();
+      if (!options.shift) return clickRole(page, { role, name });
       // The input state BiDi keeps between actions holds Shift down for the click.
       await page.keyboard.down('Shift');
       try {
-        await page.locator(selector(role, name)).click();
+        await clickRole(page, { role, name });
       } finally {
         await page.keyboard.up('Shift');
       }
     },
-    clickIn: ([outerRole, outerName], role, name) => page.locator(`${selector(outerRole, outerName)} ${selector(role, name)}`).click(),
-    async clickStartingWith(role, start) {
-      for (const end = Date.now() + 10_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
-        for (const element of await page.$$(selector(role))) {
-          const name = await element.evaluate(
-            (node) => node.getAttribute('aria-label') ?? ((node as HTMLInputElement).labels?.[0] ?? node).textContent?.trim() ?? '',
-          );
-          if (name.startsWith(start)) return element.click();
-        }
-        if (Date.now() > end) throw new Error(`no ${role} whose name starts with "${start}" within 10 s`);
-      }
-    },
+    clickIn: (within, role, name) => clickRole(page, { role, name, within }),
+    clickStartingWith: (role, start) => clickRole(page, { role, nameStart: start }, 10_000),
     async select(label, option) {
       const found = await page.waitForFunction(
         // The label's own text: a <select> inside its <label> adds its options' text to the label's.
@@ -115,17 +179,16 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
     press: (key) => page.keyboard.press(key),
     valueOf: async (label) => (await labelled(label)).evaluate((input) => input.value),
     async isDisabled(role, name) {
-      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
-      return element!.evaluate((node) => (node as HTMLButtonElement).disabled || node.getAttribute('aria-disabled') === 'true');
+      const element = await waitForRole(page, { role, name }, 'present');
+      return element.evaluate((node) => (node as HTMLButtonElement).disabled || node.getAttribute('aria-disabled') === 'true');
     },
     async isChecked(role, name) {
-      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
-      return element!.evaluate((node) => (node as HTMLInputElement).checked || node.getAttribute('aria-checked') === 'true');
+      const element = await waitForRole(page, { role, name }, 'present');
+      return element.evaluate((node) => (node as HTMLInputElement).checked || node.getAttribute('aria-checked') === 'true');
     },
-    async textsIn([outerRole, outerName], role) {
-      await page.waitForSelector(selector(outerRole, outerName), { timeout: 10_000 });
-      const elements = await page.$$(`${selector(outerRole, outerName)} ${selector(role)}`);
-      return Promise.all(elements.map((element) => element.evaluate((node) => node.textContent ?? '')));
+    async textsIn(within, role) {
+      await waitForRole(page, { role: within[0], name: within[1] }, 'present');
+      return textsInPage(page, { role, within });
     },
     async waitForText(text, options = {}) {
       // A pattern crosses as its source and flags; a string is found in any case, as Playwright's getByText finds it.
@@ -142,16 +205,16 @@ async function firefoxPage(browser: Browser, url: string): Promise<UserPage> {
     },
     errors: () => [...errors],
     async waitFor(role, name, options = {}) {
-      await page.waitForSelector(selector(role, name), { [options.gone ? 'hidden' : 'visible']: true, timeout: options.timeoutMs ?? 10_000 });
+      await waitForRole(page, { role, name }, options.gone ? 'gone' : 'visible', options.timeoutMs);
     },
     async textOf(role, name) {
-      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
-      return (await element!.evaluate((node) => node.textContent)) ?? '';
+      const element = await waitForRole(page, { role, name }, 'present');
+      return (await element.evaluate((node) => node.textContent)) ?? '';
     },
-    count: async (role, name) => (await page.$$(selector(role, name))).length,
+    count: (role, name) => countInPage(page, { role, name }),
     async attributeOf(role, name, attribute) {
-      const element = await page.waitForSelector(selector(role, name), { timeout: 10_000 });
-      return element!.evaluate((node, wanted) => node.getAttribute(wanted), attribute);
+      const element = await waitForRole(page, { role, name }, 'present');
+      return element.evaluate((node, wanted) => node.getAttribute(wanted), attribute);
     },
     async reload() {
       // A reloaded moz-extension:// page leaves Puppeteer's frame detached over BiDi: the same page afresh in a new tab.
@@ -188,6 +251,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A profile Firefox has started in once (global-setup.ts): each launch starts from a copy of it. */
     firefoxProfileTemplate: string;
+    /** roles-in-page.ts bundled as one script (global-setup.ts), put into a page by withRoles. */
+    firefoxRolesScript: string;
   }
 }
 
