@@ -11,8 +11,9 @@ export default defineConfig({
     maxWorkers: availableParallelism() + 1,
     // The server's files share each worker's loaded modules (`isolate: false` in their projects): each file starts
     // servers of its own, whose state lives in the app each start builds (the modules hold only pure caches), and
-    // loading the server again for every file was a third of those projects' CPU. The extension's files stay
-    // isolated: their DOM and fake browser are globals.
+    // loading the server again for every file was a third of those projects' CPU. So do the browser and Firefox files
+    // (each launches a browser and a server of its own in its hooks; a fresh worker loading Playwright or Puppeteer took
+    // 1.7-3.3 s of each file). The extension's files stay isolated: their DOM and fake browser are globals.
     projects: [
       {
         test: { name: 'server', include: ['test/server/**/*.test.ts', 'test/lib/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 20_000, hookTimeout: 30_000 },
@@ -88,6 +89,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
           globalSetup: ['test/browser/global-setup.ts'],
           fileParallelism: true,
           testTimeout: 30_000,
@@ -102,6 +104,7 @@ export default defineConfig({
           name: 'firefox',
           include: ['test/firefox/**/*.test.ts'],
           environment: 'node',
+          isolate: false,
           globalSetup: ['test/firefox/global-setup.ts'],
           fileParallelism: true,
           testTimeout: 30_000,

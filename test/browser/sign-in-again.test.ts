@@ -35,7 +35,8 @@ describe('signing in again after the token is revoked, in Chromium', () => {
 
   const createToken = (name: string) => shelf.admin('token', 'create', '--user', shelf.userId, '--name', name, '--scopes', 'all') as Promise<CreatedToken>;
 
-  it('keeps the save, opens the sign-in form from the popup, and sends the save after the new sign-in', async () => {
+  // Three admin commands, each a process of its own: slow when the machine is loaded.
+  it('keeps the save, opens the sign-in form from the popup, and sends the save after the new sign-in', { timeout: 60_000 }, async () => {
     const old = await createToken('to revoke');
     const options = await signInThroughOptions(browser, shelf.baseUrl, old.token);
     await options.close();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IpBlockEnvelope } from '../../lib/api/envelope.ts';
 import { expectError } from '../support/expect.ts';
-import { apiFor, nextIp, startTestServer, type TestServer } from '../support/server.ts';
+import { apiFor, nextIp, onPostgresProject, startTestServer, type TestServer } from '../support/server.ts';
 
 let t: TestServer;
 beforeEach(async () => {
@@ -57,7 +57,10 @@ describe('per-user limits', () => {
     expect(results.filter((r) => r.status === 429)).toHaveLength(30);
   });
 
-  it('allows 10,000 requests a day', async () => {
+  // Not again on the server-postgres project: its test servers count in the same memory store as the server project's
+  // (a hosted instance counts in Redis: the server-redis project), and 10,000 requests through PostgreSQL's token
+  // lookups took half a minute there while checking nothing of PostgreSQL's.
+  it.skipIf(onPostgresProject)('allows 10,000 requests a day', async () => {
     const u = await t.user();
     for (let minute = 0; minute < 84; minute++) {
       const batch = minute === 83 ? 10_000 - 83 * 120 : 120;
