@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,10 +25,20 @@ const unzip = (zip: string, to: string) => run('python3', ['-m', 'zipfile', '-e'
  */
 describe('the Firefox sources zip', () => {
   const dir = tempDir('shelf-sources-zip-');
-  afterAll(() => removeDir(dir));
+  // A server's data directory in the checkout, as `npm run server` makes it: never packed.
+  const dataDir = join(REPO_ROOT, 'data');
+  const probe = join(dataDir, `zip-probe-${process.pid}.db`);
+  const madeDataDir = !existsSync(dataDir);
+  afterAll(() => {
+    removeDir(dir);
+    if (madeDataDir) rmSync(dataDir, { recursive: true, force: true });
+    else rmSync(probe, { force: true });
+  });
 
   it('rebuilds the uploaded firefox-mv3 package byte for byte with the documented build command', { timeout: 300_000 }, async () => {
     // `npm run zip`'s Firefox half, into a folder of the test's own so that the project's .output is left alone.
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(probe, 'a user database');
     const zipped = join(dir, 'zipped');
     await run(process.execPath, ['--input-type=module', '-e', `import { zip } from 'wxt'; await zip({ browser: 'firefox', manifestVersion: 3, outDir: ${JSON.stringify(zipped)} });`], {
       cwd: REPO_ROOT,
@@ -41,6 +51,8 @@ describe('the Firefox sources zip', () => {
     await Promise.all([unzip(join(zipped, `shelf-${version}-firefox.zip`), uploaded), unzip(join(zipped, `shelf-${version}-sources.zip`), sources)]);
     // The sources are the project's own: no build output, dependency or data folder came with them.
     expect(readdirSync(sources).filter((name) => ['.output', 'node_modules', 'data', 'dist', '.wxt'].includes(name))).toEqual([]);
+    expect(filesUnder(sources).filter((name) => /shelf\.db/.test(name))).toEqual([]);
+    expect(filesUnder(sources)).toEqual(expect.arrayContaining(['package.json', 'wxt.config.ts', 'entrypoints/popup/App.tsx']));
 
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(sources, 'node_modules'));
     await run(join(sources, 'node_modules', '.bin', 'wxt'), ['build', '-b', 'firefox', '--mv3'], { cwd: sources, env: shellEnv, maxBuffer: 16 * 1024 * 1024 });

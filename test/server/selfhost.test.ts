@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VerifiedUser } from '../../lib/api/auth.ts';
@@ -149,36 +147,3 @@ describe('the production build', () => {
     }
   }, 60_000);
 });
-
-describe('npm run zip', () => {
-  const run = promisify(execFile);
-  const probe = join(root, 'data', `zip-probe-${process.pid}.db`);
-  const madeDataDir = !existsSync(join(root, 'data'));
-  afterAll(() => (madeDataDir ? rmSync(join(root, 'data'), { recursive: true, force: true }) : rmSync(probe, { force: true })));
-
-  it("never packs a server's data directory into the sources zip", async () => {
-    mkdirSync(join(root, 'data'), { recursive: true });
-    writeFileSync(probe, 'a user database');
-    // The Firefox half of npm run zip: the one that makes the sources zip (the Chrome zip holds only the build).
-    await run('npx', ['wxt', 'zip', '-b', 'firefox', '--mv3'], { cwd: root });
-    const output = join(root, '.output');
-    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-    const sources = `shelf-${version}-sources.zip`;
-    const names = zipEntries(readFileSync(join(output, sources)));
-    expect(names).toEqual(expect.arrayContaining(['package.json', 'wxt.config.ts', 'entrypoints/popup/App.tsx']));
-    expect(names.filter((n) => /^(data|dist)\/|shelf\.db/.test(n))).toEqual([]);
-  }, 180_000);
-});
-
-/** The file names in a zip, from its central directory (located by the end-of-central-directory record). */
-function zipEntries(zip: Buffer): string[] {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(end + 10);
-  const names: string[] = [];
-  for (let i = 0, at = zip.readUInt32LE(end + 16); i < count; i++) {
-    const [nameLength, extraLength, commentLength] = [zip.readUInt16LE(at + 28), zip.readUInt16LE(at + 30), zip.readUInt16LE(at + 32)];
-    names.push(zip.toString('utf8', at + 46, at + 46 + nameLength));
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return names;
-}
