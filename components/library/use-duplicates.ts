@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toClientError } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
-import type { DuplicatesView } from '../../lib/messaging/library-replies.ts';
 import { budgetRetry } from './budget-retry.ts';
 import { type BulkFailure, runBulk } from './bulk.ts';
+import { type ShownDuplicates, checkFirst, checkRest } from './duplicate-check.ts';
 import type { MergePlan } from './duplicate-merge.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary, sendLibraryEarlyFirst } from './send.ts';
@@ -36,9 +36,29 @@ function summary(plans: readonly MergePlan[], patchFailures: BulkFailure[], tras
  */
 export function useDuplicates() {
   const qc = useQueryClient();
-  const query = useQuery({ queryKey: keys.duplicates, queryFn: () => sendLibraryEarlyFirst('findDuplicates', {}), staleTime: Infinity, ...budgetRetry });
+  const query = useQuery({ queryKey: keys.duplicates, queryFn: async () => checkFirst(await sendLibraryEarlyFirst('findDuplicates', {})), staleTime: Infinity, ...budgetRetry });
   const [progress, setProgress] = useState<string | null>(null);
   const [notice, setNotice] = useState<MergeNotice | null>(null);
+  const [restProblem, setRestProblem] = useState<unknown>(null);
+
+  // The groups past the first screen, checked in idle time once it is shown; Merge all waits for them.
+  const answer = query.data;
+  useEffect(() => {
+    if (!answer || answer.unchecked.length === 0) return;
+    let stopped = false;
+    setRestProblem(null);
+    checkRest(answer.unchecked, () => stopped).then(
+      (rest) => {
+        if (!rest) return;
+        // Groups merged meanwhile are gone from `now`; the rest were not shown, so none of them was merged.
+        qc.setQueryData<ShownDuplicates>(keys.duplicates, (now) => (now?.fetchedAt === answer.fetchedAt ? { ...now, groups: [...now.groups, ...rest], unchecked: [] } : now));
+      },
+      (err: unknown) => !stopped && setRestProblem(err),
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [answer, qc]);
 
   const merge = async (plans: readonly MergePlan[]) => {
     setNotice(null);
@@ -59,7 +79,7 @@ export function useDuplicates() {
     const ids = merged.flatMap((p) => p.trash.map((b) => b.id));
     const outcome = await runBulk(sendLibrary, { type: 'trash' }, ids, (done) => setProgress(`Moving ${ids.length} duplicates to the trash: ${done} of ${ids.length} done`));
     const gone = new Set(merged.map((p) => p.keep.id));
-    qc.setQueryData<DuplicatesView>(keys.duplicates, (view) => view && { ...view, groups: view.groups.filter((g) => !g.bookmarks.some((b) => gone.has(b.id))) });
+    qc.setQueryData<ShownDuplicates>(keys.duplicates, (view) => view && { ...view, groups: view.groups.filter((g) => !g.bookmarks.some((b) => gone.has(b.id))) });
     void qc.invalidateQueries({ queryKey: keys.bookmarkLists });
     void qc.invalidateQueries({ queryKey: keys.collections });
     void qc.invalidateQueries({ queryKey: keys.tags });
@@ -70,8 +90,10 @@ export function useDuplicates() {
 
   return {
     view: query.data,
-    /** Why there are no groups to show: a failure, or a search waiting for the budget. */
-    problem: query.error ?? query.failureReason,
+    /** Every group of the answer is checked: Merge all may use them. */
+    complete: query.data?.unchecked.length === 0,
+    /** Why there are no groups (or not all of them) to show: a failure, or a search waiting for the budget. */
+    problem: query.error ?? query.failureReason ?? restProblem,
     searching: query.isFetching,
     searchAgain: () => void query.refetch(),
     merge,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { Bookmark, BookmarkStats, DomainCount, DuplicateGroup, LinkStatusCount } from '../api/bookmarks.ts';
+import { Bookmark, BookmarkStats, DomainCount, type DuplicateGroup, LinkStatusCount } from '../api/bookmarks.ts';
 import { BulkResult } from '../api/bulk.ts';
 import { CollectionTrashResult, ShareState } from '../api/collection-edits.ts';
 import { Collection } from '../api/collections.ts';
@@ -41,9 +41,15 @@ export const SmartFolderView = z.object({
 });
 export type SmartFolderView = z.infer<typeof SmartFolderView>;
 
-/** The duplicate groups as the server found them, when, and when the next search may be sent (epoch ms; null: now). */
-export const DuplicatesView = z.object({ groups: z.array(DuplicateGroup), fetchedAt: z.number(), nextCheckAt: z.nullable(z.number()) });
-export type DuplicatesView = z.infer<typeof DuplicatesView>;
+/**
+ * The duplicate groups as the server found them, when, and when the next search may be sent (epoch ms; null:
+ * now), as the message carries them: the page checks each group with DuplicateGroup when it first needs it
+ * (components/library/duplicate-check.ts), those of the first screen at once and the rest in idle time, so
+ * that checking up to 500 groups does not stand between the answer and the first screen.
+ */
+export const DuplicatesReply = z.object({ groups: z.array(z.unknown()), fetchedAt: z.number(), nextCheckAt: z.nullable(z.number()) });
+/** DuplicatesReply with every group checked. */
+export type DuplicatesView = Omit<z.infer<typeof DuplicatesReply>, 'groups'> & { groups: DuplicateGroup[] };
 
 /** A finished export as the page saves it: the server's file name and type, and its text. */
 export const ExportFile = z.object({ fileName: z.string(), type: z.string(), text: z.string() });
@@ -75,7 +81,7 @@ export const libraryReplies = {
   evaluateSmartFolder: SmartFolderView,
   bulkBookmarks: BulkResult,
   restoreBookmark: Bookmark,
-  findDuplicates: DuplicatesView,
+  findDuplicates: DuplicatesReply,
   bookmarkOpened: z.object({}),
   openAll: OpenAllReply,
 

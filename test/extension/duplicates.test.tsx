@@ -5,6 +5,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
+import { FIRST_CHECKED, checkFirst, checkRest } from '../../components/library/duplicate-check.ts';
 import { defaultKeep, mergePlan } from '../../components/library/duplicate-merge.ts';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { Bookmark, BookmarkPage, type DuplicateBookmark, DuplicatesResult } from '../../lib/api/bookmarks.ts';
@@ -137,7 +138,10 @@ describe('duplicates: choosing and merging', () => {
     const trio = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
     ids.forEach((id, i) => trio.run(`trio.example/${Math.floor(i / 3)}`, id));
     show();
-    await server.user.click(await screen.findByRole('button', { name: 'Merge all 26 groups' }));
+    const mergeAll = await screen.findByRole('button', { name: 'Merge all 26 groups' });
+    // Enabled once every group is checked (the first screen's are checked first, the rest in idle time).
+    await waitFor(() => expect(mergeAll).toHaveProperty('disabled', false));
+    await server.user.click(mergeAll);
     expect(await screen.findByText('Merged 26 groups of 26: moved 52 duplicates to the trash.', {}, { timeout: 10_000 })).toBeTruthy();
     expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(26);
     expect(requested(/POST \/v1\/bookmarks\/bulk\/trash/)).toHaveLength(2);
@@ -188,5 +192,46 @@ describe('duplicates: the heavy-endpoint budget', () => {
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(10);
     expect(within(list).getAllByRole('listitem')[0]!.getAttribute('aria-setsize')).toBe('500');
+  });
+
+  it('checks the first screen’s groups at once and the others in idle time: Merge all waits for them, and a malformed later group is reported', async () => {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 60 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
+    server.db.transaction(() => ids.forEach((id, i) => pair.run(`later.example/${String(Math.floor(i / 2)).padStart(2, '0')}`, id)))();
+    const real = server.bg.services.duplicates;
+    const find = real.find.bind(real);
+    // The background's real answer with a group past the first screen broken, as a faulty background would send it.
+    const spy = vi.spyOn(real, 'find').mockImplementation(async () => {
+      const view = await find();
+      return { ...view, groups: view.groups.map((g, i) => (i === 20 ? { ...g, bookmarks: 'broken' as never } : g)) };
+    });
+    try {
+      show();
+      // The first screen shows although a later group is malformed; the error says the rest could not be read.
+      expect(await screen.findByRole('group', { name: 'Duplicates of later.example/00' })).toBeTruthy();
+      expect(await screen.findByRole('alert')).toHaveProperty('textContent', expect.stringContaining('Shelf ran into an internal problem.'));
+      expect(screen.getByText(/30 groups of duplicates/)).toBeTruthy();
+      // Merge all never uses unchecked groups: it stays disabled, and nothing was changed.
+      expect(screen.getByRole('button', { name: 'Merge all 30 groups' })).toHaveProperty('disabled', true);
+      expect(requested(/PATCH|POST/)).toHaveLength(0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('checks only the first screen’s groups before showing them, every other group before Merge all may use it', async () => {
+    const group = (n: number) => ({ normalizedUrl: `x.example/${n}`, bookmarks: [] });
+    const groups: unknown[] = Array.from({ length: 120 }, (_, n) => group(n));
+    groups[FIRST_CHECKED + 70] = { normalizedUrl: 7 };
+    const shown = checkFirst({ groups, fetchedAt: 1, nextCheckAt: null });
+    expect(shown.groups).toEqual(groups.slice(0, FIRST_CHECKED));
+    expect(shown.unchecked).toHaveLength(120 - FIRST_CHECKED);
+    await expect(checkRest(shown.unchecked)).rejects.toMatchObject({ code: 'BAD_MESSAGE' });
+    expect(await checkRest(groups.slice(FIRST_CHECKED, FIRST_CHECKED + 60))).toEqual(groups.slice(FIRST_CHECKED, FIRST_CHECKED + 60));
+    // A malformed group of the first screen is refused as any malformed answer is.
+    expect(() => checkFirst({ groups: [{ bookmarks: [] }], fetchedAt: 1, nextCheckAt: null })).toThrow(expect.objectContaining({ code: 'BAD_MESSAGE' }));
+    // A stopped check (the view closed, a new search) gives up between slices.
+    expect(await checkRest(shown.unchecked, () => true)).toBeUndefined();
   });
 });
