@@ -5,11 +5,10 @@ import type { Collection } from '../../lib/api/collections.ts';
 import { ClientError, toClientError } from '../../lib/client/errors.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { focusRing, primaryButtonClass, secondaryButtonClass } from '../field-styles.ts';
-import type { ShownDuplicates } from './duplicate-check.ts';
 import { defaultKeep, mergePlan } from './duplicate-merge.ts';
 import { useCollections } from './queries.ts';
 import { relativeDate } from './relative-date.ts';
-import { useDuplicates } from './use-duplicates.ts';
+import { type ShownDuplicates, useDuplicates } from './use-duplicates.ts';
 import { useNow } from './use-now.ts';
 
 /** Every group is as tall: its bookmarks stand side by side (scrolling sideways), each note cut to a few lines. */
@@ -76,15 +75,16 @@ function SearchStatus({ view, total, searching, onSearch }: { view: ShownDuplica
  * bookmarks with the same URL once normalised, each side by side; the user
  * picks the one to keep (most data, else the oldest, by default) and merges:
  * the others' tags and notes go into it, then they go to the trash. Groups are
- * virtualised: 1,000 open as fast as 10; only the first screen's are checked before
- * they show, the rest in idle time (duplicate-check.ts).
+ * virtualised: 1,000 open as fast as 10; the first screen's come first, the rest once
+ * it is shown.
  */
 export function DuplicatesView() {
   const { view, complete, problem, searching, searchAgain, merge, merging, progress, notice } = useDuplicates();
   const collections = new Map((useCollections().data ?? []).map((c) => [c.id, c]));
   const [chosen, setChosen] = useState<ReadonlyMap<string, string>>(new Map());
   const groups = view?.groups ?? [];
-  const total = groups.length + (view?.unchecked.length ?? 0);
+  // Groups merged since the search are gone from `groups`; those still to come are counted from the search's total.
+  const total = groups.length + (view && view.restFrom !== null ? view.total - view.restFrom : 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: groups.length, getScrollElement: () => scrollRef.current, estimateSize: () => GROUP_HEIGHT, overscan: OVERSCAN, initialRect: INITIAL_RECT });
   const keepOf = (bookmarks: DuplicateBookmark[]) => chosen.get(bookmarks[0]!.id) ?? defaultKeep(bookmarks).id;

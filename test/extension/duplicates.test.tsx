@@ -5,12 +5,13 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
-import { FIRST_CHECKED, checkFirst, checkRest } from '../../components/library/duplicate-check.ts';
 import { defaultKeep, mergePlan } from '../../components/library/duplicate-merge.ts';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { Bookmark, BookmarkPage, type DuplicateBookmark, DuplicatesResult } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
+import { ClientError } from '../../lib/client/errors.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
+import { FIRST_GROUPS } from '../../entrypoints/background/duplicates.ts';
 import { dataOf } from '../support/expect.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { signedInLibrary } from './support/library-page.ts';
@@ -194,44 +195,50 @@ describe('duplicates: the heavy-endpoint budget', () => {
     expect(within(list).getAllByRole('listitem')[0]!.getAttribute('aria-setsize')).toBe('500');
   });
 
-  it('checks the first screen’s groups at once and the others in idle time: Merge all waits for them, and a malformed later group is reported', async () => {
+  it('sends the first screen’s groups first and the rest once it is shown; Merge all waits for them and then merges every group', async () => {
     const now = server.t.server.deps.clock.now();
     const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 60 }, (_, i) => ({ createdAt: now - i * 1000 })));
     const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
     server.db.transaction(() => ids.forEach((id, i) => pair.run(`later.example/${String(Math.floor(i / 2)).padStart(2, '0')}`, id)))();
-    const real = server.bg.services.duplicates;
-    const find = real.find.bind(real);
-    // The background's real answer with a group past the first screen broken, as a faulty background would send it.
-    const spy = vi.spyOn(real, 'find').mockImplementation(async () => {
-      const view = await find();
-      return { ...view, groups: view.groups.map((g, i) => (i === 20 ? { ...g, bookmarks: 'broken' as never } : g)) };
+    // The background's side: the first reply holds the first screen's groups, the rest are asked for without a request.
+    const duplicates = server.bg.services.duplicates;
+    const first = await duplicates.find();
+    expect(first.groups).toHaveLength(FIRST_GROUPS);
+    expect(first.total).toBe(30);
+    const rest = duplicates.more(first.fetchedAt, FIRST_GROUPS);
+    expect([...first.groups, ...rest].map((g) => g.normalizedUrl)).toEqual(Array.from({ length: 30 }, (_, i) => `later.example/${String(i).padStart(2, '0')}`));
+    expect(() => duplicates.more(first.fetchedAt - 1, FIRST_GROUPS)).toThrow(expect.objectContaining({ code: 'SEARCH_GONE' }));
+
+    await server.t.advance(HEAVY_WINDOW);
+    server.bg.requests.length = 0;
+    show();
+    expect(await screen.findByRole('group', { name: 'Duplicates of later.example/00' })).toBeTruthy();
+    expect(screen.getByText(/30 groups of duplicates/)).toBeTruthy();
+    const mergeAll = screen.getByRole('button', { name: 'Merge all 30 groups' });
+    await waitFor(() => expect(mergeAll).toHaveProperty('disabled', false));
+    await server.user.click(mergeAll);
+    expect(await screen.findByText('Merged 30 groups of 30: moved 30 duplicates to the trash.', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(requested(/GET \/v1\/bookmarks\/duplicates/)).toHaveLength(1);
+  });
+
+  it('says so when the rest of the search is gone (the background restarted), and Merge all never merges only the groups shown', async () => {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 40 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
+    server.db.transaction(() => ids.forEach((id, i) => pair.run(`gone.example/${String(Math.floor(i / 2)).padStart(2, '0')}`, id)))();
+    server.bg.requests.length = 0;
+    // What a restarted background answers: it no longer holds the search.
+    const spy = vi.spyOn(server.bg.services.duplicates, 'more').mockImplementation(() => {
+      throw new ClientError('SEARCH_GONE', 'The rest of this duplicate search is no longer held');
     });
     try {
       show();
-      // The first screen shows although a later group is malformed; the error says the rest could not be read.
-      expect(await screen.findByRole('group', { name: 'Duplicates of later.example/00' })).toBeTruthy();
-      expect(await screen.findByRole('alert')).toHaveProperty('textContent', expect.stringContaining('Shelf ran into an internal problem.'));
-      expect(screen.getByText(/30 groups of duplicates/)).toBeTruthy();
-      // Merge all never uses unchecked groups: it stays disabled, and nothing was changed.
-      expect(screen.getByRole('button', { name: 'Merge all 30 groups' })).toHaveProperty('disabled', true);
+      expect(await screen.findByRole('group', { name: 'Duplicates of gone.example/00' })).toBeTruthy();
+      expect((await screen.findByRole('alert')).textContent).toBe('Only the first results of this search could be shown.Search again to see them all.');
+      expect(screen.getByRole('button', { name: 'Merge all 20 groups' })).toHaveProperty('disabled', true);
       expect(requested(/PATCH|POST/)).toHaveLength(0);
     } finally {
       spy.mockRestore();
     }
-  });
-
-  it('checks only the first screen’s groups before showing them, every other group before Merge all may use it', async () => {
-    const group = (n: number) => ({ normalizedUrl: `x.example/${n}`, bookmarks: [] });
-    const groups: unknown[] = Array.from({ length: 120 }, (_, n) => group(n));
-    groups[FIRST_CHECKED + 70] = { normalizedUrl: 7 };
-    const shown = checkFirst({ groups, fetchedAt: 1, nextCheckAt: null });
-    expect(shown.groups).toEqual(groups.slice(0, FIRST_CHECKED));
-    expect(shown.unchecked).toHaveLength(120 - FIRST_CHECKED);
-    await expect(checkRest(shown.unchecked)).rejects.toMatchObject({ code: 'BAD_MESSAGE' });
-    expect(await checkRest(groups.slice(FIRST_CHECKED, FIRST_CHECKED + 60))).toEqual(groups.slice(FIRST_CHECKED, FIRST_CHECKED + 60));
-    // A malformed group of the first screen is refused as any malformed answer is.
-    expect(() => checkFirst({ groups: [{ bookmarks: [] }], fetchedAt: 1, nextCheckAt: null })).toThrow(expect.objectContaining({ code: 'BAD_MESSAGE' }));
-    // A stopped check (the view closed, a new search) gives up between slices.
-    expect(await checkRest(shown.unchecked, () => true)).toBeUndefined();
   });
 });
