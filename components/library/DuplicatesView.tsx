@@ -3,13 +3,12 @@ import { useRef, useState } from 'react';
 import type { DuplicateBookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import { ClientError, toClientError } from '../../lib/client/errors.ts';
-import type { DuplicatesView as View } from '../../lib/messaging/library-replies.ts';
 import { ErrorAlert } from '../ErrorAlert.tsx';
 import { focusRing, primaryButtonClass, secondaryButtonClass } from '../field-styles.ts';
 import { defaultKeep, mergePlan } from './duplicate-merge.ts';
 import { useCollections } from './queries.ts';
 import { relativeDate } from './relative-date.ts';
-import { useDuplicates } from './use-duplicates.ts';
+import { type ShownDuplicates, useDuplicates } from './use-duplicates.ts';
 import { useNow } from './use-now.ts';
 
 /** Every group is as tall: its bookmarks stand side by side (scrolling sideways), each note cut to a few lines. */
@@ -53,11 +52,11 @@ function Card({ bookmark: b, group, collections, kept, onKeep }: { bookmark: Dup
 }
 
 /** When the search may be sent again, and the button that sends it. */
-function SearchStatus({ view, searching, onSearch }: { view: View | undefined; searching: boolean; onSearch(): void }) {
+function SearchStatus({ view, total, searching, onSearch }: { view: ShownDuplicates | undefined; total: number; searching: boolean; onSearch(): void }) {
   const next = view?.nextCheckAt ?? null;
   const now = useNow(next !== null);
   const seconds = next !== null && next > now ? Math.ceil((next - now) / 1000) : 0;
-  const count = view ? `${view.groups.length} ${view.groups.length === 1 ? 'group' : 'groups'} of duplicates, found ${relativeDate(view.fetchedAt, now)}.` : 'Searching for duplicates…';
+  const count = view ? `${total} ${total === 1 ? 'group' : 'groups'} of duplicates, found ${relativeDate(view.fetchedAt, now)}.` : 'Searching for duplicates…';
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
       <p role="status" className="mr-auto">
@@ -76,13 +75,16 @@ function SearchStatus({ view, searching, onSearch }: { view: View | undefined; s
  * bookmarks with the same URL once normalised, each side by side; the user
  * picks the one to keep (most data, else the oldest, by default) and merges:
  * the others' tags and notes go into it, then they go to the trash. Groups are
- * virtualised: 1,000 open as fast as 10.
+ * virtualised: 1,000 open as fast as 10; the first screen's come first, the rest once
+ * it is shown.
  */
 export function DuplicatesView() {
-  const { view, problem, searching, searchAgain, merge, merging, progress, notice } = useDuplicates();
+  const { view, complete, problem, searching, searchAgain, merge, merging, progress, notice } = useDuplicates();
   const collections = new Map((useCollections().data ?? []).map((c) => [c.id, c]));
   const [chosen, setChosen] = useState<ReadonlyMap<string, string>>(new Map());
   const groups = view?.groups ?? [];
+  // Groups merged since the search are gone from `groups`; those still to come are counted from the search's total.
+  const total = groups.length + (view && view.restFrom !== null ? view.total - view.restFrom : 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: groups.length, getScrollElement: () => scrollRef.current, estimateSize: () => GROUP_HEIGHT, overscan: OVERSCAN, initialRect: INITIAL_RECT });
   const keepOf = (bookmarks: DuplicateBookmark[]) => chosen.get(bookmarks[0]!.id) ?? defaultKeep(bookmarks).id;
@@ -93,7 +95,7 @@ export function DuplicatesView() {
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         Bookmarks whose addresses differ only by http or https, www, a trailing slash or tracking parameters. Merging keeps the chosen one, adds the others’ tags and notes to it, and moves the others to the trash.
       </p>
-      <SearchStatus view={view} searching={searching} onSearch={searchAgain} />
+      <SearchStatus view={view} total={total} searching={searching} onSearch={searchAgain} />
       {waiting ? (
         <p role="status" className="text-sm">
           This search can be made twice a minute: it will start in {problem.retryAfterSeconds} s.
@@ -101,9 +103,9 @@ export function DuplicatesView() {
       ) : (
         problem ? <ErrorAlert error={toClientError(problem)} /> : null
       )}
-      {groups.length > 1 && (
-        <button type="button" className={`${secondaryButtonClass} self-start`} disabled={merging} onClick={() => void merge(groups.map((g) => mergePlan(g.bookmarks, keepOf(g.bookmarks))))}>
-          Merge all {groups.length} groups
+      {total > 1 && (
+        <button type="button" className={`${secondaryButtonClass} self-start`} disabled={merging || !complete} onClick={() => void merge(groups.map((g) => mergePlan(g.bookmarks, keepOf(g.bookmarks))))}>
+          Merge all {total} groups
         </button>
       )}
       {(progress ?? notice) && (
@@ -111,7 +113,7 @@ export function DuplicatesView() {
           {progress ?? notice?.text}
         </p>
       )}
-      {view && groups.length === 0 && <p className="text-sm">No duplicates.</p>}
+      {view && total === 0 && <p className="text-sm">No duplicates.</p>}
       <div ref={scrollRef} role="region" aria-label="Duplicate groups" tabIndex={0} className={`max-h-[75vh] min-h-0 flex-1 overflow-y-auto ${focusRing}`}>
         <ul aria-label="Duplicate groups" className="relative" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
@@ -121,7 +123,7 @@ export function DuplicatesView() {
             return (
               <li
                 key={first}
-                aria-setsize={groups.length}
+                aria-setsize={total}
                 aria-posinset={item.index + 1}
                 className="absolute left-0 top-0 w-full py-1"
                 style={{ height: GROUP_HEIGHT, transform: `translateY(${item.start}px)` }}

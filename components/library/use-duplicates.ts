@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toClientError } from '../../lib/client/errors.ts';
 import { describeError } from '../../lib/client/user-text.ts';
 import type { DuplicatesView } from '../../lib/messaging/library-replies.ts';
@@ -8,6 +8,11 @@ import { type BulkFailure, runBulk } from './bulk.ts';
 import type { MergePlan } from './duplicate-merge.ts';
 import { keys } from './query-keys.ts';
 import { sendLibrary, sendLibraryEarlyFirst } from './send.ts';
+
+/** A search as the page holds it: `restFrom` is the index of the first group still to come, null once all came. */
+export interface ShownDuplicates extends DuplicatesView {
+  restFrom: number | null;
+}
 
 export interface MergeNotice {
   text: string;
@@ -36,9 +41,37 @@ function summary(plans: readonly MergePlan[], patchFailures: BulkFailure[], tras
  */
 export function useDuplicates() {
   const qc = useQueryClient();
-  const query = useQuery({ queryKey: keys.duplicates, queryFn: () => sendLibraryEarlyFirst('findDuplicates', {}), staleTime: Infinity, ...budgetRetry });
+  const query = useQuery({
+    queryKey: keys.duplicates,
+    queryFn: async (): Promise<ShownDuplicates> => {
+      const view = await sendLibraryEarlyFirst('findDuplicates', {});
+      return { ...view, restFrom: view.groups.length < view.total ? view.groups.length : null };
+    },
+    staleTime: Infinity,
+    ...budgetRetry,
+  });
   const [progress, setProgress] = useState<string | null>(null);
   const [notice, setNotice] = useState<MergeNotice | null>(null);
+  const [restProblem, setRestProblem] = useState<unknown>(null);
+
+  // The groups past the first screen, asked once it is shown; Merge all waits for them.
+  const answer = query.data;
+  useEffect(() => {
+    if (!answer || answer.restFrom === null) return;
+    let stopped = false;
+    setRestProblem(null);
+    sendLibrary('moreDuplicates', { fetchedAt: answer.fetchedAt, from: answer.restFrom }).then(
+      (rest) => {
+        if (stopped) return;
+        // Groups merged meanwhile are gone from `now`; none of the rest was shown, so none of them was merged.
+        qc.setQueryData<ShownDuplicates>(keys.duplicates, (now) => (now?.fetchedAt === answer.fetchedAt ? { ...now, groups: [...now.groups, ...rest], restFrom: null } : now));
+      },
+      (err: unknown) => !stopped && setRestProblem(err),
+    );
+    return () => {
+      stopped = true;
+    };
+  }, [answer?.fetchedAt, answer?.restFrom, qc]);
 
   const merge = async (plans: readonly MergePlan[]) => {
     setNotice(null);
@@ -59,7 +92,7 @@ export function useDuplicates() {
     const ids = merged.flatMap((p) => p.trash.map((b) => b.id));
     const outcome = await runBulk(sendLibrary, { type: 'trash' }, ids, (done) => setProgress(`Moving ${ids.length} duplicates to the trash: ${done} of ${ids.length} done`));
     const gone = new Set(merged.map((p) => p.keep.id));
-    qc.setQueryData<DuplicatesView>(keys.duplicates, (view) => view && { ...view, groups: view.groups.filter((g) => !g.bookmarks.some((b) => gone.has(b.id))) });
+    qc.setQueryData<ShownDuplicates>(keys.duplicates, (view) => view && { ...view, groups: view.groups.filter((g) => !g.bookmarks.some((b) => gone.has(b.id))) });
     void qc.invalidateQueries({ queryKey: keys.bookmarkLists });
     void qc.invalidateQueries({ queryKey: keys.collections });
     void qc.invalidateQueries({ queryKey: keys.tags });
@@ -70,8 +103,10 @@ export function useDuplicates() {
 
   return {
     view: query.data,
-    /** Why there are no groups to show: a failure, or a search waiting for the budget. */
-    problem: query.error ?? query.failureReason,
+    /** Every group of the search came: Merge all may use them. */
+    complete: query.data?.restFrom === null,
+    /** Why there are no groups (or not all of them) to show: a failure, or a search waiting for the budget. */
+    problem: query.error ?? query.failureReason ?? restProblem,
     searching: query.isFetching,
     searchAgain: () => void query.refetch(),
     merge,

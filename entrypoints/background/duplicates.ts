@@ -1,17 +1,26 @@
+import type { DuplicateGroup } from '../../lib/api/bookmarks.ts';
+import { ClientError } from '../../lib/client/errors.ts';
 import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import type { DuplicatesView } from '../../lib/messaging/library-replies.ts';
 import type { Account } from './account.ts';
 
 /** The duplicate groups as the scheduler sees them: a heavy endpoint (two a minute), asked for by the user. */
 const FIND = { priority: 'user', heavy: 'duplicates' } as const;
+/** Groups in the first reply: more than a tall window shows (a group is 300 px high) with the view's overscan. */
+export const FIRST_GROUPS = 8;
+/** Searches whose rest is kept for moreDuplicates: two pages (the options page and the side panel) may search at once. */
+const KEPT = 2;
 
 /**
  * The API's duplicate groups. GET /bookmarks/duplicates is a heavy endpoint,
  * so it is sent only when the scheduler has room for it at once (refused
  * unsent otherwise, with when there is room: the page waits, not the
- * background), and each answer says when the next one may go.
+ * background), and each answer says when the next one may go. A page gets the
+ * first screen's groups first and the rest from the answer kept here.
  */
 export class Duplicates {
+  private kept = new Map<number, DuplicateGroup[]>();
+
   constructor(
     private account: Account,
     private scheduler: Pick<RequestScheduler, 'waitBefore'>,
@@ -19,7 +28,19 @@ export class Duplicates {
 
   async find(): Promise<DuplicatesView> {
     const { groups } = await (await this.account.client()).call('duplicates', { priority: FIND.priority, maxWaitMs: 0 });
-    return { groups, fetchedAt: Date.now(), nextCheckAt: await this.nextCheckAt() };
+    let fetchedAt = Date.now();
+    // Two answers in one millisecond (two pages): each keeps its own rest.
+    while (this.kept.has(fetchedAt)) fetchedAt++;
+    this.kept.set(fetchedAt, groups);
+    for (const old of [...this.kept.keys()].slice(0, -KEPT)) this.kept.delete(old);
+    return { groups: groups.slice(0, FIRST_GROUPS), total: groups.length, fetchedAt, nextCheckAt: await this.nextCheckAt() };
+  }
+
+  /** The groups of the search answered at `fetchedAt` from `from` on; SEARCH_GONE once the background no longer holds it (it restarted, or newer searches replaced it). */
+  more(fetchedAt: number, from: number): DuplicateGroup[] {
+    const groups = this.kept.get(fetchedAt);
+    if (!groups) throw new ClientError('SEARCH_GONE', 'The rest of this duplicate search is no longer held');
+    return groups.slice(from);
   }
 
   /** When the next search may be sent (epoch ms); null: now. */

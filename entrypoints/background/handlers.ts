@@ -100,6 +100,7 @@ export function createHandlers({ account, bookmarks, covers, autoCovers, library
     bulkBookmarks: ({ action, ids }) => browse.bulk(action, ids),
     restoreBookmark: ({ id }) => browse.restore(id),
     findDuplicates: () => duplicates.find(),
+    moreDuplicates: async ({ fetchedAt, from }) => duplicates.more(fetchedAt, from),
     bookmarkOpened: async ({ id }) => {
       await opens.record(id);
       return {};

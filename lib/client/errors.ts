@@ -17,6 +17,8 @@ export const CLIENT_ERROR_CODES = [
   'BOOKMARKS_NOT_ALLOWED',
   'INSECURE_SERVER',
   'BAD_MESSAGE',
+  // The rest of a duplicate search, asked after the background restarted and lost it.
+  'SEARCH_GONE',
   // Set as cover: refused in the extension, before anything is uploaded.
   'COVER_NEEDS_PRO',
   'IMAGE_UNREADABLE',

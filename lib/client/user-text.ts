@@ -68,6 +68,7 @@ export function describeError(error: Pick<ClientError, 'code' | 'message' | 'ret
     },
     INSECURE_SERVER: { title: 'Over plain http your token would travel unencrypted.', action: 'Use https://, or tick “Send my token unencrypted”.' },
     BAD_MESSAGE: { title: 'Shelf ran into an internal problem.', action: 'Reload the extension; if it persists, report it.' },
+    SEARCH_GONE: { title: 'Only the first results of this search could be shown.', action: 'Search again to see them all.' },
   };
   return texts[error.code];
 }

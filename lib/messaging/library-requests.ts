@@ -69,6 +69,8 @@ export const libraryRequests = {
   restoreBookmark: id,
   /** The API's duplicate groups: a heavy endpoint, sent only when the budget has room at once. */
   findDuplicates: z.object({}),
+  /** The groups of the search answered at fetchedAt, from the index `from` on: no request to the server. */
+  moreDuplicates: z.object({ fetchedAt: z.number(), from: z.number() }),
   /** The user opened a bookmark from Shelf: its clickCount is raised later, with other opens, as background work. */
   bookmarkOpened: id,
   /** Open all, as the tabs of a new window; each open recorded as bookmarkOpened's. */

@@ -9,7 +9,9 @@ import { defaultKeep, mergePlan } from '../../components/library/duplicate-merge
 import { libraryQueryClient } from '../../components/library/query-client.ts';
 import { Bookmark, BookmarkPage, type DuplicateBookmark, DuplicatesResult } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
+import { ClientError } from '../../lib/client/errors.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
+import { FIRST_GROUPS } from '../../entrypoints/background/duplicates.ts';
 import { dataOf } from '../support/expect.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { signedInLibrary } from './support/library-page.ts';
@@ -137,7 +139,10 @@ describe('duplicates: choosing and merging', () => {
     const trio = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
     ids.forEach((id, i) => trio.run(`trio.example/${Math.floor(i / 3)}`, id));
     show();
-    await server.user.click(await screen.findByRole('button', { name: 'Merge all 26 groups' }));
+    const mergeAll = await screen.findByRole('button', { name: 'Merge all 26 groups' });
+    // Enabled once every group is checked (the first screen's are checked first, the rest in idle time).
+    await waitFor(() => expect(mergeAll).toHaveProperty('disabled', false));
+    await server.user.click(mergeAll);
     expect(await screen.findByText('Merged 26 groups of 26: moved 52 duplicates to the trash.', {}, { timeout: 10_000 })).toBeTruthy();
     expect(requested(/PATCH \/v1\/bookmarks\//)).toHaveLength(26);
     expect(requested(/POST \/v1\/bookmarks\/bulk\/trash/)).toHaveLength(2);
@@ -188,5 +193,52 @@ describe('duplicates: the heavy-endpoint budget', () => {
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.length).toBeLessThan(10);
     expect(within(list).getAllByRole('listitem')[0]!.getAttribute('aria-setsize')).toBe('500');
+  });
+
+  it('sends the first screen’s groups first and the rest once it is shown; Merge all waits for them and then merges every group', async () => {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 60 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
+    server.db.transaction(() => ids.forEach((id, i) => pair.run(`later.example/${String(Math.floor(i / 2)).padStart(2, '0')}`, id)))();
+    // The background's side: the first reply holds the first screen's groups, the rest are asked for without a request.
+    const duplicates = server.bg.services.duplicates;
+    const first = await duplicates.find();
+    expect(first.groups).toHaveLength(FIRST_GROUPS);
+    expect(first.total).toBe(30);
+    const rest = duplicates.more(first.fetchedAt, FIRST_GROUPS);
+    expect([...first.groups, ...rest].map((g) => g.normalizedUrl)).toEqual(Array.from({ length: 30 }, (_, i) => `later.example/${String(i).padStart(2, '0')}`));
+    expect(() => duplicates.more(first.fetchedAt - 1, FIRST_GROUPS)).toThrow(expect.objectContaining({ code: 'SEARCH_GONE' }));
+
+    await server.t.advance(HEAVY_WINDOW);
+    server.bg.requests.length = 0;
+    show();
+    expect(await screen.findByRole('group', { name: 'Duplicates of later.example/00' })).toBeTruthy();
+    expect(screen.getByText(/30 groups of duplicates/)).toBeTruthy();
+    const mergeAll = screen.getByRole('button', { name: 'Merge all 30 groups' });
+    await waitFor(() => expect(mergeAll).toHaveProperty('disabled', false));
+    await server.user.click(mergeAll);
+    expect(await screen.findByText('Merged 30 groups of 30: moved 30 duplicates to the trash.', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(requested(/GET \/v1\/bookmarks\/duplicates/)).toHaveLength(1);
+  });
+
+  it('says so when the rest of the search is gone (the background restarted), and Merge all never merges only the groups shown', async () => {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 40 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
+    server.db.transaction(() => ids.forEach((id, i) => pair.run(`gone.example/${String(Math.floor(i / 2)).padStart(2, '0')}`, id)))();
+    server.bg.requests.length = 0;
+    // What a restarted background answers: it no longer holds the search.
+    const spy = vi.spyOn(server.bg.services.duplicates, 'more').mockImplementation(() => {
+      throw new ClientError('SEARCH_GONE', 'The rest of this duplicate search is no longer held');
+    });
+    try {
+      show();
+      expect(await screen.findByRole('group', { name: 'Duplicates of gone.example/00' })).toBeTruthy();
+      expect((await screen.findByRole('alert')).textContent).toBe('Only the first results of this search could be shown.Search again to see them all.');
+      expect(screen.getByRole('button', { name: 'Merge all 20 groups' })).toHaveProperty('disabled', true);
+      expect(requested(/PATCH|POST/)).toHaveLength(0);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { sendLibraryEarlyFirst } from '../../components/library/send.ts';
 import { startOpeningReads } from '../../entrypoints/options/opening-reads.ts';
 import { sendEarly, takeEarly } from '../../lib/messaging/early-messages.ts';
 
-const groups = { groups: [], fetchedAt: 1, nextCheckAt: null };
+const groups = { groups: [], total: 0, fetchedAt: 1, nextCheckAt: null };
 const pageAt = (hash: string): Window => ({ location: { hash } }) as Window;
 
 describe('the options page’s early message for the Duplicates view', () => {
