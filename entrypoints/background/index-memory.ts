@@ -23,6 +23,8 @@ const nothingKept: SearchTextStore = { read: () => Promise.resolve(null), write:
  */
 export class IndexMemory {
   private text: Promise<string> | null = null;
+  /** Changes of the index seen: a text built from an earlier read is not kept over a later change's. */
+  private changes = 0;
 
   constructor(
     private storage: IndexStorage,
@@ -31,6 +33,7 @@ export class IndexMemory {
     storage.onChanged.addListener((changes) => {
       const change = changes[KEY];
       if (!change) return;
+      this.changes++;
       const text = searchTextOf(savedIndexItem.from(change.newValue).entries);
       void this.kept.write(text);
       // A write before the first keystroke is read with the rest then.
@@ -60,8 +63,9 @@ export class IndexMemory {
 
   /** The text built from the index itself, and kept. */
   private async rebuilt(): Promise<string> {
+    const changes = this.changes;
     const text = searchTextOf(savedIndexItem.from((await this.storage.get(KEY))[KEY]).entries);
-    await this.kept.write(text);
+    if (this.changes === changes) await this.kept.write(text);
     return text;
   }
 }

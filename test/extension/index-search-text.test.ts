@@ -89,6 +89,35 @@ describe('IndexMemory with a kept search text', () => {
     expect(get).not.toHaveBeenCalled();
   });
 
+  it('a text built from a read that a change of the index overtook is not kept over the change’s', async () => {
+    await savedIndexItem.set({ entries: ENTRIES, syncedAt: 1 });
+    const kept = keptText();
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const local = fakeBrowser.storage.local;
+    // The index read before the change, its answer held until the change is made.
+    let read = () => undefined as void;
+    const asked = new Promise<void>((resolve) => (read = resolve));
+    const storage = {
+      get: async (key: string) => {
+        const stored = await local.get(key);
+        read();
+        await held;
+        return stored;
+      },
+      onChanged: local.onChanged,
+    };
+    const memory = new IndexMemory(storage, kept);
+    const answer = memory.matching(['moss'], 6);
+    await asked;
+    await savedIndexItem.set({ entries: { 'moss.example/new': 'bm_new' }, syncedAt: 2 });
+    await vi.waitFor(() => expect(kept.text).toBe(searchTextOf({ 'moss.example/new': 'bm_new' })));
+    release();
+    await answer;
+    expect(kept.text).toBe(searchTextOf({ 'moss.example/new': 'bm_new' }));
+    expect(await memory.matching(['moss'], 6)).toEqual([{ key: 'moss.example/new', id: 'bm_new' }]);
+  });
+
   it('a corrupt kept text is built again from the index and replaced: the keystroke still gets the right pages', async () => {
     await savedIndexItem.set({ entries: ENTRIES, syncedAt: 1 });
     const kept = keptText('moss.example/garden\nnot a line of the form');
