@@ -20,8 +20,8 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
 
 /**
  * The search text in IndexedDB, one value: the structured clone of one string is a copy, where storage.local
- * hands the worker a JSON value to parse. Where IndexedDB cannot be used (Firefox's private browsing, a test's
- * Node), every read answers null and the index is read from storage.local, as before this store existed.
+ * hands the worker a JSON value to parse. Where IndexedDB cannot be opened (a test's Node, a browser that refuses
+ * it), every read answers null and the index is read from storage.local, as before this store existed.
  */
 export function indexedDbSearchText(factory: IDBFactory | undefined = globalThis.indexedDB): SearchTextStore {
   let opened: Promise<IDBDatabase> | null = null;
