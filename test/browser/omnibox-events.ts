@@ -1,5 +1,6 @@
 import type { Browser } from 'wxt/browser';
 import type { SuggestCall } from '../scenarios/user.ts';
+import type { Worker } from 'playwright-core';
 import type { Dispatchable, ExtensionBrowser } from './support.ts';
 
 // The extension API inside functions that run in the worker: not a global of this Node process.
@@ -15,7 +16,7 @@ export type { SuggestCall };
  * after the last keystroke.
  */
 export async function typeInOmnibox(browser: ExtensionBrowser, text: string, waitMs: number): Promise<SuggestCall[]> {
-  return (await browser.worker()).evaluate(
+  return (await runningWorker(browser)).evaluate(
     async ([typed, wait]) => {
       const calls: SuggestCall[] = [];
       (chrome.omnibox.onInputStarted as unknown as Dispatchable).dispatch();
@@ -33,6 +34,23 @@ export async function typeInOmnibox(browser: ExtensionBrowser, text: string, wai
     },
     [text, waitMs] as const,
   );
+}
+
+/**
+ * The extension's worker, started where Chromium stopped it: typing the keyword starts it in a real address bar, and
+ * events cannot be fired in a stopped worker, so an extension page's load starts it instead (else the next thing to
+ * start it would be its half-minute alarm).
+ */
+async function runningWorker(browser: ExtensionBrowser): Promise<Worker> {
+  const listed = await browser.worker();
+  // A stopped worker stays listed a while, and an evaluation there waits until something starts it again.
+  const answers = await Promise.race([listed.evaluate(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 2_000))]).catch(() => false);
+  if (answers) return listed;
+  // The options page's first messages start it.
+  const page = await browser.context.newPage();
+  await page.goto(browser.url('options.html'));
+  await page.close();
+  return browser.worker();
 }
 
 /** Enter in the address bar on `content` (a suggestion's, or the typed words), opened as Chromium's `disposition` says. */

@@ -66,6 +66,22 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
       await expect.poll(() => options.evaluate(async (id) => (await chrome.tabs.get(id)).url, tabId), { timeout: 10_000 }).toBe(site.url('/velvet'));
     });
 
+    it('keeps the index’s search text; a background started afresh whose kept text is corrupt, or lost (as an earlier version had none), builds it again from the index', { timeout: 120_000 }, async () => {
+      const mossKey = `https://${site.url('/moss-lawns').replace('http://', '')}`;
+      const afresh = async () => {
+        await user.unloadBackground();
+        return contents((await user.typeInOmnibox('moss', 1_500))[0]);
+      };
+      // Kept by the sign-in's index sync.
+      expect(await options.evaluate(keptSearchText, 'read')).toContain('moss-lawns');
+
+      for (const spoilt of ['corrupt', 'delete'] as const) {
+        await options.evaluate(keptSearchText, spoilt);
+        expect(await afresh(), spoilt).toEqual([mossKey]);
+        expect(await options.evaluate(keptSearchText, 'read'), spoilt).toContain('moss-lawns');
+      }
+    });
+
     it('suggests nothing for words no bookmark holds, and Enter on them opens nothing', { timeout: 60_000 }, async () => {
       const before = (await tabUrls()).length;
       const calls = await user.typeInOmnibox('zzqx', 1_000);
@@ -75,4 +91,24 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
       expect(await tabUrls()).toHaveLength(before);
     });
   });
+}
+
+/**
+ * Runs in an extension page (the background's origin, so its IndexedDB): reads the kept search text, replaces it
+ * with lines of no form, or deletes it as an earlier version would have had none.
+ */
+async function keptSearchText(action: 'read' | 'corrupt' | 'delete'): Promise<string | null> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open('shelf-index', 1);
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const store = db.transaction('searchText', action === 'read' ? 'readonly' : 'readwrite').objectStore('searchText');
+  const req = action === 'read' ? store.get('current') : action === 'corrupt' ? store.put({ version: 1, text: 'moss\nno line of the form' }, 'current') : store.delete('current');
+  const result = await new Promise<unknown>((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  db.close();
+  return action === 'read' ? ((result as { text?: string } | undefined)?.text ?? null) : null;
 }
