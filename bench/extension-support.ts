@@ -216,19 +216,25 @@ export async function heapUsed(page: Page): Promise<number> {
 
 /**
  * Scrolls the element `selector` finds from top to bottom, 2,000 px a frame, answering every frame's length.
+ * By default each step scrolls in the frame's animation callback, after that frame's scroll handlers: the
+ * frame paints a position whose items the page draws only in the next one. With `asInput`, each step scrolls
+ * from a task after the frame, as a wheel or a dragged scroll bar does, so that the page's scroll handler
+ * runs before the next paint and every frame shows the items drawn for it.
  * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the page.
  */
-export const scrollFrames = (page: Page, selector: string): Promise<number[]> =>
+export const scrollFrames = (page: Page, selector: string, { asInput = false } = {}): Promise<number[]> =>
   page.evaluate(`new Promise((resolve) => {
   const el = document.querySelector(${JSON.stringify(selector)});
   const frames = [];
   el.scrollTo(0, 0);
   let last = performance.now();
+  const move = () => { el.scrollTop += 2000; };
   const step = (now) => {
     frames.push(now - last);
     last = now;
     if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return resolve(frames.slice(1));
-    el.scrollTop += 2000;
+    if (${asInput}) setTimeout(move);
+    else move();
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);

@@ -13,7 +13,7 @@ export interface Row {
   verdict: Verdict;
 }
 
-type Outcome = Pick<Row, 'result' | 'beside' | 'verdict'>;
+export type Outcome = Pick<Row, 'result' | 'beside' | 'verdict'>;
 
 type Labels = Pick<Row, 'section' | 'measurement' | 'target'> & { beside?: string };
 
