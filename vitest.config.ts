@@ -1,6 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+import { BROWSER_LANE, CODE_LANE } from './test/lanes.ts';
+
+/** The projects as given, once each is known to be in one of npm test's lanes. */
+function inLanes<P extends { test: { name: string } }>(projects: P[]): P[] {
+  for (const { test } of projects) {
+    if (![...CODE_LANE, ...BROWSER_LANE].includes(test.name)) throw new Error(`vitest project ${test.name} is in neither lane of test/lanes.ts, so npm test would not run it`);
+  }
+  return projects;
+}
 
 export default defineConfig({
   test: {
@@ -14,9 +23,18 @@ export default defineConfig({
     // loading the server again for every file was a third of those projects' CPU. So do the browser and Firefox files
     // (each launches a browser and a server of its own in its hooks; a fresh worker loading Playwright or Puppeteer took
     // 1.7-3.3 s of each file). The extension's files stay isolated: their DOM and fake browser are globals.
-    projects: [
+    projects: inLanes([
       {
-        test: { name: 'server', include: ['test/server/**/*.test.ts', 'test/lib/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 20_000, hookTimeout: 30_000 },
+        test: {
+          name: 'server',
+          include: ['test/server/**/*.test.ts', 'test/lib/**/*.test.ts'],
+          environment: 'node',
+          isolate: false,
+          // The files that start the server as a process start it from one bundle made for the run (server-bundle-global.ts).
+          globalSetup: ['test/support/server-bundle-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
       },
       {
         // The server tests again, each file with a redis-server of its own holding the limits and the
@@ -57,7 +75,7 @@ export default defineConfig({
             'test/server/export-fencing.test.ts',
             'test/server/{admin-postgres,cli,collection-list-backends,config-redis,copy-to-postgres,job-leases,limit-store,metadata,migration-011,postgres-outage,redis-outage,selfhost,shared-clock,smart-folders-units,sqlite-shared,store-version,tag-tree-units,trigram-fold}.test.ts',
           ],
-          globalSetup: ['test/support/postgres-global.ts'],
+          globalSetup: ['test/support/postgres-global.ts', 'test/support/server-bundle-setup.ts'],
           setupFiles: ['test/support/postgres-setup.ts'],
           environment: 'node',
           testTimeout: 20_000,
@@ -67,7 +85,14 @@ export default defineConfig({
       {
         // The hosted mode under its faults (test/faults/): two instances on PostgreSQL and Redis behind a balancer,
         // Redis killed and restarted, PostgreSQL restarted, each under load; one file, its own backends.
-        test: { name: 'faults', include: ['test/faults/**/*.test.ts'], environment: 'node', testTimeout: 90_000, hookTimeout: 90_000 },
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/support/server-bundle-setup.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+        },
       },
       {
         plugins: [WxtVitest()],
@@ -111,6 +136,6 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-    ],
+    ]),
   },
 });

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type BrowserContext, type Page, type Worker, chromium } from 'playwright-core';
-import { shelfScript } from '../support/server-bundle-global.ts';
-import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import { shelfScript, startShelfServer } from '../support/server-bundle-global.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 import type { Browser } from 'wxt/browser';
 
 // The extension API inside functions that run in Chromium (worker.evaluate): not a global of this Node process.
@@ -99,10 +99,9 @@ export function removeDir(dir: string): void {
 /** The real server, `server/main --port 0 --data <tmp> ...extraArgs` (see shelfScript), in its own process. */
 export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']): Promise<ShelfProcess> {
   const dataDir = tempDir('shelf-browser-data-');
-  const main = shelfScript('main');
   let server: ServerProcess;
   try {
-    server = await startServerProcess(main.script, ['--port', '0', '--data', dataDir, ...extraArgs], main.nodeArgs);
+    server = await startShelfServer(['--port', '0', '--data', dataDir, ...extraArgs]);
   } catch (err) {
     removeDir(dataDir);
     throw err;
@@ -134,7 +133,7 @@ export async function startShelf(extraArgs: string[] = ['--allow-private-fetch']
     kill: () => server.kill(),
     async restart() {
       await server.stop();
-      server = await startServerProcess(main.script, ['--port', '0', '--data', dataDir, ...extraArgs], main.nodeArgs);
+      server = await startShelfServer(['--port', '0', '--data', dataDir, ...extraArgs]);
       shelf.baseUrl = server.url;
     },
     async stop() {

@@ -10,7 +10,8 @@ import { type TestPostgres, startPostgres } from '../support/postgres.ts';
 import { type RawDb, openRawDb } from '../support/raw-db.ts';
 import { type TestRedis, startRedis } from '../support/redis.ts';
 import { roundRobin } from '../support/round-robin.ts';
-import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import { startShelfServer } from '../support/server-bundle-global.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 import { type Api, apiFor, nextIp } from '../support/server.ts';
 import { netscapeFile, startImportOf } from '../server/jobs-fixtures.ts';
 
@@ -57,7 +58,7 @@ let db: RawDb;
 
 async function startInstance(): Promise<Instance> {
   const args = ['--port', '0', '--database', databaseUrl, '--redis', redis.url, '--trust-proxy', '--raise-limits', '--test-clock', '--job-lease-ms', String(LEASE_MS)];
-  const server = await startServerProcess('server/main.ts', args);
+  const server = await startShelfServer(args);
   const id = server.banner.map((line) => line.match(/^instance (\S+)$/)?.[1]).find((x) => x !== undefined)!;
   return { ...server, id, origin: new URL(server.url).origin };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseServerConfig } from '../../server/config.ts';
-import { startServerProcess } from '../support/server-process.ts';
+import { startShelfServer } from '../support/server-bundle-global.ts';
 
 describe('--redis and --job-lease-ms', () => {
   it('take the Redis URL from the flag, else REDIS_URL (empty: unset)', () => {
@@ -27,7 +27,7 @@ describe('--redis and --job-lease-ms', () => {
   });
 
   it('will not start an instance that cannot reach its Redis, and says why without the password', async () => {
-    const start = startServerProcess('server/main.ts', ['--port', '0', '--data', '/nonexistent/never-created', '--redis', 'redis://:hunter2@127.0.0.1:1']);
+    const start = startShelfServer(['--port', '0', '--data', '/nonexistent/never-created', '--redis', 'redis://:hunter2@127.0.0.1:1']);
     await expect(start).rejects.toThrow(/exited \(code 1\)[\s\S]*could not connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/?: connect ECONNREFUSED/);
     await expect(start).rejects.not.toThrow(/hunter2/);
   });

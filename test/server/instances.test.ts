@@ -13,7 +13,8 @@ import { createDatabase } from '../support/postgres.ts';
 import { type RawDb, openRawDb } from '../support/raw-db.ts';
 import { type TestRedis, startRedis } from '../support/redis.ts';
 import { BACKEND, roundRobin } from '../support/round-robin.ts';
-import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import { startShelfServer } from '../support/server-bundle-global.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 import { type Api, type ApiResponse, apiFor, nextIp } from '../support/server.ts';
 import { KILLED_IMPORT_COUNT, netscapeFile, startImportOf } from './jobs-fixtures.ts';
 
@@ -42,7 +43,7 @@ async function startInstance(): Promise<Instance> {
   // --job-lease-ms: a killed instance's job is taken over 2 s later rather than 30.
   const database = databaseUrl === null ? ['--data', dataDir] : ['--database', databaseUrl];
   const args = ['--port', '0', ...database, '--redis', redis.url, '--test-clock', '--trust-proxy', '--job-lease-ms', '2000'];
-  const server = await startServerProcess('server/main.ts', args);
+  const server = await startShelfServer(args);
   const id = server.banner.map((line) => line.match(/^instance (\S+)$/)?.[1]).find((x) => x !== undefined);
   expect(id).toMatch(/^inst_/);
   return { ...server, id: id!, origin: new URL(server.url).origin };

@@ -6,7 +6,8 @@ import { ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
 import { IMPORT_MESSAGES } from '../../server/jobs/import-job.ts';
 import { dataOf } from '../support/expect.ts';
 import { createDatabase } from '../support/postgres.ts';
-import { type ServerProcess, startServerProcess } from '../support/server-process.ts';
+import { startShelfServer } from '../support/server-bundle-global.ts';
+import type { ServerProcess } from '../support/server-process.ts';
 import { type Api, apiFor, nextIp, startTestServer } from '../support/server.ts';
 import { KILLED_IMPORT_COUNT, allBookmarks, netscapeFile, startImportOf, upload } from './jobs-fixtures.ts';
 
@@ -37,7 +38,7 @@ async function newPlace(): Promise<Place> {
  */
 async function startProcess(place: Place): Promise<ServerProcess & { baseUrl: string; token: string | null }> {
   const database = place.databaseUrl === null ? ['--data', place.dataDir] : ['--database', place.databaseUrl];
-  const server = await startServerProcess('server/main.ts', ['--port', '0', ...database, '--test-clock', '--raise-limits', '--job-lease-ms', '3000']);
+  const server = await startShelfServer(['--port', '0', ...database, '--test-clock', '--raise-limits', '--job-lease-ms', '3000']);
   return { ...server, baseUrl: server.url, token: server.banner.join('\n').match(/\btok_[0-9a-f]{64}\b/)?.[0] ?? null };
 }
 

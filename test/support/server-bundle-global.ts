@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleServer } from '../../scripts/server-bundle.ts';
+import { type ServerProcess, startServerProcess } from './server-process.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -33,4 +34,10 @@ export async function provideServerBundle(): Promise<() => void> {
 export function shelfScript(name: 'main' | 'admin'): { script: string; nodeArgs: string[] } {
   const bundle = process.env[SERVER_BUNDLE_ENV];
   return bundle ? { script: join(bundle, `${name}.js`), nodeArgs: [] } : { script: `server/${name}.ts`, nodeArgs: ['--import', 'tsx'] };
+}
+
+/** The Shelf server in its own process (`server/main --port 0 ...args` in practice), from the run's bundle where there is one. */
+export function startShelfServer(args: string[]): Promise<ServerProcess> {
+  const main = shelfScript('main');
+  return startServerProcess(main.script, args, main.nodeArgs);
 }
