@@ -15,6 +15,7 @@ import { ClaimSettler } from './claim-settler.ts';
 import { addHeaders, reply, withCollectedHeaders } from './respond.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { SerializedJson } from './serialized-json.ts';
+import type { UserVersions } from './user-versions.ts';
 import type { AppEnv, AuthContext } from './env.ts';
 import { readJsonBody } from './read-body.ts';
 import { validate } from './validation.ts';
@@ -56,7 +57,7 @@ export class Router {
 
   constructor(
     private app: Hono<AppEnv>,
-    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock; cache: ResponseCache },
+    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock; cache: ResponseCache; userVersions: UserVersions },
   ) {}
 
   add<E extends Endpoint>(endpoint: E, handler: Handler<E>): void {
@@ -121,15 +122,19 @@ export class Router {
     return respond(input.c, await produce(route, input));
   }
 
-  /** The version was read when the request came in, so an entry is never newer than the version it is filed under. */
+  /**
+   * The user's data version is read before the answer is made, so an entry is never newer than
+   * the version it is filed under; it is read as of the store version the request came in with.
+   */
   private async cached<E extends Endpoint>(route: Route<E>, input: RouteInput<E>, key: string): Promise<Response> {
-    const { c } = input;
-    const version = c.get('dataVersion');
-    const hit = this.deps.cache.get(key, version);
+    const { c, auth } = input;
+    const known = this.deps.userVersions.of(auth.userId, c.get('dataVersion'));
+    const version = typeof known === 'string' ? known : await known; // SQLite's is at hand: no microtask turn for it
+    const hit = this.deps.cache.get(auth.userId, key, version);
     if (hit !== undefined) return enveloped(c, hit, 200);
     const reply = await this.producedOnce(route, input, `${version}\n${key}`);
     if (reply instanceof Response || reply.status !== 200) return respond(c, reply);
-    this.deps.cache.set(key, version, reply.opened);
+    this.deps.cache.set(auth.userId, key, version, reply.opened);
     return enveloped(c, reply.opened, 200);
   }
 
