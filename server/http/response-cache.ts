@@ -38,9 +38,12 @@ interface UserEntries {
   keys: Set<string>;
 }
 
+/** An answer's bytes, in the parts it was made in (shared with whoever else holds them: never written to). */
+export type CachedBody = readonly Uint8Array[];
+
 interface Entry {
   user: UserEntries;
-  body: Buffer;
+  body: CachedBody;
 }
 
 export class ResponseCache {
@@ -55,7 +58,7 @@ export class ResponseCache {
   constructor(private limits: ResponseCacheLimits = DEFAULT_RESPONSE_CACHE_LIMITS) {}
 
   /** `key` is one of `userId`'s; `version`, the user's data version as the request found it. */
-  get(userId: string, key: string, version: string): Buffer | undefined {
+  get(userId: string, key: string, version: string): CachedBody | undefined {
     const entry = this.holds(userId, version) ? this.entries.get(key) : undefined;
     if (entry === undefined) {
       this.misses++;
@@ -70,7 +73,7 @@ export class ResponseCache {
     return entry.body;
   }
 
-  set(userId: string, key: string, version: string, body: Buffer): void {
+  set(userId: string, key: string, version: string, body: CachedBody): void {
     const cost = entryCost(key, body);
     // One answer may not push out most of the others; a quarter of the default budget still holds the whole
     // GET /collections of an account at the 10,000-collection cap (4.5 MB with the longest names), which
@@ -118,4 +121,8 @@ export class ResponseCache {
   }
 }
 
-const entryCost = (key: string, body: Buffer): number => 2 * key.length + body.byteLength + ENTRY_OVERHEAD_BYTES;
+function entryCost(key: string, body: CachedBody): number {
+  let cost = 2 * key.length + ENTRY_OVERHEAD_BYTES;
+  for (const part of body) cost += part.byteLength;
+  return cost;
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RESPONSE_CACHE_LIMITS, ENTRY_OVERHEAD_BYTES, ResponseCache } from '../../server/http/response-cache.ts';
+import { type CachedBody, DEFAULT_RESPONSE_CACHE_LIMITS, ENTRY_OVERHEAD_BYTES, ResponseCache } from '../../server/http/response-cache.ts';
 import { type Api, type TestServer, type TestUser, startIsolatedTestServer } from '../support/server.ts';
 
 let t: TestServer;
@@ -17,6 +17,8 @@ afterAll(async () => {
 
 const usage = () => t.server.deps.responseCache.usage();
 const counts = () => t.server.deps.responseCache.counts();
+/** A cached answer's bytes as text. */
+const text = (body: CachedBody | undefined) => (body === undefined ? undefined : Buffer.concat(body).toString());
 const junk = () => randomBytes(96).toString('hex');
 
 /** `count` GETs, `parallel` at a time, each path from `path(i)`; every one must answer 200. */
@@ -112,45 +114,55 @@ describe('an answer from the cache', () => {
 describe('the read cache accounting', () => {
   it('counts keys in its byte budget, so long keys with tiny answers are bounded too', () => {
     const cache = new ResponseCache({ maxBytes: 64 * 1024, maxEntries: 1_000 });
-    const body = Buffer.from('[]');
+    const body = [Buffer.from('[]')];
     for (let i = 0; i < 1_000; i++) cache.set('user', `user /bookmarks ${i} ${'x'.repeat(2_000)}`, 'v1', body);
     const { entries, bytes } = cache.usage();
     expect(bytes).toBeLessThanOrEqual(64 * 1024);
-    const perEntry = 2 * `user /bookmarks 999 ${'x'.repeat(2_000)}`.length + body.length + ENTRY_OVERHEAD_BYTES;
+    const perEntry = 2 * `user /bookmarks 999 ${'x'.repeat(2_000)}`.length + 2 + ENTRY_OVERHEAD_BYTES;
     expect(entries).toBe(Math.floor((64 * 1024) / perEntry));
   });
 
   it('refuses an answer larger than a quarter of its budget, and keeps the others', () => {
     const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
-    cache.set('u', 'small', 'v1', Buffer.alloc(100));
-    cache.set('u', 'quarter', 'v1', Buffer.alloc(1_800));
-    cache.set('u', 'large', 'v1', Buffer.alloc(2_000));
+    cache.set('u', 'small', 'v1', [Buffer.alloc(100)]);
+    cache.set('u', 'quarter', 'v1', [Buffer.alloc(1_800)]);
+    cache.set('u', 'large', 'v1', [Buffer.alloc(2_000)]);
     expect(cache.get('u', 'large', 'v1')).toBeUndefined();
-    expect(cache.get('u', 'quarter', 'v1')?.length).toBe(1_800);
-    expect(cache.get('u', 'small', 'v1')?.length).toBe(100);
+    expect(cache.get('u', 'quarter', 'v1')).toEqual([Buffer.alloc(1_800)]);
+    expect(cache.get('u', 'small', 'v1')).toEqual([Buffer.alloc(100)]);
   });
 
   it("serves a user's entry only at the version of that user's data it was made at, and forgets the user's older ones at the first newer one", () => {
     const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
-    cache.set('u', 'u a', 'v1', Buffer.from('1'));
-    cache.set('u', 'u b', 'v1', Buffer.from('2'));
-    cache.set('w', 'w a', 'v1', Buffer.from('4'));
+    cache.set('u', 'u a', 'v1', [Buffer.from('1')]);
+    cache.set('u', 'u b', 'v1', [Buffer.from('2')]);
+    cache.set('w', 'w a', 'v1', [Buffer.from('4')]);
     expect(cache.get('u', 'u a', 'v2')).toBeUndefined();
     expect(cache.usage()).toEqual({ entries: 1, bytes: 2 * 'w a'.length + 1 + ENTRY_OVERHEAD_BYTES });
-    expect(cache.get('w', 'w a', 'v1')?.toString()).toBe('4');
-    cache.set('u', 'u a', 'v2', Buffer.from('3'));
-    expect(cache.get('u', 'u a', 'v2')?.toString()).toBe('3');
+    expect(text(cache.get('w', 'w a', 'v1'))).toBe('4');
+    cache.set('u', 'u a', 'v2', [Buffer.from('3')]);
+    expect(text(cache.get('u', 'u a', 'v2'))).toBe('3');
     expect(cache.counts()).toEqual({ hits: 2, misses: 1 });
+  });
+
+  it('keeps an answer made in parts as those very parts, counted by their bytes', () => {
+    const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
+    const parts = [Buffer.from('{"data":'), Buffer.from('[1,'), Buffer.from('2]')];
+    cache.set('u', 'u list', 'v1', parts);
+    expect(cache.usage().bytes).toBe(2 * 'u list'.length + 13 + ENTRY_OVERHEAD_BYTES);
+    const kept = cache.get('u', 'u list', 'v1')!;
+    expect(kept).toHaveLength(parts.length);
+    expect(kept.every((part, i) => part === parts[i])).toBe(true);
   });
 
   it('lets the least recently used entry go first', () => {
     const cache = new ResponseCache({ maxBytes: 1_000_000, maxEntries: 2 });
-    cache.set('u', 'a', 'v1', Buffer.from('1'));
-    cache.set('u', 'b', 'v1', Buffer.from('2'));
+    cache.set('u', 'a', 'v1', [Buffer.from('1')]);
+    cache.set('u', 'b', 'v1', [Buffer.from('2')]);
     cache.get('u', 'a', 'v1');
-    cache.set('u', 'c', 'v1', Buffer.from('3'));
+    cache.set('u', 'c', 'v1', [Buffer.from('3')]);
     expect(cache.get('u', 'b', 'v1')).toBeUndefined();
-    expect(cache.get('u', 'a', 'v1')?.toString()).toBe('1');
-    expect(cache.get('u', 'c', 'v1')?.toString()).toBe('3');
+    expect(text(cache.get('u', 'a', 'v1'))).toBe('1');
+    expect(text(cache.get('u', 'c', 'v1'))).toBe('3');
   });
 });
