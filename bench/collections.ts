@@ -20,7 +20,7 @@ const MAX_OTHER_P99_MS = 50;
 /** The account at the cap asks for its whole list over this many connections at once, as the review's loop did, for this long. */
 const CONCURRENT = 8;
 const SECONDS = 5;
-/** How often the account writes in the second row, so that the list it loops is made again (the read cache holds one version). */
+/** How often the account writes in the second row, so that the list it loops is made again (its cached answers are of its data's version). */
 const WRITE_EVERY_MS = 200;
 /** The longest name a collection may have. */
 const NAME_LENGTH = 200;
@@ -32,8 +32,10 @@ const NAME_LENGTH = 200;
  * that receiving the lists does not slow this process's probe) while another user (the bench
  * library's) calls GET /bookmarks?limit=1 one request after another: that user's p50 and p99
  * meanwhile, beside the same figures with nothing else running. Then the same while the account
- * renames one of its collections five times a second, so that the read cache is emptied after each
- * (SQLite builds the list again; PostgreSQL patches the rename into the list it last built).
+ * renames one of its collections five times a second, so that its cached list is stale after each
+ * (SQLite builds the list again; PostgreSQL patches the rename into the list it last built); the
+ * other user's cached answers stay. Beside each, the server's CPU time in the row, which a busy
+ * machine disturbs less than the latencies.
  * Both rows on SQLite, then on PostgreSQL (the hosted mode: the same data moved over with
  * copy-to-postgres into a throwaway cluster).
  */
@@ -77,7 +79,8 @@ async function worstRequestRows(ws: Workspace, backend: string, token: string, s
         return {
           result:
             `${list.requestsPerSecond.toFixed(0)} lists/s of ${(bytes / 1024 / 1024).toFixed(1)} MB, p99 ${fmtMs(list.p99Ms)}` +
-            `${moving ? `, ${writes} renames` : ''}; other user meanwhile: p50 ${fmtMs(median(times))} · p99 ${fmtMs(p99)} (${times.length} requests)`,
+            `${moving ? `, ${writes} renames` : ''}; other user meanwhile: p50 ${fmtMs(median(times))} · p99 ${fmtMs(p99)} (${times.length} requests); ` +
+            `server CPU ${((list.cpuUsPerRequest * list.ok) / 1e6).toFixed(2)} s`,
           beside,
           verdict: verdict(p99 <= MAX_OTHER_P99_MS),
         };
@@ -98,8 +101,8 @@ async function worstRequestRows(ws: Workspace, backend: string, token: string, s
     };
     return [
       await row(worst, false),
-      // Any write moves the data on and empties the read cache: the list after each rename is made again.
-      await row(`${worst}, the account renaming a collection every ${WRITE_EVERY_MS} ms (the read cache emptied by each)`, true),
+      // A write moves the writer's data on: its list after each rename is made again (or patched), the other user's answers stay cached.
+      await row(`${worst}, the account renaming a collection every ${WRITE_EVERY_MS} ms (its cached list stale after each)`, true),
     ];
   } finally {
     await shelf.stop();
