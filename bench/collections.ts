@@ -4,6 +4,7 @@ import { MAX_COLLECTIONS_PER_USER, MAX_COLLECTION_DEPTH } from '../lib/api/colle
 import { latencyDuring } from '../test/support/latency.ts';
 import { startPostgres } from '../test/support/postgres.ts';
 import { apiClient } from './api.ts';
+import { otherUserMissesWhileRenaming } from './collections-misses.ts';
 import { Load } from './http-load.ts';
 import { seedNewUser } from './new-user.ts';
 import { otherUserAlone } from './other-user.ts';
@@ -43,11 +44,14 @@ export async function collectionsSection(ws: Workspace): Promise<Row[]> {
   const dir = ws.seededDir('collections');
   const token = await seedUserAtCap(dir);
   const rows = await worstRequestRows(ws, 'SQLite', token, () => startShelfServer(dir));
+  rows.push(await missesRow('SQLite', () => otherUserMissesWhileRenaming()));
   const cluster = await startPostgres();
   try {
     const url = await cluster.createDatabase();
     await run('npm', ['run', '--silent', 'copy-to-postgres', '--', '--data', dir, '--database', url], { cwd: root, maxBuffer: 1 << 24 });
     rows.push(...(await worstRequestRows(ws, 'PostgreSQL', token, () => startShelfServerOn(['--database', url]))));
+    const missesUrl = await cluster.createDatabase();
+    rows.push(await missesRow('PostgreSQL', () => otherUserMissesWhileRenaming(missesUrl)));
   } catch (err) {
     rows.push(failureRow({ section: SECTION, measurement: 'PostgreSQL: the account at the cap copied over', target: '' }, err));
   } finally {
@@ -108,6 +112,20 @@ async function worstRequestRows(ws: Workspace, backend: string, token: string, s
     await shelf.stop();
   }
 }
+
+/** The rename row's load-proof count: the other user's read-cache misses while the account renames (bench/collections-misses.ts). */
+const missesRow = (backend: string, count: typeof otherUserMissesWhileRenaming) =>
+  measured(
+    {
+      section: SECTION,
+      measurement: `${backend}: the other user's read-cache misses while an account renames a collection every ${WRITE_EVERY_MS} ms for ${SECONDS} s (a server in process, counted)`,
+      target: "its first request only: another user's writes leave its answers cached",
+    },
+    async () => {
+      const { misses, requests, renames } = await count();
+      return { result: `${fmtCount(misses)} misses of ${fmtCount(requests)} requests, ${renames} renames`, beside: '', verdict: verdict(misses <= 1) };
+    },
+  );
 
 /** Calls `write` every WRITE_EVERY_MS, one at a time, until the function it answers is called (which waits for the last write). */
 function renameLoop(write: () => Promise<unknown>): () => Promise<void> {
