@@ -123,7 +123,7 @@ const missesRow = (backend: string, count: typeof otherUserMissesWhileRenaming) 
     },
     async () => {
       const { misses, requests, renames } = await count();
-      return { result: `${fmtCount(misses)} misses of ${fmtCount(requests)} requests, ${renames} renames`, beside: '', verdict: verdict(misses <= 1) };
+      return { result: `${fmtCount(misses)} ${misses === 1 ? 'miss' : 'misses'} of ${fmtCount(requests)} requests, ${renames} renames`, beside: '', verdict: verdict(misses <= 1) };
     },
   );
 
