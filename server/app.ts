@@ -10,6 +10,7 @@ import { requestContext } from './http/request-context.ts';
 import { failure } from './http/respond.ts';
 import { RememberingRouter } from './http/remembering-router.ts';
 import { Router } from './http/router.ts';
+import { UserVersions } from './http/user-versions.ts';
 import { registerRoutes } from './routes/index.ts';
 import { openApiRoute } from './routes/openapi.ts';
 import { sharedPages } from './routes/shared-pages.ts';
@@ -64,6 +65,7 @@ export function createApp(deps: ServerDeps): Hono<AppEnv> {
     idempotency: deps.store.idempotency,
     clock: deps.clock,
     cache: deps.responseCache,
+    userVersions: new UserVersions((userId) => deps.store.userVersion(userId)),
   });
   registerRoutes(router, deps);
   app.route('/v1', v1);

@@ -15,6 +15,7 @@ import { ClaimSettler } from './claim-settler.ts';
 import { addHeaders, reply, withCollectedHeaders } from './respond.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { SerializedJson } from './serialized-json.ts';
+import type { UserVersions } from './user-versions.ts';
 import type { AppEnv, AuthContext } from './env.ts';
 import { readJsonBody } from './read-body.ts';
 import { validate } from './validation.ts';
@@ -56,7 +57,7 @@ export class Router {
 
   constructor(
     private app: Hono<AppEnv>,
-    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock; cache: ResponseCache },
+    private deps: { guards: Guards; idempotency: IdempotencyStore; clock: Clock; cache: ResponseCache; userVersions: UserVersions },
   ) {}
 
   add<E extends Endpoint>(endpoint: E, handler: Handler<E>): void {
@@ -121,15 +122,19 @@ export class Router {
     return respond(input.c, await produce(route, input));
   }
 
-  /** The version was read when the request came in, so an entry is never newer than the version it is filed under. */
+  /**
+   * The user's data version is read before the answer is made, so an entry is never newer than
+   * the version it is filed under; it is read as of the store version the request came in with.
+   */
   private async cached<E extends Endpoint>(route: Route<E>, input: RouteInput<E>, key: string): Promise<Response> {
-    const { c } = input;
-    const version = c.get('dataVersion');
-    const hit = this.deps.cache.get(key, version);
+    const { c, auth } = input;
+    const known = this.deps.userVersions.of(auth.userId, c.get('dataVersion'));
+    const version = typeof known === 'string' ? known : await known; // SQLite's is at hand: no microtask turn for it
+    const hit = this.deps.cache.get(auth.userId, key, version);
     if (hit !== undefined) return enveloped(c, hit, 200);
     const reply = await this.producedOnce(route, input, `${version}\n${key}`);
     if (reply instanceof Response || reply.status !== 200) return respond(c, reply);
-    this.deps.cache.set(key, version, reply.opened);
+    this.deps.cache.set(auth.userId, key, version, reply.opened);
     return enveloped(c, reply.opened, 200);
   }
 
@@ -205,28 +210,33 @@ export class Router {
 
 const ENVELOPE_START = Buffer.from('{"data":');
 
-/** The envelope's start and the serialized data, as bytes: what the response cache keeps, and sends as it is. */
-const openEnvelope = (json: string | SerializedJson<unknown>): Buffer =>
-  typeof json === 'string' ? Buffer.from(`{"data":${json}`) : Buffer.concat([ENVELOPE_START, ...json.parts]);
+/**
+ * The envelope's start and the serialized data, as bytes in parts: what the response cache keeps,
+ * and sends as it is. Already-serialized data keeps its parts, not copied into one buffer: a list
+ * at the collection cap is 4.4 MB, and its parts are the very bytes PostgreSQL's kept list holds.
+ */
+const openEnvelope = (json: string | SerializedJson<unknown>): Opened =>
+  typeof json === 'string' ? [Buffer.from(`{"data":${json}`)] : [ENVELOPE_START, ...json.parts];
 
 /**
  * The envelope around already-serialized data (`opened`, from openEnvelope): a cached
  * page is sent without being parsed, encoded or copied again. To a GET on node's
- * server it is written straight to node's response, the page and the envelope's
+ * server it is written straight to node's response, the page's parts and the envelope's
  * few closing characters apart but in one system call (joining them would copy the
  * whole page: a tenth of the server's time on a 40 kB page). The request id is
  * ASCII, so the closing text's length is its byte length.
  */
-function enveloped(c: Context<AppEnv>, opened: Buffer, status: ContentfulStatusCode): Response {
+function enveloped(c: Context<AppEnv>, opened: Opened, status: ContentfulStatusCode): Response {
   const close = `,"meta":{"requestId":"${c.get('requestId')}"}}`;
-  const length = opened.length + close.length;
+  let length = close.length;
+  for (const part of opened) length += part.byteLength;
   const outgoing = c.env.outgoing as unknown;
   if (c.req.method !== 'GET' || !(outgoing instanceof ServerResponse)) {
-    return reply(c, Buffer.concat([opened, Buffer.from(close)], length), status);
+    return reply(c, Buffer.concat([...opened, Buffer.from(close)], length), status);
   }
   outgoing.writeHead(status, headerList(c.get('headers'), length));
-  outgoing.cork(); // end() uncorks: the head and both pieces leave in one writev
-  outgoing.write(opened);
+  outgoing.cork(); // end() uncorks: the head and every piece leave in one writev
+  for (const part of opened) outgoing.write(part);
   outgoing.end(close, 'latin1');
   // @hono/node-server's documented marker: it then writes nothing more (it is built when this module loads, before serve()).
   return RESPONSE_ALREADY_SENT;
@@ -246,10 +256,12 @@ function headerList(collected: Record<string, string>, length: number): string[]
   return list;
 }
 
+/** The envelope's start and the data, in parts (openEnvelope); shared, so never written to. */
+type Opened = readonly Uint8Array[];
+
 interface Serialized {
   status: ContentfulStatusCode;
-  /** The envelope's start and the data (openEnvelope). */
-  opened: Buffer;
+  opened: Opened;
 }
 
 interface Route<E extends Endpoint> {

@@ -5,7 +5,7 @@
  */
 export class SerializedJson<T> {
   declare private readonly data: T;
-  /** The JSON's bytes in order, in parts when they were put together from pieces (copied into one buffer once, by the router). */
+  /** The JSON's bytes in order, in parts when they were put together from pieces (the router caches and sends the parts as they are). */
   readonly parts: readonly Uint8Array[];
 
   constructor(...parts: Uint8Array[]) {

@@ -32,5 +32,11 @@ export interface Store {
    * (this process, the admin command, another instance): what cached answers are checked against.
    */
   version(): Awaitable<string>;
+  /**
+   * An opaque token that changes whenever data in one user's cached answers changes (their
+   * bookmarks, tags, collections, smart folders, files or account), whoever changed it; another
+   * user's writes leave it as it was. Read after version(), it is never behind it.
+   */
+  userVersion(userId: string): Awaitable<string>;
   close(): Promise<void>;
 }

@@ -159,17 +159,24 @@ describe('two instances behind a round-robin proxy', () => {
     for (const a of after) expectError(a, 401, 'TOKEN_REVOKED');
   });
 
-  it("never answer a read from a cache the other instance's write made stale", async () => {
-    const u = await user();
-    const titles = async () => {
-      const answers = await Promise.all([0, 1].map(() => u.api('GET', '/bookmarks?limit=10')));
+  it("never answer a read from a cache the other instance's write made stale, nor one a write by another process made stale", async () => {
+    const [u, other] = [await user(), await user()];
+    expect((await other.api('POST', '/bookmarks', { body: { url: 'https://example.com/other', title: 'Other' } })).status).toBe(201);
+    const titles = async (who: typeof u) => {
+      const answers = await Promise.all([0, 1].map(() => who.api('GET', '/bookmarks?limit=10')));
       expect(backends(answers)).toEqual(new Set(['0', '1']));
       return answers.map((a) => dataOf(a, BookmarkPage).data.map((b) => b.title));
     };
-    expect(await titles()).toEqual([[], []]);
-    expect(await titles()).toEqual([[], []]); // now cached on both
-    expect((await u.api('POST', '/bookmarks', { body: { url: 'https://example.com/cached', title: 'Fresh' } })).status).toBe(201);
-    expect(await titles()).toEqual([['Fresh'], ['Fresh']]);
+    expect(await titles(u)).toEqual([[], []]);
+    expect(await titles(u)).toEqual([[], []]); // now cached on both
+    expect(await titles(other)).toEqual([['Other'], ['Other']]);
+    const write = await u.api('POST', '/bookmarks', { body: { url: 'https://example.com/cached', title: 'Fresh' } });
+    expect(write.status).toBe(201);
+    expect(await titles(u)).toEqual([['Fresh'], ['Fresh']]); // the instance that did not write among them
+    expect(await titles(other)).toEqual([['Other'], ['Other']]);
+    // As the admin command or a job would: a write through a connection of its own, no instance told.
+    await db.run("UPDATE bookmarks SET title = 'Renamed elsewhere' WHERE user_id = ?", u.userId);
+    expect(await titles(u)).toEqual([['Renamed elsewhere'], ['Renamed elsewhere']]);
   });
 
   it('let one request of those sharing an Idempotency-Key create, whichever instance each reaches', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RESPONSE_CACHE_LIMITS, ENTRY_OVERHEAD_BYTES, ResponseCache } from '../../server/http/response-cache.ts';
+import { type CachedBody, DEFAULT_RESPONSE_CACHE_LIMITS, ENTRY_OVERHEAD_BYTES, ResponseCache } from '../../server/http/response-cache.ts';
 import { type Api, type TestServer, type TestUser, startIsolatedTestServer } from '../support/server.ts';
 
 let t: TestServer;
@@ -16,6 +16,9 @@ afterAll(async () => {
 });
 
 const usage = () => t.server.deps.responseCache.usage();
+const counts = () => t.server.deps.responseCache.counts();
+/** A cached answer's bytes as text. */
+const text = (body: CachedBody | undefined) => (body === undefined ? undefined : Buffer.concat(body).toString());
 const junk = () => randomBytes(96).toString('hex');
 
 /** `count` GETs, `parallel` at a time, each path from `path(i)`; every one must answer 200. */
@@ -52,13 +55,31 @@ describe('the read cache under junk queries', () => {
     expect(bytes).toBeLessThanOrEqual(DEFAULT_RESPONSE_CACHE_LIMITS.maxBytes);
   }, 120_000);
 
-  it('drops every entry once a write moves the data on', async () => {
+  it("drops the writer's entries once a write moves its data on, and keeps serving another user's from the cache", async () => {
+    const other = await t.user();
+    const otherList = await other.api('GET', '/bookmarks');
     await u.api('GET', '/bookmarks');
-    expect(usage().entries).toBeGreaterThan(0);
+    expect(usage().entries).toBeGreaterThanOrEqual(2);
     expect((await u.api('POST', '/bookmarks', { body: { url: 'https://cache.example.org/b', title: 'B', description: '' } })).status).toBe(201);
+    const before = counts();
     const list = await u.api('GET', '/bookmarks');
     expect((list.body as { data: { data: { url: string }[] } }).data.data.map((b) => b.url)).toContain('https://cache.example.org/b');
-    expect(usage().entries).toBe(1);
+    expect(counts().misses).toBe(before.misses + 1);
+    const again = await other.api('GET', '/bookmarks');
+    expect(counts().hits).toBe(before.hits + 1);
+    expect(again.body).toMatchObject({ data: (otherList.body as { data: unknown }).data });
+    expect(usage().entries).toBe(2); // the writer's new list and the other user's: the writer's older answers went
+  });
+
+  it("serves nothing stale to the writer: each of its reads after a write shows it, whichever it asked before", async () => {
+    const before = await u.api('GET', '/bookmarks/stats');
+    const total = (before.body as { data: { total: number } }).data.total;
+    expect((await u.api('POST', '/bookmarks', { body: { url: 'https://cache.example.org/c', title: 'C', description: '' } })).status).toBe(201);
+    expect(((await u.api('GET', '/bookmarks/stats')).body as { data: { total: number } }).data.total).toBe(total + 1);
+    expect(((await u.api('GET', '/bookmarks/domains')).body as { data: { domain: string; count: number }[] }).data).toContainEqual({
+      domain: 'cache.example.org',
+      count: total + 1,
+    });
   });
 });
 
@@ -93,42 +114,55 @@ describe('an answer from the cache', () => {
 describe('the read cache accounting', () => {
   it('counts keys in its byte budget, so long keys with tiny answers are bounded too', () => {
     const cache = new ResponseCache({ maxBytes: 64 * 1024, maxEntries: 1_000 });
-    const body = Buffer.from('[]');
-    for (let i = 0; i < 1_000; i++) cache.set(`user /bookmarks ${i} ${'x'.repeat(2_000)}`, 'v1', body);
+    const body = [Buffer.from('[]')];
+    for (let i = 0; i < 1_000; i++) cache.set('user', `user /bookmarks ${i} ${'x'.repeat(2_000)}`, 'v1', body);
     const { entries, bytes } = cache.usage();
     expect(bytes).toBeLessThanOrEqual(64 * 1024);
-    const perEntry = 2 * `user /bookmarks 999 ${'x'.repeat(2_000)}`.length + body.length + ENTRY_OVERHEAD_BYTES;
+    const perEntry = 2 * `user /bookmarks 999 ${'x'.repeat(2_000)}`.length + 2 + ENTRY_OVERHEAD_BYTES;
     expect(entries).toBe(Math.floor((64 * 1024) / perEntry));
   });
 
   it('refuses an answer larger than a quarter of its budget, and keeps the others', () => {
     const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
-    cache.set('small', 'v1', Buffer.alloc(100));
-    cache.set('quarter', 'v1', Buffer.alloc(1_800));
-    cache.set('large', 'v1', Buffer.alloc(2_000));
-    expect(cache.get('large', 'v1')).toBeUndefined();
-    expect(cache.get('quarter', 'v1')?.length).toBe(1_800);
-    expect(cache.get('small', 'v1')?.length).toBe(100);
+    cache.set('u', 'small', 'v1', [Buffer.alloc(100)]);
+    cache.set('u', 'quarter', 'v1', [Buffer.alloc(1_800)]);
+    cache.set('u', 'large', 'v1', [Buffer.alloc(2_000)]);
+    expect(cache.get('u', 'large', 'v1')).toBeUndefined();
+    expect(cache.get('u', 'quarter', 'v1')).toEqual([Buffer.alloc(1_800)]);
+    expect(cache.get('u', 'small', 'v1')).toEqual([Buffer.alloc(100)]);
   });
 
-  it('serves an entry only at the version it was made at, and forgets the older version at the first newer one', () => {
+  it("serves a user's entry only at the version of that user's data it was made at, and forgets the user's older ones at the first newer one", () => {
     const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
-    cache.set('a', 'v1', Buffer.from('1'));
-    cache.set('b', 'v1', Buffer.from('2'));
-    expect(cache.get('a', 'v2')).toBeUndefined();
-    expect(cache.usage()).toEqual({ entries: 0, bytes: 0 });
-    cache.set('a', 'v2', Buffer.from('3'));
-    expect(cache.get('a', 'v2')?.toString()).toBe('3');
+    cache.set('u', 'u a', 'v1', [Buffer.from('1')]);
+    cache.set('u', 'u b', 'v1', [Buffer.from('2')]);
+    cache.set('w', 'w a', 'v1', [Buffer.from('4')]);
+    expect(cache.get('u', 'u a', 'v2')).toBeUndefined();
+    expect(cache.usage()).toEqual({ entries: 1, bytes: 2 * 'w a'.length + 1 + ENTRY_OVERHEAD_BYTES });
+    expect(text(cache.get('w', 'w a', 'v1'))).toBe('4');
+    cache.set('u', 'u a', 'v2', [Buffer.from('3')]);
+    expect(text(cache.get('u', 'u a', 'v2'))).toBe('3');
+    expect(cache.counts()).toEqual({ hits: 2, misses: 1 });
+  });
+
+  it('keeps an answer made in parts as those very parts, counted by their bytes', () => {
+    const cache = new ResponseCache({ maxBytes: 8_000, maxEntries: 10 });
+    const parts = [Buffer.from('{"data":'), Buffer.from('[1,'), Buffer.from('2]')];
+    cache.set('u', 'u list', 'v1', parts);
+    expect(cache.usage().bytes).toBe(2 * 'u list'.length + 13 + ENTRY_OVERHEAD_BYTES);
+    const kept = cache.get('u', 'u list', 'v1')!;
+    expect(kept).toHaveLength(parts.length);
+    expect(kept.every((part, i) => part === parts[i])).toBe(true);
   });
 
   it('lets the least recently used entry go first', () => {
     const cache = new ResponseCache({ maxBytes: 1_000_000, maxEntries: 2 });
-    cache.set('a', 'v1', Buffer.from('1'));
-    cache.set('b', 'v1', Buffer.from('2'));
-    cache.get('a', 'v1');
-    cache.set('c', 'v1', Buffer.from('3'));
-    expect(cache.get('b', 'v1')).toBeUndefined();
-    expect(cache.get('a', 'v1')?.toString()).toBe('1');
-    expect(cache.get('c', 'v1')?.toString()).toBe('3');
+    cache.set('u', 'a', 'v1', [Buffer.from('1')]);
+    cache.set('u', 'b', 'v1', [Buffer.from('2')]);
+    cache.get('u', 'a', 'v1');
+    cache.set('u', 'c', 'v1', [Buffer.from('3')]);
+    expect(cache.get('u', 'b', 'v1')).toBeUndefined();
+    expect(text(cache.get('u', 'a', 'v1'))).toBe('1');
+    expect(text(cache.get('u', 'c', 'v1'))).toBe('3');
   });
 });

@@ -30,6 +30,9 @@ export async function openPostgresStore(url: string): Promise<Store> {
     // The snapshot (xmin:xmax:in-progress ids) moves whenever a transaction that wrote commits,
     // on any connection of any instance: read per request, it is never behind a committed write.
     version: async () => (await db.get<{ v: string }>('SELECT pg_current_snapshot()::text AS v'))!.v,
+    // The id of the user's last writing transaction (007-data-versions.sql); none yet is 0.
+    userVersion: async (userId) =>
+      (await db.get<{ v: string }>('SELECT version::text AS v FROM data_versions WHERE user_id = $1', [userId]))?.v ?? '0',
     close: () => db.close(),
   };
 }

@@ -137,7 +137,7 @@ export class LastCollectionLists {
  * The list with `edited`'s object written again in its place, or undefined if the collection is not
  * there or would not stay in its place. Only the new object is made: the part it was in becomes the
  * views before and after it. A copy of the whole list held the event loop 10-40 ms at the cap on a busy
- * machine, and the router copies the parts into one buffer anyway.
+ * machine; the router caches and sends the parts as they are.
  */
 function withItem(list: KeptList, edited: Collection): Omit<KeptList, 'snapshot'> | undefined {
   if (list.parts.length > MAX_PARTS) return undefined;

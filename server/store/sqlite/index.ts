@@ -20,6 +20,7 @@ export function openSqliteStore(dataDir: string): Store {
   const version = trackVersion(db); // before the stores prepare their statements
   const tags = new SqliteTags(db);
   const collections = new SqliteCollections(db);
+  const userVersion = db.prepare<[string], number>('SELECT version FROM data_versions WHERE user_id = ?').pluck();
   return {
     accounts: new SqliteAccounts(db),
     bookmarks: new SqliteBookmarks(db),
@@ -34,6 +35,7 @@ export function openSqliteStore(dataDir: string): Store {
     files: new DiskFileBytes(join(dataDir, 'files'), isFileId),
     exports: new DiskFileBytes(join(dataDir, 'exports'), isArtifactName),
     version,
+    userVersion: (userId) => String(userVersion.get(userId) ?? 0),
     close: async () => {
       await Promise.all([tags.close(), collections.close()]);
       db.close();
