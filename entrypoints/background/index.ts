@@ -6,7 +6,6 @@ import { RequestScheduler } from '../../lib/client/scheduler.ts';
 import { handleMessages } from '../../lib/messaging/receive.ts';
 import type { Runtime } from '../../lib/messaging/transport.ts';
 import { spentRequestsItem } from '../../lib/storage/background-items.ts';
-import { indexedDbSearchText } from '../../lib/storage/search-text-store.ts';
 import { Account } from './account.ts';
 import { setupAutoCoverRetry } from './auto-covers.ts';
 import { setupCoverMenu } from './cover-menu.ts';
@@ -50,7 +49,7 @@ export function startBackground(): void {
   setupSaveAllTabsMenu(browser, services.tabs);
   setupSidePanel(browser);
   setupLibraryPage(browser);
-  const indexMemory = new IndexMemory(browser.storage.local, indexedDbSearchText());
+  const indexMemory = new IndexMemory(browser.storage.local, index.searchText);
   // Chrome reads suggestions' descriptions as XML; Firefox as plain text.
   setupOmnibox(browser, new Omnibox(account, indexMemory, opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'), indexMemory);
   setupIndexSync(browser, account, index, () => icon.refreshAll());

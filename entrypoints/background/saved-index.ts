@@ -4,6 +4,7 @@ import { type FullPassState, type IndexSyncProgress, fullPassItem, indexSyncItem
 import { normaliseUrl } from '../../lib/url.ts';
 import type { ApiClient } from '../../lib/client/api-client.ts';
 import type { Priority, RequestScheduler } from '../../lib/client/scheduler.ts';
+import { type SearchTextStore, nothingKept } from '../../lib/storage/search-text-store.ts';
 import type { Account } from './account.ts';
 
 /** The server's largest page: a library of 10,000 takes 50 list requests (51 with the library's size). */
@@ -28,6 +29,8 @@ export class SavedIndex {
     private account: Account,
     /** The request budget, which tells whether a full pass's next page would wait (and the pass could be cut there). */
     private budget: Pick<RequestScheduler, 'waitBefore'>,
+    /** The address bar's search text kept from the index (entrypoints/background/index-memory.ts), made stale before each write. */
+    readonly searchText: SearchTextStore = nothingKept(),
   ) {}
 
   async lookup(url: string): Promise<string | null> {
@@ -76,7 +79,7 @@ export class SavedIndex {
   clear(): Promise<void> {
     if (this.syncing) this.syncing.changes.push((entries) => Object.keys(entries).forEach((key) => delete entries[key]));
     return this.serially(async () => {
-      await Promise.all([savedIndexItem.set({ entries: {}, syncedAt: null }), fullPassItem.set(null)]);
+      await Promise.all([this.write({ entries: {}, syncedAt: null }), fullPassItem.set(null)]);
     });
   }
 
@@ -119,7 +122,7 @@ export class SavedIndex {
         const entries = progress.full ? fetched : merged(current.entries, fetched);
         const shadowed = progress.full ? progress.fetched - Object.keys(fetched).length : (current.shadowed ?? 0);
         for (const apply of changes) apply(entries);
-        await savedIndexItem.set({ entries, syncedAt: now, fullSyncedAt: progress.full ? now : (current.fullSyncedAt ?? null), shadowed });
+        await this.write({ entries, syncedAt: now, fullSyncedAt: progress.full ? now : (current.fullSyncedAt ?? null), shadowed });
         return Object.keys(entries).length;
       });
     })().finally(() => (this.syncing = null));
@@ -182,8 +185,14 @@ export class SavedIndex {
       const index = await savedIndexItem.get();
       const entries = { ...index.entries };
       apply(entries);
-      await savedIndexItem.set({ ...index, entries });
+      await this.write({ ...index, entries });
     });
+  }
+
+  /** Every write of the index: a stop between the two leaves no kept text older than the index. */
+  private async write(index: SavedIndexRecord): Promise<void> {
+    await this.searchText.stale();
+    await savedIndexItem.set(index);
   }
 
   private serially<T>(task: () => Promise<T>): Promise<T> {

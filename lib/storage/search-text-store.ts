@@ -1,11 +1,60 @@
 import { StoredSearchText } from './index-search-text.ts';
 
-/** Where the index's search text is kept between background starts. */
-export interface SearchTextStore {
-  /** The kept text; null when none is kept, or what is kept is not one. */
-  read(): Promise<string | null>;
-  write(text: string): Promise<void>;
+/** Where one text is stored: IndexedDB in the browser, memory in tests. */
+export interface TextSlot {
+  /** The stored text; null when none is stored, or what is stored is not one. */
+  get(): Promise<string | null>;
+  put(text: string): Promise<void>;
+  /** May fail (the text may still be there). */
+  remove(): Promise<void>;
 }
+
+/**
+ * The index's search text kept between background starts, never older than the index: the index's writer calls
+ * `stale()` before each write, which removes the kept text (so that a stop between the two leaves none, and the next
+ * reader builds it from the index) and refuses every text built before it. A text is written with the `version` read
+ * when it was built from the index.
+ */
+export class SearchTextStore {
+  private current = 0;
+  /** False once removed and not written since: a burst of index writes removes it once. */
+  private mayHoldText = true;
+  private removed: Promise<void> = Promise.resolve();
+
+  constructor(private slot: TextSlot) {}
+
+  /** Counts the index's writes begun in this background. */
+  get version(): number {
+    return this.current;
+  }
+
+  read(): Promise<string | null> {
+    return this.slot.get();
+  }
+
+  /** Keeps `text` unless the index has been written since `version`. */
+  write(text: string, version: number): Promise<void> {
+    if (version !== this.current) return Promise.resolve();
+    this.mayHoldText = true;
+    return this.slot.put(text);
+  }
+
+  /** Called before the index is written; settles once no text is kept. */
+  stale(): Promise<void> {
+    this.current++;
+    if (this.mayHoldText) {
+      this.mayHoldText = false;
+      // Slot calls run in the order made (IndexedDB's transactions on one store do): a write made before this removal lands before it.
+      // Not removed (IndexedDB failing now): tried again at the next write of the index.
+      this.removed = this.slot.remove().catch(() => void (this.mayHoldText = true));
+    }
+    return this.removed;
+  }
+}
+
+/** Nothing kept: the index is read from storage.local at each background start (Node's tests, which have no IndexedDB). */
+export const nothingKept = (): SearchTextStore =>
+  new SearchTextStore({ get: () => Promise.resolve(null), put: () => Promise.resolve(), remove: () => Promise.resolve() });
 
 const DATABASE = 'shelf-index';
 const STORE = 'searchText';
@@ -15,6 +64,13 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+function committed(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
   });
 }
 
@@ -36,8 +92,13 @@ export function indexedDbSearchText(factory: IDBFactory | undefined = globalThis
       return ready;
     })());
   };
-  return {
-    async read() {
+  const remove = async () => {
+    const tx = (await database()).transaction(STORE, 'readwrite');
+    tx.objectStore(STORE).delete(KEY);
+    await committed(tx);
+  };
+  return new SearchTextStore({
+    async get() {
       try {
         const db = await database();
         const parsed = StoredSearchText.safeParse(await request(db.transaction(STORE).objectStore(STORE).get(KEY)));
@@ -46,22 +107,16 @@ export function indexedDbSearchText(factory: IDBFactory | undefined = globalThis
         return null;
       }
     },
-    async write(text) {
+    async put(text) {
       try {
-        const db = await database();
-        const tx = db.transaction(STORE, 'readwrite');
+        const tx = (await database()).transaction(STORE, 'readwrite');
         tx.objectStore(STORE).put(StoredSearchText.parse({ version: 1, text }), KEY);
-        await new Promise<void>((resolve, reject) => {
-          tx.oncomplete = () => resolve();
-          tx.onerror = tx.onabort = () => reject(tx.error ?? new Error('IndexedDB write failed'));
-        });
+        await committed(tx);
       } catch {
-        // Not kept: an older text kept would answer for an index that has changed, so it goes, and the next
-        // background reads the index from storage.local and tries again.
-        await database()
-          .then((db) => request(db.transaction(STORE, 'readwrite').objectStore(STORE).delete(KEY)))
-          .catch(() => undefined);
+        // Not kept: an older text kept would answer for an index that has changed, so it goes.
+        await remove().catch(() => undefined);
       }
     },
-  };
+    remove,
+  });
 }

@@ -72,8 +72,8 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
         await user.unloadBackground();
         return contents((await user.typeInOmnibox('moss', 1_500))[0]);
       };
-      // Kept by the sign-in's index sync.
-      expect(await options.evaluate(keptSearchText, 'read')).toContain('moss-lawns');
+      // Kept once the sign-in's index sync has settled.
+      await expect.poll(() => options.evaluate(keptSearchText, 'read'), { timeout: 10_000 }).toContain('moss-lawns');
 
       for (const spoilt of ['corrupt', 'delete'] as const) {
         await options.evaluate(keptSearchText, spoilt);
