@@ -1,4 +1,5 @@
-import type { DuplicateGroup } from '../../lib/api/bookmarks.ts';
+import * as z from 'zod/mini';
+import { DuplicateGroup, DuplicatesResultOutline } from '../../lib/api/bookmarks.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import type { DuplicatesView } from '../../lib/messaging/library-replies.ts';
@@ -10,37 +11,41 @@ const FIND = { priority: 'user', heavy: 'duplicates' } as const;
 export const FIRST_GROUPS = 8;
 /** Searches whose rest is kept for moreDuplicates: two pages (the options page and the side panel) may search at once. */
 const KEPT = 2;
+const Groups = z.array(DuplicateGroup);
 
 /**
  * The API's duplicate groups. GET /bookmarks/duplicates is a heavy endpoint,
  * so it is sent only when the scheduler has room for it at once (refused
  * unsent otherwise, with when there is room: the page waits, not the
  * background), and each answer says when the next one may go. A page gets the
- * first screen's groups first and the rest from the answer kept here.
+ * first screen's groups first and the rest from the answer kept here; each
+ * group is checked against the API's schema when it is handed out, so the
+ * first screen does not wait for the check of all 500.
  */
 export class Duplicates {
-  private kept = new Map<number, DuplicateGroup[]>();
+  private kept = new Map<number, unknown[]>();
 
   constructor(
-    private account: Account,
+    private account: Pick<Account, 'client'>,
     private scheduler: Pick<RequestScheduler, 'waitBefore'>,
   ) {}
 
   async find(): Promise<DuplicatesView> {
-    const { groups } = await (await this.account.client()).call('duplicates', { priority: FIND.priority, maxWaitMs: 0 });
+    const { groups } = await (await this.account.client()).callShaped('duplicates', DuplicatesResultOutline, { priority: FIND.priority, maxWaitMs: 0 });
+    const first = checked(groups.slice(0, FIRST_GROUPS));
     let fetchedAt = Date.now();
     // Two answers in one millisecond (two pages): each keeps its own rest.
     while (this.kept.has(fetchedAt)) fetchedAt++;
     this.kept.set(fetchedAt, groups);
     for (const old of [...this.kept.keys()].slice(0, -KEPT)) this.kept.delete(old);
-    return { groups: groups.slice(0, FIRST_GROUPS), total: groups.length, fetchedAt, nextCheckAt: await this.nextCheckAt() };
+    return { groups: first, total: groups.length, fetchedAt, nextCheckAt: await this.nextCheckAt() };
   }
 
   /** The groups of the search answered at `fetchedAt` from `from` on; SEARCH_GONE once the background no longer holds it (it restarted, or newer searches replaced it). */
   more(fetchedAt: number, from: number): DuplicateGroup[] {
     const groups = this.kept.get(fetchedAt);
     if (!groups) throw new ClientError('SEARCH_GONE', 'The rest of this duplicate search is no longer held');
-    return groups.slice(from);
+    return checked(groups.slice(from));
   }
 
   /** When the next search may be sent (epoch ms); null: now. */
@@ -48,4 +53,11 @@ export class Duplicates {
     const wait = await this.scheduler.waitBefore(FIND);
     return wait > 0 ? Date.now() + wait : null;
   }
+}
+
+/** Groups of the server's answer as the API promises them, or the error an answer of another shape is. */
+function checked(groups: unknown[]): DuplicateGroup[] {
+  const parsed = Groups.safeParse(groups);
+  if (!parsed.success) throw new ClientError('MALFORMED_RESPONSE', "The server's answer to duplicates was not what the API promises");
+  return parsed.data;
 }

@@ -219,6 +219,11 @@ export type DuplicateBookmark = z.infer<typeof DuplicateBookmark>;
 export const DuplicateGroup = z.object({ normalizedUrl: z.string(), bookmarks: z.array(DuplicateBookmark) });
 export type DuplicateGroup = z.infer<typeof DuplicateGroup>;
 export const DuplicatesResult = z.object({ groups: z.array(DuplicateGroup) });
+/**
+ * DuplicatesResult with its groups not yet checked: a client that shows a few groups first checks each group
+ * with DuplicateGroup when it uses it, instead of all 500 (about 40-150 ms in a fresh worker) before the first.
+ */
+export const DuplicatesResultOutline = z.object({ groups: z.array(z.unknown()) });
 
 export const TrashQuery = z.object({ limit: limitParam(50, MAX_LIST_LIMIT), cursor: z.optional(Cursor) });
 export const TrashPage = BookmarkPage;

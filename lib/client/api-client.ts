@@ -43,6 +43,11 @@ export interface ApiClientOptions {
 
 export interface ApiClient {
   call<N extends EndpointName>(name: N, input?: CallInput<N>): Promise<CallOutput<N>>;
+  /**
+   * `call` whose answer is checked with `shape`, a looser form of the endpoint's response, instead of the whole
+   * of it: for a large answer whose parts the caller checks as it uses them (the duplicate groups).
+   */
+  callShaped<N extends EndpointName, S extends z.ZodMiniType>(name: N, shape: S, input?: CallInput<N>): Promise<z.output<S>>;
   /** Throws the SCOPE_REQUIRED that `call` would, unsent: for work whose first requests are only a step towards this one. */
   checkScope(name: EndpointName): void;
   /**
@@ -73,7 +78,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  async function send(name: EndpointName, input: CallInput<EndpointName>): Promise<unknown> {
+  async function send(name: EndpointName, input: CallInput<EndpointName>, shape: z.ZodMiniType | null = endpoints[name].response): Promise<unknown> {
     const endpoint = endpoints[name];
     checkScope(name);
     const headers: Record<string, string> = { Authorization: `Bearer ${options.token}` };
@@ -101,10 +106,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     };
     const response = await (options.scheduler ? options.scheduler.send(scheduled, transmit) : transmit());
     if (!response.ok) throw await errorFrom(response);
-    if (endpoint.response === null) return response;
+    if (shape === null) return response;
 
     const json = await response.json().catch(() => undefined);
-    const parsed = z.object({ data: endpoint.response }).safeParse(json);
+    const parsed = z.object({ data: shape }).safeParse(json);
     if (!parsed.success) {
       throw new ClientError('MALFORMED_RESPONSE', `The server's answer to ${name} was not what the API promises`, { status: response.status });
     }
@@ -128,6 +133,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     call: (name, input = {}) => send(name, input as CallInput<EndpointName>) as never,
+    callShaped: (name, shape, input = {}) => send(name, input as CallInput<EndpointName>, shape) as never,
     checkScope,
     upload,
   };

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import { netscapeHtml } from '../support/import-files.ts';
-import { type ExtensionBrowser, type ShelfProcess, dataOf, launchExtension, signInThroughOptions, speedUpTime, startShelf } from './support.ts';
+import { BUILD_DIR, type ExtensionBrowser, type ShelfProcess, dataOf, launchExtension, signInThroughOptions, speedUpTime, startShelf } from './support.ts';
 
 // A browser's Netscape file the project writes itself, so that this test runs in any clone.
 const FIXTURE = netscapeHtml();
@@ -39,6 +40,14 @@ describe('the options page’s smart folders, trash, import and export, in Chrom
   });
 
   const openSection = (name: string) => page.getByRole('navigation', { name: 'Options sections' }).getByRole('link', { name }).click();
+
+  it('starts the Duplicates view’s search from a parser-blocking script ahead of the page’s module', () => {
+    // As an async script it ran only once the whole page was parsed.
+    const html = readFileSync(join(BUILD_DIR, 'options.html'), 'utf8');
+    const early = html.indexOf('<script src="/options-early.js"></script>');
+    expect(early).toBeGreaterThan(-1);
+    expect(early).toBeLessThan(html.indexOf('<script type="module"'));
+  });
 
   it('builds a smart folder of three conditions and previews its first matches', async () => {
     await openSection('Smart folders');

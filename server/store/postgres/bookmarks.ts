@@ -40,10 +40,10 @@ import {
   toStats,
   urlTaken,
 } from '../shared/bookmark-results.ts';
-import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
+import { type BookmarkRow, type DuplicateRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { TAG_COLUMNS, type TagRow, toTag } from '../shared/tag-objects.ts';
 import { cursorBounds, ORDERS } from './bookmark-orders.ts';
-import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
+import { BOOKMARK_COLUMNS, DUPLICATE_COLUMNS } from './bookmark-rows.ts';
 import { PgBookmarkSearch } from './bookmark-search.ts';
 import { ensureTags, setBookmarkTags } from './tag-rows.ts';
 
@@ -89,7 +89,7 @@ const SQL = {
                    (SELECT MAX(m.seq) FROM bookmarks m WHERE m.user_id = $1 AND m.url_key = k.url_key AND m.deleted_at IS NULL) AS top
                  FROM url_key_counts k WHERE k.user_id = $1 AND k.count >= 2
                  ORDER BY newest DESC, top DESC LIMIT $2)
-               SELECT ${BOOKMARK_COLUMNS}, b.url_key FROM g JOIN bookmarks b ON b.user_id = $1 AND b.url_key = g.url_key AND b.deleted_at IS NULL
+               SELECT ${DUPLICATE_COLUMNS}, b.url_key FROM g JOIN bookmarks b ON b.user_id = $1 AND b.url_key = g.url_key AND b.deleted_at IS NULL
                ORDER BY g.newest DESC, g.top DESC, b.created_at ASC, b.seq ASC`,
   tagsOf: `SELECT ${TAG_COLUMNS} FROM bookmark_tags l JOIN tags t ON t.id = l.tag_id WHERE l.bookmark_id = $1 ORDER BY t.name_key`,
   tag: `SELECT ${TAG_COLUMNS} FROM tags t WHERE t.id = $1 AND t.user_id = $2`,
@@ -165,7 +165,7 @@ export class PgBookmarks implements BookmarksStore {
   }
 
   async duplicates(userId: string): Promise<DuplicatesResult> {
-    return toDuplicates(await this.db.all<Row & { url_key: string }>(SQL.duplicates, [userId, MAX_DUPLICATE_GROUPS]));
+    return toDuplicates(await this.db.all<DuplicateRow & { url_key: string } & Record<string, unknown>>(SQL.duplicates, [userId, MAX_DUPLICATE_GROUPS]));
   }
 
   async get(userId: string, id: string): Promise<Bookmark> {

@@ -1,7 +1,7 @@
 import { BookmarkType, type DuplicateBookmark, MAX_TAGS_PER_BOOKMARK } from '../../../lib/api/bookmarks.ts';
 import { ApiError, conflict } from '../../http/api-error.ts';
 import type { BookmarkStats, DuplicatesResult } from '../bookmarks.ts';
-import { type BookmarkRow, toDuplicateBookmark } from './bookmark-rows.ts';
+import { type BookmarkRow, type DuplicateRow, toDuplicateBookmark } from './bookmark-rows.ts';
 
 export const MAX_DUPLICATE_GROUPS = 500;
 
@@ -39,7 +39,7 @@ export function toStats(s: StatsRow | undefined): BookmarkStats {
 }
 
 /** Duplicate groups from their members' rows, read group after group in the answer's order. */
-export function toDuplicates(rows: (BookmarkRow & { url_key: string })[]): DuplicatesResult {
+export function toDuplicates(rows: (DuplicateRow & { url_key: string })[]): DuplicatesResult {
   const groups = new Map<string, DuplicateBookmark[]>();
   for (const row of rows) {
     const group = groups.get(row.url_key) ?? [];

@@ -57,8 +57,11 @@ export function toBookmark(r: BookmarkRow): Bookmark {
   };
 }
 
+/** The columns a duplicate group's member is made of: each backend's DUPLICATE_COLUMNS reads them. */
+export type DuplicateRow = Pick<BookmarkRow, 'id' | 'url' | 'title' | 'description' | 'note' | 'is_favorite' | 'collection_id' | 'cover_image' | 'created_at' | 'updated_at' | 'tag_names'>;
+
 /** A member of a duplicate group: the few fields GET /bookmarks/duplicates answers (lib/api/bookmarks.ts, DuplicateBookmark). */
-export function toDuplicateBookmark(r: BookmarkRow): DuplicateBookmark {
+export function toDuplicateBookmark(r: DuplicateRow): DuplicateBookmark {
   return {
     id: r.id,
     url: r.url,

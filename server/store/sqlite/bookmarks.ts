@@ -40,9 +40,9 @@ import {
   toStats,
   urlTaken,
 } from '../shared/bookmark-results.ts';
-import { type BookmarkRow, toBookmark } from '../shared/bookmark-rows.ts';
+import { type BookmarkRow, type DuplicateRow, toBookmark } from '../shared/bookmark-rows.ts';
 import { TAG_COLUMNS, type TagRow, toTag } from '../shared/tag-objects.ts';
-import { BOOKMARK_COLUMNS } from './bookmark-rows.ts';
+import { BOOKMARK_COLUMNS, DUPLICATE_COLUMNS } from './bookmark-rows.ts';
 import { ORDERS } from './bookmark-orders.ts';
 import { SqliteBookmarkSearch } from './bookmark-search.ts';
 import { ensureTags, setBookmarkTags } from './tag-rows.ts';
@@ -66,7 +66,7 @@ export const DUPLICATES_SQL = `WITH g AS (
        (SELECT MAX(m.seq) FROM bookmarks m INDEXED BY bookmarks_url_key WHERE m.user_id = @userId AND m.url_key = k.url_key AND m.deleted_at IS NULL) AS top
      FROM url_key_counts k INDEXED BY url_key_duplicates WHERE k.user_id = @userId AND k.count >= 2
      ORDER BY newest DESC, top DESC LIMIT @groups)
-   SELECT ${BOOKMARK_COLUMNS}, b.url_key FROM g JOIN bookmarks b ON b.user_id = @userId AND b.url_key = g.url_key AND b.deleted_at IS NULL
+   SELECT ${DUPLICATE_COLUMNS}, b.url_key FROM g JOIN bookmarks b ON b.user_id = @userId AND b.url_key = g.url_key AND b.deleted_at IS NULL
    ORDER BY g.newest DESC, g.top DESC, b.created_at ASC, b.seq ASC`;
 
 export class SqliteBookmarks implements BookmarksStore {
@@ -136,7 +136,7 @@ export class SqliteBookmarks implements BookmarksStore {
       stats: db.prepare<[string], StatsRow>(
         `SELECT ${STATS_COLUMNS} FROM bookmark_stats WHERE user_id = ?`,
       ),
-      duplicates: db.prepare<[Params], BookmarkRow & { url_key: string }>(DUPLICATES_SQL),
+      duplicates: db.prepare<[Params], DuplicateRow & { url_key: string }>(DUPLICATES_SQL),
       favoritesWindow: { title: favoritesWindow('title'), domain: favoritesWindow('domain') },
       tagsOf: db.prepare<[string], TagRow>(
         `SELECT ${TAG_COLUMNS} FROM bookmark_tags l JOIN tags t ON t.id = l.tag_id WHERE l.bookmark_id = ? ORDER BY t.name_key`,
