@@ -23,7 +23,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BUILD_DIR = join(REPO_ROOT, '.output', 'chrome-mv3');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const SOURCES = ['entrypoints', 'components', 'lib', 'public', 'assets', 'wxt.config.ts', 'package.json'];
+const SOURCES = ['entrypoints', 'components', 'lib', 'modules', 'public', 'assets', 'wxt.config.ts', 'package.json'];
 
 // ---------------------------------------------------------------- the build
 
