@@ -223,6 +223,8 @@ export interface ScrolledFrames {
   frames: number[];
   /** How long the page's main thread was busy in all (Chromium's TaskDuration; a loaded machine stretches it). */
   busyMs: number;
+  /** The CPU time of the page's main thread in all (Chromium's ThreadTime: what a waiting thread does not add). */
+  cpuMs: number;
   /** The list items the page added during the scroll, and the most added for one frame. */
   mounted: number;
   mostMounted: number;
@@ -242,8 +244,12 @@ export async function scrollFrames(page: Page, selector: string, step: number = 
   const cdp = await page.context().newCDPSession(page);
   try {
     await cdp.send('Performance.enable');
-    const taskSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN;
-    const before = await taskSeconds();
+    const seconds = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const value = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+      return { task: value('TaskDuration'), cpu: value('ThreadTime') };
+    };
+    const before = await seconds();
     const scrolled = (await page.evaluate(`new Promise((resolve) => {
   const el = document.querySelector(${JSON.stringify(selector)});
   el.scrollTo(0, 0);
@@ -279,8 +285,9 @@ export async function scrollFrames(page: Page, selector: string, step: number = 
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
-})`)) as Omit<ScrolledFrames, 'busyMs'>;
-    return { ...scrolled, busyMs: ((await taskSeconds()) - before) * 1000 };
+})`)) as Omit<ScrolledFrames, 'busyMs' | 'cpuMs'>;
+    const after = await seconds();
+    return { ...scrolled, busyMs: (after.task - before.task) * 1000, cpuMs: (after.cpu - before.cpu) * 1000 };
   } finally {
     await cdp.detach();
   }
@@ -289,5 +296,5 @@ export async function scrollFrames(page: Page, selector: string, step: number = 
 /** A scroll's figures for a table row: the frames' median and how many were over 33 ms, the work behind them. */
 export function describeScroll(s: ScrolledFrames, step: number = WHEEL_STEP_PX): string {
   const slow = s.frames.filter((ms) => ms > 1000 / 30).length;
-  return `${s.frames.length} frames at ${fmtCount(step)} px each, median ${fmtMs(median(s.frames))}, ${slow} longer than 33 ms; main thread busy ${fmtMs(s.busyMs / s.frames.length)} a frame; ${fmtCount(s.mounted)} items mounted (at most ${s.mostMounted} for a frame), ${s.gaps} frames with part of the view not drawn yet`;
+  return `${s.frames.length} frames at ${fmtCount(step)} px each, median ${fmtMs(median(s.frames))}, ${slow} longer than 33 ms; main thread busy ${fmtMs(s.busyMs / s.frames.length)} a frame, of it ${fmtMs(s.cpuMs / s.frames.length)} CPU; ${fmtCount(s.mounted)} items mounted (at most ${s.mostMounted} for a frame), ${s.gaps} frames with part of the view not drawn yet`;
 }
