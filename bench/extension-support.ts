@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import type { ExtensionBrowser } from '../test/browser/support.ts';
 import { median } from './stats.ts';
+import { fmtCount, fmtMs } from './table.ts';
 import type { Workspace } from './workspace.ts';
 
 /** What the extension sections share: the hello-world baseline page and a proxy that counts the extension's requests. */
@@ -214,28 +215,86 @@ export async function heapUsed(page: Page): Promise<number> {
   }
 }
 
+/** A wheel's notch as Chromium scrolls it (100 px at 1×, 120 px on many mice): one a frame is a steady spin. */
+export const WHEEL_STEP_PX = 120;
+
+export interface ScrolledFrames {
+  /** Each frame's length (requestAnimationFrame to requestAnimationFrame), in order. */
+  frames: number[];
+  /** How long the page's main thread was busy in all (Chromium's TaskDuration; a loaded machine stretches it). */
+  busyMs: number;
+  /** The CPU time of the page's main thread in all (Chromium's ThreadTime: what a waiting thread does not add). */
+  cpuMs: number;
+  /** The list items the page added during the scroll, and the most added for one frame. */
+  mounted: number;
+  mostMounted: number;
+  /** Frames that painted part of the view with no item drawn there yet. */
+  gaps: number;
+}
+
 /**
- * Scrolls the element `selector` finds from top to bottom, 2,000 px a frame, answering every frame's length.
- * By default each step scrolls in the frame's animation callback, after that frame's scroll handlers: the
- * frame paints a position whose items the page draws only in the next one. With `asInput`, each step scrolls
- * from a task after the frame, as a wheel or a dragged scroll bar does, so that the page's scroll handler
- * runs before the next paint and every frame shows the items drawn for it.
+ * Scrolls the list in the element `selector` finds from top to bottom, `step` px a frame. Each step scrolls
+ * from a task after a frame, as a wheel's event arrives between frames: the next frame runs the page's scroll
+ * handler (which draws the items for the new position) before its animation callbacks and its paint, so each
+ * frame counted is one whose items are drawn, and the callback checks that they cover the view (the items are
+ * absolutely placed `li`s whose style gives their top and height).
  * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the page.
  */
-export const scrollFrames = (page: Page, selector: string, { asInput = false } = {}): Promise<number[]> =>
-  page.evaluate(`new Promise((resolve) => {
+export async function scrollFrames(page: Page, selector: string, step: number = WHEEL_STEP_PX): Promise<ScrolledFrames> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Performance.enable');
+    const seconds = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const value = (name: string) => metrics.find((m) => m.name === name)?.value ?? NaN;
+      return { task: value('TaskDuration'), cpu: value('ThreadTime') };
+    };
+    const before = await seconds();
+    const scrolled = (await page.evaluate(`new Promise((resolve) => {
   const el = document.querySelector(${JSON.stringify(selector)});
-  const frames = [];
   el.scrollTo(0, 0);
+  const frames = [];
+  let mounted = 0, mostMounted = 0, added = 0, gaps = 0;
+  const observer = new MutationObserver((records) => {
+    for (const r of records) for (const node of r.addedNodes) if (node.nodeName === 'LI') added++;
+  });
+  observer.observe(el, { childList: true, subtree: true });
+  const covered = () => {
+    const top = el.scrollTop, bottom = Math.min(top + el.clientHeight, el.scrollHeight);
+    const spans = [...el.querySelectorAll('li')].map((li) => {
+      const y = Number(/translateY\\((-?[0-9.]+)px\\)/.exec(li.style.transform)?.[1]);
+      return [y, y + parseFloat(li.style.height)];
+    }).sort((a, b) => a[0] - b[0]);
+    let reach = top;
+    for (const [from, to] of spans) if (from <= reach + 1) reach = Math.max(reach, to);
+    return reach >= bottom - 1;
+  };
   let last = performance.now();
-  const move = () => { el.scrollTop += 2000; };
-  const step = (now) => {
+  const frame = (now) => {
     frames.push(now - last);
     last = now;
-    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return resolve(frames.slice(1));
-    if (${asInput}) setTimeout(move);
-    else move();
-    requestAnimationFrame(step);
+    mounted += added;
+    mostMounted = Math.max(mostMounted, added);
+    added = 0;
+    if (!covered()) gaps++;
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) {
+      observer.disconnect();
+      return resolve({ frames: frames.slice(1), mounted, mostMounted, gaps });
+    }
+    setTimeout(() => { el.scrollTop += ${step}; });
+    requestAnimationFrame(frame);
   };
-  requestAnimationFrame(step);
-})`) as Promise<number[]>;
+  requestAnimationFrame(frame);
+})`)) as Omit<ScrolledFrames, 'busyMs' | 'cpuMs'>;
+    const after = await seconds();
+    return { ...scrolled, busyMs: (after.task - before.task) * 1000, cpuMs: (after.cpu - before.cpu) * 1000 };
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** A scroll's figures for a table row: the frames' median and how many were over 33 ms, the work behind them. */
+export function describeScroll(s: ScrolledFrames, step: number = WHEEL_STEP_PX): string {
+  const slow = s.frames.filter((ms) => ms > 1000 / 30).length;
+  return `${s.frames.length} frames at ${fmtCount(step)} px each, median ${fmtMs(median(s.frames))}, ${slow} longer than 33 ms; main thread busy ${fmtMs(s.busyMs / s.frames.length)} a frame, of it ${fmtMs(s.cpuMs / s.frames.length)} CPU; ${fmtCount(s.mounted)} items mounted (at most ${s.mostMounted} for a frame), ${s.gaps} frames with part of the view not drawn yet`;
+}

@@ -21,15 +21,10 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark: b, tile = fal
     return (
       <div onClick={(event) => onSelect(b, modeOf(event))} aria-current={current ? 'page' : undefined} className={`group relative h-full overflow-hidden rounded-lg ${ring}`}>
         <Cover bookmark={b} className="h-full w-full" />
-        <a
-          href={b.url}
-          onClick={open}
-          onAuxClick={open}
-          title={b.url}
-          className={`absolute inset-x-0 bottom-0 block truncate bg-zinc-900/85 px-2 py-1 text-sm font-medium text-white opacity-0 group-hover:opacity-100 focus:opacity-100 ${focusRing}`}
-        >
-          {current && <span className="sr-only">Current page: </span>}
-          {title}
+        {/* The title is hidden, not transparent, until the tile is hovered or focused: a transparent one is still
+            painted, for every tile a scroll brings in. Hidden text names nothing, so the link is named by its label. */}
+        <a href={b.url} onClick={open} onAuxClick={open} title={b.url} aria-label={current ? `Current page: ${title}` : title} className={`absolute inset-x-0 bottom-0 block ${focusRing}`}>
+          <span className="invisible block truncate bg-zinc-900/85 px-2 py-1 text-sm font-medium text-white group-hover:visible group-focus-within:visible">{title}</span>
         </a>
         <SelectBox bookmark={b} title={title} selected={selected} onSelect={onSelect} className="absolute left-2 top-2" />
       </div>

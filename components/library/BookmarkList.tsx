@@ -1,10 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type DragEvent, type KeyboardEvent, type RefObject, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type DragEvent, type KeyboardEvent, type RefObject, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { LibraryView } from '../../lib/storage/library-items.ts';
 import { focusRing } from '../field-styles.ts';
 import { BookmarkCard } from './BookmarkCard.tsx';
-import { BookmarkRow, type RowAction } from './BookmarkRow.tsx';
+import { BookmarkRow, type BookmarkRowProps, type RowAction } from './BookmarkRow.tsx';
 import type { SelectMode } from './selection.ts';
 import { type Selection, select, selectAll } from './selection.ts';
 
@@ -77,6 +77,10 @@ export function BookmarkList(props: BookmarkListProps) {
   const orderOf = () => bookmarks.map((b) => b.id);
   // The rows' handlers stay the same from render to render, so that a row re-renders only when its own bookmark or state changes.
   const latest = useRef(props);
+  const itemKeyDown = useRef<(event: KeyboardEvent, index: number) => void>(() => undefined);
+  // The bookmark the arrow keys are on; focus follows it once its item is drawn (it may be scrolled in first).
+  const [active, setActive] = useState(0);
+  const [focusWanted, setFocusWanted] = useState(false);
   useLayoutEffect(() => {
     latest.current = props;
   });
@@ -86,14 +90,21 @@ export function BookmarkList(props: BookmarkListProps) {
   }, []);
   const onOpen = useCallback((b: Bookmark, inNewTab: boolean) => latest.current.onOpen(b, inNewTab), []);
   const onAction = useCallback((action: RowAction, b: Bookmark) => latest.current.onAction(action, b), []);
+  const onItemKeyDown = useCallback((event: KeyboardEvent, index: number) => itemKeyDown.current(event, index), []);
+  const onItemFocus = useCallback((index: number) => setActive(index), []);
+  const onDragStart = useCallback((event: DragEvent, b: Bookmark) => {
+    const { selection: now, bookmarks: shown } = latest.current;
+    const ids = now.ids.has(b.id) ? shown.filter((x) => now.ids.has(x.id)).map((x) => x.id) : [b.id];
+    event.dataTransfer.setData(BOOKMARKS_DRAG_TYPE, JSON.stringify(ids));
+    event.dataTransfer.setData('text/uri-list', b.url);
+    event.dataTransfer.effectAllowed = 'copyMove';
+  }, []);
+  const handlers = useMemo<ItemHandlers>(() => ({ onSelect, onOpen, onAction, onKeyDown: onItemKeyDown, onFocus: onItemFocus, onDragStart }), [onSelect, onOpen, onAction, onItemKeyDown, onItemFocus, onDragStart]);
 
   useEffect(() => {
     if (hasMore && !loadingMore && last >= bookmarks.length - PREFETCH_ROWS) loadMore();
   }, [hasMore, loadingMore, last, bookmarks.length, loadMore]);
 
-  // The bookmark the arrow keys are on; focus follows it once its item is drawn (it may be scrolled in first).
-  const [active, setActive] = useState(0);
-  const [focusWanted, setFocusWanted] = useState(false);
   useEffect(() => {
     if (!focusWanted) return;
     const item = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${active}"]`);
@@ -108,7 +119,7 @@ export function BookmarkList(props: BookmarkListProps) {
     setFocusWanted(true);
     virtualizer.scrollToIndex(Math.floor(next / columns));
   };
-  const onItemKeyDown = (event: KeyboardEvent, index: number) => {
+  const keyDownOn = (event: KeyboardEvent, index: number) => {
     // Keys typed in a link or button of the item are theirs (Enter follows the link), except the arrows.
     const own = event.target === event.currentTarget;
     const b = bookmarks[index]!;
@@ -128,12 +139,10 @@ export function BookmarkList(props: BookmarkListProps) {
       props.onCommand(KEY_COMMANDS[event.key]!, b);
     }
   };
-  const onDragStart = (event: DragEvent, b: Bookmark) => {
-    const ids = selection.ids.has(b.id) ? bookmarks.filter((x) => selection.ids.has(x.id)).map((x) => x.id) : [b.id];
-    event.dataTransfer.setData(BOOKMARKS_DRAG_TYPE, JSON.stringify(ids));
-    event.dataTransfer.setData('text/uri-list', b.url);
-    event.dataTransfer.effectAllowed = 'copyMove';
-  };
+  // The items call the last commit's handler through the ref, and so keep one handler from render to render.
+  useLayoutEffect(() => {
+    itemKeyDown.current = keyDownOn;
+  });
 
   const onKeyDown = (event: KeyboardEvent) => {
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
@@ -157,23 +166,23 @@ export function BookmarkList(props: BookmarkListProps) {
         {items.flatMap((line) =>
           bookmarks.slice(line.index * columns, (line.index + 1) * columns).map((b, column) => {
             const index = line.index * columns + column;
-            const itemProps = { bookmark: b, selected: selection.ids.has(b.id), current: props.isCurrent(b), onSelect, onOpen, onAction };
             return (
-              <li
+              <ListItem
                 key={b.id}
-                data-index={index}
-                tabIndex={props.onCommand ? (index === Math.min(active, bookmarks.length - 1) ? 0 : -1) : undefined}
-                onKeyDown={props.onCommand ? (event) => onItemKeyDown(event, index) : undefined}
-                onFocus={props.onCommand ? () => setActive(index) : undefined}
-                draggable={props.draggable}
-                onDragStart={props.draggable ? (event) => onDragStart(event, b) : undefined}
-                aria-setsize={hasMore ? -1 : bookmarks.length}
-                aria-posinset={index + 1}
-                className={`absolute top-0 ${columns > 1 ? 'p-1.5' : ''} ${focusRing}`}
-                style={{ height, left: `${(column * 100) / columns}%`, width: `${100 / columns}%`, transform: `translateY(${line.start}px)` }}
-              >
-                {view === 'rows' || view === 'list' ? <BookmarkRow {...itemProps} dense={view === 'list'} /> : <BookmarkCard {...itemProps} tile={view === 'grid'} />}
-              </li>
+                bookmark={b}
+                view={view}
+                index={index}
+                setSize={hasMore ? -1 : bookmarks.length}
+                top={line.start}
+                column={column}
+                columns={columns}
+                height={height}
+                selected={selection.ids.has(b.id)}
+                current={props.isCurrent(b)}
+                tabbable={props.onCommand ? index === Math.min(active, bookmarks.length - 1) : undefined}
+                draggable={props.draggable === true}
+                handlers={handlers}
+              />
             );
           }),
         )}
@@ -186,6 +195,57 @@ export function BookmarkList(props: BookmarkListProps) {
     </div>
   );
 }
+
+/** The handlers every item shares: the same object from render to render. */
+interface ItemHandlers extends Pick<BookmarkRowProps, 'onSelect' | 'onOpen' | 'onAction'> {
+  onKeyDown(event: KeyboardEvent, index: number): void;
+  onFocus(index: number): void;
+  onDragStart(event: DragEvent, bookmark: Bookmark): void;
+}
+
+interface ListItemProps {
+  bookmark: Bookmark;
+  view: ListView;
+  index: number;
+  /** -1 while more can load. */
+  setSize: number;
+  /** Where its line starts, and its place in the line. */
+  top: number;
+  column: number;
+  columns: number;
+  height: number;
+  selected: boolean;
+  current: boolean;
+  /** Whether it is the list's tab stop; undefined where the list takes no keyboard commands. */
+  tabbable: boolean | undefined;
+  draggable: boolean;
+  handlers: ItemHandlers;
+}
+
+/**
+ * One bookmark of the list, in its place. Its props are values and the list's shared handlers, so a scroll
+ * renders only the items that enter the view: those already in the page keep theirs.
+ */
+const ListItem = memo(function ListItem({ bookmark: b, view, index, setSize, top, column, columns, height, selected, current, tabbable, draggable, handlers }: ListItemProps) {
+  const keyboard = tabbable !== undefined;
+  const itemProps = { bookmark: b, selected, current, onSelect: handlers.onSelect, onOpen: handlers.onOpen, onAction: handlers.onAction };
+  return (
+    <li
+      data-index={index}
+      tabIndex={keyboard ? (tabbable ? 0 : -1) : undefined}
+      onKeyDown={keyboard ? (event) => handlers.onKeyDown(event, index) : undefined}
+      onFocus={keyboard ? () => handlers.onFocus(index) : undefined}
+      draggable={draggable || undefined}
+      onDragStart={draggable ? (event) => handlers.onDragStart(event, b) : undefined}
+      aria-setsize={setSize}
+      aria-posinset={index + 1}
+      className={`absolute top-0 ${columns > 1 ? 'p-1.5' : ''} ${focusRing}`}
+      style={{ height, left: `${(column * 100) / columns}%`, width: `${100 / columns}%`, transform: `translateY(${top}px)` }}
+    >
+      {view === 'rows' || view === 'list' ? <BookmarkRow {...itemProps} dense={view === 'list'} /> : <BookmarkCard {...itemProps} tile={view === 'grid'} />}
+    </li>
+  );
+});
 
 /** The scroll box's width, followed as the window resizes: how many cards fit a line. */
 function useWidth(ref: RefObject<HTMLElement | null>): number {

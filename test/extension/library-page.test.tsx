@@ -6,6 +6,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type * as CardModule from '../../components/library/BookmarkCard.tsx';
+import type { BookmarkCardProps } from '../../components/library/BookmarkCard.tsx';
 import { domainHue } from '../../components/library/cover-placeholder.tsx';
 import { setupLibraryPage } from '../../entrypoints/background/library-page.ts';
 import { App } from '../../entrypoints/library/App.tsx';
@@ -21,6 +23,19 @@ import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { signedInLibrary } from './support/library-page.ts';
 
 const server = signedInLibrary({ width: 1200, height: 800 });
+
+/** The ids of the cards rendered, in order: a scroll should render only the ones it brings into the page. */
+const cardRenders = vi.hoisted(() => [] as string[]);
+vi.mock('../../components/library/BookmarkCard.tsx', async (importOriginal) => {
+  const { createElement, memo } = await import('react');
+  const real = await importOriginal<typeof CardModule>();
+  // Memoised as the real card is, so it renders exactly when the real one would.
+  const Counted = memo(function Counted(props: BookmarkCardProps) {
+    cardRenders.push(props.bookmark.id);
+    return createElement(real.BookmarkCard, props);
+  });
+  return { ...real, BookmarkCard: Counted };
+});
 
 function openLibrary(): void {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
@@ -121,7 +136,7 @@ describe('library page: layout and views', () => {
     expect(pressed('Cards')).toBe('true');
   });
 
-  it('keeps only the cards in view in the page, several a line, whatever the list’s length', async () => {
+  it('keeps only the cards in view in the page, several a line, whatever the list’s length; a scroll renders only the cards it brings in', async () => {
     bookmarks(300);
     openLibrary();
     const list = await screen.findByRole('list', { name: 'All bookmarks' });
@@ -135,6 +150,27 @@ describe('library page: layout and views', () => {
     const tiles = within(list).getAllByRole('listitem');
     expect(new Set(tiles.map((li) => li.style.left)).size).toBe(6);
     expect(tiles.length).toBeLessThanOrEqual(70);
+
+    // A scroll renders only the cards it brings in: none while no line enters (the view's bottom edge is at
+    // 800 px, the next line starts at 840), and a line's six for each line scrolled, each of them new in the page.
+    const region = screen.getByRole('region', { name: 'All bookmarks' });
+    const shown = () => new Set(within(list).getAllByRole('listitem').map((li) => li.querySelector('a')!.textContent));
+    const scrollTo = (top: number) => {
+      cardRenders.length = 0;
+      region.scrollTop = top;
+      fireEvent.scroll(region);
+    };
+    for (const top of [10, 20, 30]) {
+      scrollTo(top);
+      expect(cardRenders).toEqual([]);
+    }
+    for (const top of [30 + 168, 30 + 168 * 2, 30 + 168 * 3]) {
+      const before = shown();
+      scrollTo(top);
+      const entered = [...shown()].filter((title) => !before.has(title));
+      expect(entered).toHaveLength(6);
+      expect(cardRenders.map((id) => `Title ${id}`).sort()).toEqual(entered.sort());
+    }
   });
 
   it('opens Duplicates, Broken links and Trash in place of the list, without the view switch', async () => {

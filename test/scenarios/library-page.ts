@@ -70,6 +70,16 @@ export function libraryPageScenarios(launch: () => Promise<ExtensionUser>, optio
       await library.reload();
       await showsLink('All bookmarks', 'Dev here');
       expect(await pressed('Grid')).toBe('true');
+      // A tile's title is hidden (not merely transparent, which is still painted) until the tile is hovered or
+      // focused; its link keeps the title as its name.
+      const titleVisibility = (focus: boolean) =>
+        library.evaluate((focusFirst) => {
+          const link = [...document.querySelectorAll<HTMLElement>('[role="region"] li a')].find((a) => a.getAttribute('aria-label') === 'Dev here')!;
+          if (focusFirst) link.focus();
+          return getComputedStyle(link.firstElementChild!).visibility;
+        }, focus);
+      expect(await titleVisibility(false)).toBe('hidden');
+      expect(await titleVisibility(true)).toBe('visible');
       await library.clickIn(['group', 'View'], 'button', 'List');
       expect(library.errors()).toEqual([]);
     });
