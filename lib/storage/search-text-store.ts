@@ -154,9 +154,9 @@ export function sessionSlot(area: SessionArea): TextSlot {
 }
 
 /**
- * Two slots as one: reads answered from `quick` (storage.session: after the worker stops, its read of the text is
- * a few ms where IndexedDB's open and get took 40-190 ms), `lasting` (IndexedDB) kept for the browser's next start,
- * when `quick` is empty; a text read from `lasting` is copied to `quick` for the next worker.
+ * Two slots as one: reads answered from `quick` (storage.session: a worker the browser stopped reads it without
+ * IndexedDB's open, which alone took 17-48 ms), else from `lasting` (IndexedDB, kept for the browser's next start),
+ * whose text is then copied to `quick` for the next worker.
  */
 export function quickThenLasting(quick: TextSlot, lasting: TextSlot): TextSlot {
   /** Counts the removals made: a text read before one is older than the index, and not copied. */
