@@ -13,7 +13,7 @@ import { LibraryEdits } from './library-edits.ts';
 import { OpenCounts } from './open-counts.ts';
 import { Library } from './library.ts';
 import { SavedIndex } from './saved-index.ts';
-import { keptSearchText } from '../../lib/storage/search-text-store.ts';
+import { indexedDbSearchText } from '../../lib/storage/search-text-store.ts';
 import { SaveQueue } from './save-queue.ts';
 import { sendQueuedQuickSave } from './quick-save.ts';
 import { TabSaver } from './save-all-tabs.ts';
@@ -39,7 +39,7 @@ export function createServices(
   fetchImage?: typeof fetch,
   coverOfTab: (tabId: number) => Promise<CardCover | null> = browserPageCover(browserApi, (origin) => hasSiteAccess(browserApi.permissions, origin)),
 ): Services {
-  const index = new SavedIndex(account, scheduler, keptSearchText(browserApi.storage.session));
+  const index = new SavedIndex(account, scheduler, indexedDbSearchText());
   const library = new Library(account);
   const queue: SaveQueue = new SaveQueue(account, {
     send: (save) => (save.quick ? sendQueuedQuickSave(browserApi, bookmarks, save) : bookmarks.send(save, 'background')),

@@ -79,7 +79,7 @@ function committed(tx: IDBTransaction): Promise<void> {
  * hands the worker a JSON value to parse. Where IndexedDB cannot be opened (a test's Node, a browser that refuses
  * it), every read answers null and the index is read from storage.local, as before this store existed.
  */
-export function indexedDbSlot(factory: IDBFactory | undefined = globalThis.indexedDB): TextSlot {
+export function indexedDbSearchText(factory: IDBFactory | undefined = globalThis.indexedDB): SearchTextStore {
   let opened: Promise<IDBDatabase> | null = null;
   const database = () => {
     if (!factory) return Promise.reject(new Error('IndexedDB is not available'));
@@ -97,7 +97,7 @@ export function indexedDbSlot(factory: IDBFactory | undefined = globalThis.index
     tx.objectStore(STORE).delete(KEY);
     await committed(tx);
   };
-  return {
+  return new SearchTextStore({
     async get() {
       try {
         const db = await database();
@@ -118,71 +118,5 @@ export function indexedDbSlot(factory: IDBFactory | undefined = globalThis.index
       }
     },
     remove,
-  };
+  });
 }
-
-/** What the session copy needs of `browser.storage.session`. */
-export interface SessionArea {
-  get(key: string): Promise<Record<string, unknown>>;
-  set(items: Record<string, unknown>): Promise<void>;
-  remove(key: string): Promise<void>;
-}
-
-const SESSION_KEY = 'searchText';
-
-/** The search text in `storage.session`: the browser's memory, kept while the browser runs. */
-export function sessionSlot(area: SessionArea): TextSlot {
-  return {
-    async get() {
-      try {
-        const parsed = StoredSearchText.safeParse((await area.get(SESSION_KEY))[SESSION_KEY]);
-        return parsed.success ? parsed.data.text : null;
-      } catch {
-        return null;
-      }
-    },
-    async put(text) {
-      try {
-        await area.set({ [SESSION_KEY]: StoredSearchText.parse({ version: 1, text }) });
-      } catch {
-        // Over the area's quota, say: an older copy would answer for an index that has changed, so it goes.
-        await area.remove(SESSION_KEY).catch(() => undefined);
-      }
-    },
-    remove: () => area.remove(SESSION_KEY),
-  };
-}
-
-/**
- * Two slots as one: reads answered from `quick` (storage.session: a worker the browser stopped reads it without
- * IndexedDB's open, which alone took 17-48 ms), else from `lasting` (IndexedDB, kept for the browser's next start),
- * whose text is then copied to `quick` for the next worker.
- */
-export function quickThenLasting(quick: TextSlot, lasting: TextSlot): TextSlot {
-  /** Counts the removals made: a text read before one is older than the index, and not copied. */
-  let removals = 0;
-  return {
-    async get() {
-      const text = await quick.get();
-      if (text !== null) return text;
-      const before = removals;
-      const kept = await lasting.get();
-      // Made after every removal begun so far, so that a later removal lands after it (calls on a slot run in order).
-      if (kept !== null && before === removals) void quick.put(kept);
-      return kept;
-    },
-    async put(text) {
-      await Promise.all([quick.put(text), lasting.put(text)]);
-    },
-    async remove() {
-      removals++;
-      const results = await Promise.allSettled([quick.remove(), lasting.remove()]);
-      const failed = results.find((result) => result.status === 'rejected');
-      if (failed) throw failed.reason;
-    },
-  };
-}
-
-/** The background's store: the text in storage.session for a stopped worker, in IndexedDB for a browser's restart. */
-export const keptSearchText = (session: SessionArea | undefined, factory?: IDBFactory): SearchTextStore =>
-  new SearchTextStore(session ? quickThenLasting(sessionSlot(session), indexedDbSlot(factory)) : indexedDbSlot(factory));

@@ -3,9 +3,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IndexMemory } from '../../entrypoints/background/index-memory.ts';
-import { StoredSearchText, matchingLines, searchTextOf } from '../../lib/storage/index-search-text.ts';
+import { matchingLines, searchTextOf } from '../../lib/storage/index-search-text.ts';
 import { savedIndexItem } from '../../lib/storage/items.ts';
-import { SearchTextStore, type TextSlot, quickThenLasting, sessionSlot } from '../../lib/storage/search-text-store.ts';
+import { SearchTextStore, type TextSlot } from '../../lib/storage/search-text-store.ts';
 import { Account } from '../../entrypoints/background/account.ts';
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
@@ -211,64 +211,5 @@ describe('IndexMemory with a kept search text', () => {
     expect(await memory.matching([], 6)).toEqual([]);
     expect(slot.text).toBe(searchTextOf(ENTRIES));
     expect((await savedIndexItem.get()).entries).toEqual(ENTRIES);
-  });
-});
-
-describe('the kept text in storage.session before IndexedDB', () => {
-  /** storage.session as the fake browser keeps it, IndexedDB as a counting slot. */
-  function layeredStore(lasting = new MemorySlot()) {
-    return { lasting, kept: new SearchTextStore(quickThenLasting(sessionSlot(fakeBrowser.storage.session), lasting)) };
-  }
-  const sessionText = async () => StoredSearchText.safeParse((await fakeBrowser.storage.session.get('searchText')).searchText).data?.text ?? null;
-
-  it('a stopped worker’s first keystroke is answered from the session copy without reading IndexedDB or the index', async () => {
-    const { lasting, kept } = layeredStore();
-    void new IndexMemory(fakeBrowser.storage.local, kept, SETTLE);
-    await writeIndex(kept, ENTRIES);
-    await vi.waitFor(() => expect(lasting.text).toBe(searchTextOf(ENTRIES)));
-    expect(await sessionText()).toBe(searchTextOf(ENTRIES));
-
-    const get = vi.spyOn(fakeBrowser.storage.local, 'get');
-    get.mockClear();
-    const restarted = new IndexMemory(fakeBrowser.storage.local, kept, SETTLE);
-    expect(await restarted.matching(['wall'], 6)).toEqual([{ key: 'example.com/Moss/Wall', id: 'bm_wall' }]);
-    expect(lasting.reads).toBe(0);
-    expect(get).not.toHaveBeenCalled();
-  });
-
-  it('after the browser’s restart (the session empty) IndexedDB is read once and its text copied to the session for the next worker', async () => {
-    const { lasting, kept } = layeredStore(new MemorySlot(searchTextOf(ENTRIES)));
-    expect((await new IndexMemory(fakeBrowser.storage.local, kept, SETTLE).matching(['garden'], 6)).map((m) => m.id)).toEqual(['bm_garden', 'bm_other']);
-    expect(lasting.reads).toBe(1);
-    await vi.waitFor(async () => expect(await sessionText()).toBe(searchTextOf(ENTRIES)));
-    expect((await new IndexMemory(fakeBrowser.storage.local, kept, SETTLE).matching(['garden'], 6)).map((m) => m.id)).toEqual(['bm_garden', 'bm_other']);
-    expect(lasting.reads).toBe(1);
-  });
-
-  it('an index write removes both copies, and a text read from IndexedDB before that removal is not copied to the session', async () => {
-    let release = () => undefined as void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let read = () => undefined as void;
-    const asked = new Promise<void>((resolve) => (read = resolve));
-    const lasting = new MemorySlot(searchTextOf(ENTRIES));
-    // IndexedDB's get, begun before the index's writer removes the text, answers the older text after.
-    const slow: TextSlot = { get: () => (read(), held.then(() => searchTextOf(ENTRIES))), put: (text) => lasting.put(text), remove: () => lasting.remove() };
-    const kept = new SearchTextStore(quickThenLasting(sessionSlot(fakeBrowser.storage.session), slow));
-    const reading = kept.read();
-    await asked;
-    await writeIndex(kept, { 'moss.example/new': 'bm_new' }, 2);
-    release();
-    await reading;
-    await new Promise((resolve) => setTimeout(resolve, SETTLE));
-    expect(await sessionText()).toBeNull();
-    expect(lasting.text).toBeNull();
-  });
-
-  it('a corrupt session copy is passed over for IndexedDB’s, and replaced by it', async () => {
-    await fakeBrowser.storage.session.set({ searchText: { version: 1, text: 42 } });
-    const { lasting, kept } = layeredStore(new MemorySlot(searchTextOf(ENTRIES)));
-    expect((await new IndexMemory(fakeBrowser.storage.local, kept, SETTLE).matching(['wall'], 6)).map((m) => m.id)).toEqual(['bm_wall']);
-    expect(lasting.reads).toBe(1);
-    await vi.waitFor(async () => expect(await sessionText()).toBe(searchTextOf(ENTRIES)));
   });
 });

@@ -9,9 +9,6 @@ declare const chrome: {
     query(query: { active?: true; lastFocusedWindow?: true }): Promise<Array<{ id?: number; url?: string; pendingUrl?: string }>>;
     get(id: number): Promise<{ url?: string; pendingUrl?: string }>;
   };
-  storage: {
-    session: { get(key: string): Promise<Record<string, unknown>>; set(items: Record<string, unknown>): Promise<void>; remove(key: string): Promise<void> };
-  };
 };
 
 /**
@@ -77,13 +74,11 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
       };
       // Kept once the sign-in's index sync has settled.
       await expect.poll(() => options.evaluate(keptSearchText, 'read'), { timeout: 10_000 }).toContain('moss-lawns');
-      expect(await options.evaluate(keptSearchText, 'readSession')).toContain('moss-lawns');
 
       for (const spoilt of ['corrupt', 'delete'] as const) {
         await options.evaluate(keptSearchText, spoilt);
         expect(await afresh(), spoilt).toEqual([mossKey]);
         expect(await options.evaluate(keptSearchText, 'read'), spoilt).toContain('moss-lawns');
-        expect(await options.evaluate(keptSearchText, 'readSession'), spoilt).toContain('moss-lawns');
       }
     });
 
@@ -99,22 +94,17 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
 }
 
 /**
- * Runs in an extension page (the background's origin, so its IndexedDB and storage.session): reads the kept search
- * text (IndexedDB's copy, or the session's), replaces both copies with lines of no form, or deletes both as an
- * earlier version would have had none.
+ * Runs in an extension page (the background's origin, so its IndexedDB): reads the kept search text, replaces it
+ * with lines of no form, or deletes it as an earlier version would have had none.
  */
-async function keptSearchText(action: 'read' | 'readSession' | 'corrupt' | 'delete'): Promise<string | null> {
-  const corrupt = { version: 1, text: 'moss\nno line of the form' };
-  if (action === 'readSession') return ((await chrome.storage.session.get('searchText')).searchText as { text?: string } | undefined)?.text ?? null;
-  if (action === 'corrupt') await chrome.storage.session.set({ searchText: corrupt });
-  if (action === 'delete') await chrome.storage.session.remove('searchText');
+async function keptSearchText(action: 'read' | 'corrupt' | 'delete'): Promise<string | null> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const open = indexedDB.open('shelf-index', 1);
     open.onsuccess = () => resolve(open.result);
     open.onerror = () => reject(open.error);
   });
   const store = db.transaction('searchText', action === 'read' ? 'readonly' : 'readwrite').objectStore('searchText');
-  const req = action === 'read' ? store.get('current') : action === 'corrupt' ? store.put(corrupt, 'current') : store.delete('current');
+  const req = action === 'read' ? store.get('current') : action === 'corrupt' ? store.put({ version: 1, text: 'moss\nno line of the form' }, 'current') : store.delete('current');
   const result = await new Promise<unknown>((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
