@@ -165,16 +165,23 @@ describe.skipIf(onPostgresProject)('GET /bookmarks/search of a word in more than
     return ids;
   }
 
-  /** Takes bookmarks out of the search index, or puts them back, without touching the bookmarks. */
-  const index = (action: 'remove' | 'restore', ids: string[]): Promise<number> =>
-    db.run(
+  /**
+   * Takes bookmarks out of the search index, or puts them back, without touching the bookmarks. The server's own
+   * writes reach the index only through the bookmarks, which move their user's data version (the read cache's key);
+   * this edit does not, so it moves the version itself, or the next search would be answered from the cache.
+   */
+  async function index(action: 'remove' | 'restore', ids: string[]): Promise<void> {
+    const list = ids.map(() => '?').join(', ');
+    await db.run(
       action === 'remove'
         ? `INSERT INTO bookmarks_search (bookmarks_search, rowid, title, description, url)
-           SELECT 'delete', seq, title, description, url FROM bookmarks WHERE id IN (${ids.map(() => '?').join(', ')})`
+           SELECT 'delete', seq, title, description, url FROM bookmarks WHERE id IN (${list})`
         : `INSERT INTO bookmarks_search (rowid, title, description, url)
-           SELECT seq, title, description, url FROM bookmarks WHERE id IN (${ids.map(() => '?').join(', ')})`,
+           SELECT seq, title, description, url FROM bookmarks WHERE id IN (${list})`,
       ...ids,
     );
+    await db.run(`UPDATE data_versions SET version = version + 1 WHERE user_id IN (SELECT user_id FROM bookmarks WHERE id IN (${list}))`, ...ids);
+  }
 
   beforeAll(async () => {
     const others = await t.user();
