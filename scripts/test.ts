@@ -1,23 +1,12 @@
 import { spawn } from 'node:child_process';
-import { BROWSER_LANE, CODE_LANE } from '../test/lanes.ts';
 
 /**
- * npm test: the build first (the browser tests load it), then the vitest projects in two lanes side by side, with
- * the checks beside them.
- * - The browsers' lane (Chromium, Firefox, the hosted faults) mostly waits: on rate windows, browsers, restarts.
- *   The code's lane (the server projects, the extension's components) keeps a core busy. Run one after the other,
- *   as one queue did, the cores idled through the browser files and were short through the server files; side by
- *   side each fills the other's slack. Two files at a time in each lane.
- * - The type check, ESLint and web-ext lint run in what slack is left, one after another.
- * The code's lane prints as it goes; the browsers' lane and each check are held and printed whole at the end, so
- * nothing interleaves. Arguments go to one vitest over every project (`npm test -- --project server`).
+ * npm test: the build first (the browser tests load it), then the vitest projects with the checks beside them.
+ * Vitest leaves part of a core idle on a 2-core machine (its files mostly wait on browsers, servers and clocks),
+ * so the type check, ESLint and web-ext lint run in that slack, one after another, instead of minutes before it.
+ * Vitest prints as it goes; each check's output is held and printed whole at the end, so nothing interleaves.
+ * Arguments go to vitest (`npm test -- --project server`).
  */
-
-const LANES = [
-  { step: `test:unit (${CODE_LANE.join(', ')})`, projects: CODE_LANE, live: true },
-  { step: `test:unit (${BROWSER_LANE.join(', ')})`, projects: BROWSER_LANE, live: false },
-];
-const FILES_AT_ONCE_PER_LANE = '2';
 
 interface Outcome {
   step: string;
@@ -27,7 +16,7 @@ interface Outcome {
 }
 
 /** `npm run <script>`: its output held (or shown as it comes when `live`), and how it ended. */
-function run(script: string, live = false, extra: string[] = [], step = script): Promise<Outcome> {
+function run(script: string, live = false, extra: string[] = []): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     const args = ['run', '--silent', script, ...(extra.length > 0 ? ['--', ...extra] : [])];
@@ -36,9 +25,9 @@ function run(script: string, live = false, extra: string[] = [], step = script):
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
     const end = (ok: boolean, why = '') =>
-      resolve({ step, ok, output: Buffer.concat(chunks).toString() + why, seconds: Math.round((Date.now() - started) / 1000) });
+      resolve({ step: script, ok, output: Buffer.concat(chunks).toString() + why, seconds: Math.round((Date.now() - started) / 1000) });
     child.on('error', (err) => end(false, String(err)));
-    child.on('close', (code, signal) => end(code === 0, code === 0 ? '' : `\n(${step} ended with ${signal ?? `exit code ${code}`})\n`));
+    child.on('close', (code, signal) => end(code === 0, code === 0 ? '' : `\n(${script} ended with ${signal ?? `exit code ${code}`})\n`));
   });
 }
 
@@ -55,32 +44,17 @@ async function checks(): Promise<Outcome[]> {
   return done;
 }
 
-/** Vitest: one run with the caller's arguments, or else the two lanes, each line said as soon as it ends. */
-async function tests(args: string[]): Promise<Outcome[]> {
-  if (args.length > 0) return [await run('test:unit', true, args)];
-  return Promise.all(
-    LANES.map(async (lane) => {
-      const projects = lane.projects.flatMap((project) => ['--project', project]);
-      const outcome = await run('test:unit', lane.live, [...projects, '--maxWorkers', FILES_AT_ONCE_PER_LANE], lane.step);
-      process.stderr.write(`\n${line(outcome)}\n`);
-      return outcome;
-    }),
-  );
-}
-
 const build = await run('build');
 const outcomes: Outcome[] = [build];
 if (build.ok) {
-  const [tested, checked] = await Promise.all([tests(process.argv.slice(2)), checks()]);
-  outcomes.push(...tested, ...checked);
+  const [tests, checked] = await Promise.all([run('test:unit', true, process.argv.slice(2)), checks()]);
+  outcomes.push(tests, ...checked);
 } else {
   // Without a build the browser tests cannot run; the checks still say what they find.
   outcomes.push(...(await checks()));
 }
 
-// What was shown live is not shown again.
-const shownLive = new Set(['test:unit', ...LANES.filter((lane) => lane.live).map((lane) => lane.step)]);
-for (const o of outcomes.filter((o) => !shownLive.has(o.step))) {
+for (const o of outcomes.filter((o) => o.step !== 'test:unit')) {
   if (o.output.trim() !== '') process.stdout.write(`\n---- ${o.step} (${o.ok ? 'passed' : 'FAILED'})\n${o.output.trimEnd()}\n`);
 }
 process.stdout.write(`\n${outcomes.map(line).join('\n')}\n`);
