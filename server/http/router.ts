@@ -13,7 +13,7 @@ import type { IdempotencyStore } from '../store/idempotency.ts';
 import { ApiError, invalid } from './api-error.ts';
 import { ClaimSettler } from './claim-settler.ts';
 import { addHeaders, reply, withCollectedHeaders } from './respond.ts';
-import type { ResponseCache } from './response-cache.ts';
+import type { CachedBody, ResponseCache } from './response-cache.ts';
 import { SerializedJson } from './serialized-json.ts';
 import type { UserVersions } from './user-versions.ts';
 import type { AppEnv, AuthContext } from './env.ts';
@@ -215,7 +215,7 @@ const ENVELOPE_START = Buffer.from('{"data":');
  * and sends as it is. Already-serialized data keeps its parts, not copied into one buffer: a list
  * at the collection cap is 4.4 MB, and its parts are the very bytes PostgreSQL's kept list holds.
  */
-const openEnvelope = (json: string | SerializedJson<unknown>): Opened =>
+const openEnvelope = (json: string | SerializedJson<unknown>): CachedBody =>
   typeof json === 'string' ? [Buffer.from(`{"data":${json}`)] : [ENVELOPE_START, ...json.parts];
 
 /**
@@ -226,7 +226,7 @@ const openEnvelope = (json: string | SerializedJson<unknown>): Opened =>
  * whole page: a tenth of the server's time on a 40 kB page). The request id is
  * ASCII, so the closing text's length is its byte length.
  */
-function enveloped(c: Context<AppEnv>, opened: Opened, status: ContentfulStatusCode): Response {
+function enveloped(c: Context<AppEnv>, opened: CachedBody, status: ContentfulStatusCode): Response {
   const close = `,"meta":{"requestId":"${c.get('requestId')}"}}`;
   let length = close.length;
   for (const part of opened) length += part.byteLength;
@@ -256,12 +256,9 @@ function headerList(collected: Record<string, string>, length: number): string[]
   return list;
 }
 
-/** The envelope's start and the data, in parts (openEnvelope); shared, so never written to. */
-type Opened = readonly Uint8Array[];
-
 interface Serialized {
   status: ContentfulStatusCode;
-  opened: Opened;
+  opened: CachedBody;
 }
 
 interface Route<E extends Endpoint> {
