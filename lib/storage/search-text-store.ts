@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { StoredSearchText } from './index-search-text.ts';
 
 /** Where one text is stored: IndexedDB in the browser, memory in tests. */
 export interface TextSlot {
@@ -58,38 +58,7 @@ export const nothingKept = (): SearchTextStore =>
 
 const DATABASE = 'shelf-index';
 const STORE = 'searchText';
-
-/**
- * The most characters in one stored part of the text. Chromium's IndexedDB keeps a value of over 64 KiB (its
- * serialised bytes) in a blob file of its own, and the read of that file is what made the whole text's read slow in
- * a restarted worker (23-145 ms for 918,087 characters); smaller values are read with the database's own records.
- * A character takes at most 2 bytes, so a part of 30,000 stays under the limit whatever it holds.
- */
-export const PART_CHARS = 30_000;
-
-/** One part of the text, under the key `part`; the parts, read in their keys' order and joined, are the text. */
-const StoredPart = z.object({ version: z.literal(2), part: z.number(), parts: z.number(), text: z.string() });
-type StoredPart = z.infer<typeof StoredPart>;
-
-/** The text cut in parts of at most PART_CHARS (one part, empty, for an empty text: an index of no page is kept too). */
-export function partsOf(text: string): StoredPart[] {
-  const parts = Math.max(1, Math.ceil(text.length / PART_CHARS));
-  return Array.from({ length: parts }, (_, part) => ({ version: 2, part, parts, text: text.slice(part * PART_CHARS, (part + 1) * PART_CHARS) }));
-}
-
-/**
- * The text the stored values make, in their keys' order; null unless they are every part of one text, each in its
- * place (an earlier version's single value, a part lost or of another write, or no value at all).
- */
-export function joinedParts(values: readonly unknown[]): string | null {
-  const texts: string[] = [];
-  for (const [at, value] of values.entries()) {
-    const parsed = StoredPart.safeParse(value);
-    if (!parsed.success || parsed.data.part !== at || parsed.data.parts !== values.length) return null;
-    texts.push(parsed.data.text);
-  }
-  return texts.length === 0 ? null : texts.join('');
-}
+const KEY = 'current';
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -106,10 +75,9 @@ function committed(tx: IDBTransaction): Promise<void> {
 }
 
 /**
- * The search text in IndexedDB, in parts (PART_CHARS) written and read in one transaction each: the structured clone
- * of a string is a copy, where storage.local hands the worker a JSON value to parse. Where IndexedDB cannot be opened
- * (a test's Node, a browser that refuses it), every read answers null and the index is read from storage.local, as
- * before this store existed.
+ * The search text in IndexedDB, one value: the structured clone of one string is a copy, where storage.local
+ * hands the worker a JSON value to parse. Where IndexedDB cannot be opened (a test's Node, a browser that refuses
+ * it), every read answers null and the index is read from storage.local, as before this store existed.
  */
 export function indexedDbSearchText(factory: IDBFactory | undefined = globalThis.indexedDB): SearchTextStore {
   let opened: Promise<IDBDatabase> | null = null;
@@ -126,14 +94,15 @@ export function indexedDbSearchText(factory: IDBFactory | undefined = globalThis
   };
   const remove = async () => {
     const tx = (await database()).transaction(STORE, 'readwrite');
-    tx.objectStore(STORE).clear();
+    tx.objectStore(STORE).delete(KEY);
     await committed(tx);
   };
   return new SearchTextStore({
     async get() {
       try {
         const db = await database();
-        return joinedParts(await request(db.transaction(STORE).objectStore(STORE).getAll()));
+        const parsed = StoredSearchText.safeParse(await request(db.transaction(STORE).objectStore(STORE).get(KEY)));
+        return parsed.success ? parsed.data.text : null;
       } catch {
         return null;
       }
@@ -141,10 +110,7 @@ export function indexedDbSearchText(factory: IDBFactory | undefined = globalThis
     async put(text) {
       try {
         const tx = (await database()).transaction(STORE, 'readwrite');
-        const store = tx.objectStore(STORE);
-        // The earlier text's parts (and an earlier version's single value) go with the same transaction.
-        store.clear();
-        for (const part of partsOf(text)) store.put(part, part.part);
+        tx.objectStore(STORE).put(StoredSearchText.parse({ version: 1, text }), KEY);
         await committed(tx);
       } catch {
         // Not kept: an older text kept would answer for an index that has changed, so it goes.

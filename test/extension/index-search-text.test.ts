@@ -1,12 +1,11 @@
 // @vitest-environment node
 // Node's transform and fetch, as in a background service worker (see ./support/dom.ts).
-import { serialize } from 'node:v8';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IndexMemory } from '../../entrypoints/background/index-memory.ts';
 import { matchingLines, searchTextOf } from '../../lib/storage/index-search-text.ts';
 import { savedIndexItem } from '../../lib/storage/items.ts';
-import { PART_CHARS, SearchTextStore, type TextSlot, joinedParts, partsOf } from '../../lib/storage/search-text-store.ts';
+import { SearchTextStore, type TextSlot } from '../../lib/storage/search-text-store.ts';
 import { Account } from '../../entrypoints/background/account.ts';
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
@@ -77,44 +76,6 @@ describe('the index search text', () => {
     for (const corrupt of ['moss.example/garden', 'moss.example/garden\t', 'moss.example/garden\tbm_1\tmoss.example/garden\textra', 'Moss.example/moss\tbm_1', 'moss.example/x\tbm_1\tOTHER.example/x']) {
       expect(matchingLines(corrupt, ['moss'], 10), corrupt).toBeNull();
     }
-  });
-});
-
-describe('the kept text’s parts (IndexedDB’s values)', () => {
-  const lines = (n: number) => searchTextOf(Object.fromEntries(Array.from({ length: n }, (_, i) => [`moss.example/page-${i}`, `bm_${i}`])));
-
-  it('round trip: a text of any length is cut in parts of at most PART_CHARS and joined back as it was', () => {
-    for (const text of ['', 'a', 'x'.repeat(PART_CHARS), 'x'.repeat(PART_CHARS + 1), lines(3_000)]) {
-      const parts = partsOf(text);
-      expect(parts.length).toBe(Math.max(1, Math.ceil(text.length / PART_CHARS)));
-      expect(parts.every((p) => p.text.length <= PART_CHARS && p.parts === parts.length)).toBe(true);
-      expect(joinedParts(parts)).toBe(text);
-    }
-  });
-
-  it('each part stays under the 64 KiB over which Chromium moves a value to a file of its own, whatever the characters', () => {
-    // V8's serialisation, which Chromium's IndexedDB stores (with a few bytes of its own): two bytes a character past Latin-1.
-    for (const text of [lines(3_000), '\u6728'.repeat(PART_CHARS * 2)]) {
-      for (const part of partsOf(text)) expect(serialize(part).length).toBeLessThan(64 * 1024 - 64);
-    }
-  });
-
-  it('answers null for values that are not every part of one text, each in its place', () => {
-    const parts = partsOf('x'.repeat(PART_CHARS * 2 + 5));
-    const [first, second, third] = parts;
-    const spoilt: [string, unknown[]][] = [
-      ['nothing stored', []],
-      ['a part lost', [first, third]],
-      ['the last part lost', [first, second]],
-      ['parts out of order', [first, third, second]],
-      ['a part of another write', [first, second, { ...third, parts: 4 }]],
-      ['an earlier version’s single value', [{ version: 1, text: 'moss.example/x\tbm_1' }]],
-      ['parts and an earlier version’s value', [...parts, { version: 1, text: 'moss.example/x\tbm_1' }]],
-      ['a part not text', [first, second, { ...third, text: 42 }]],
-      ['not an object', [first, second, 'x'.repeat(5)]],
-      ['null', [null]],
-    ];
-    for (const [what, values] of spoilt) expect(joinedParts(values), what).toBeNull();
   });
 });
 
