@@ -66,7 +66,7 @@ class LoadFailure extends Component<LoadFailureProps, { error: unknown }> {
   }
 }
 
-/** A section's content, from its chunk: "Loading <label>…" until it has come, its failure with a way to try again. */
+/** A section's content, from its chunk: "Loading…" until it has come, its failure with a way to try again. */
 export function SectionContent({ section }: { section: LazySection }) {
   const [attempt, setAttempt] = useState(0);
   const Content = loadSection(section);
@@ -80,7 +80,7 @@ export function SectionContent({ section }: { section: LazySection }) {
       <Suspense
         fallback={
           <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-            Loading {section.label}…
+            Loading…
           </p>
         }
       >
