@@ -1,8 +1,42 @@
-import { useEffect, useState } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
+import { AccountForm } from '../../components/account/AccountForm.tsx';
+import { AutoCoversSection } from '../../components/options/auto-covers/AutoCoversSection.tsx';
 import { focusRing } from '../../components/field-styles.ts';
+import { DuplicatesView } from '../../components/library/DuplicatesView.tsx';
 import { OpenLibraryLink } from '../../components/library/OpenLibraryLink.tsx';
-import { SectionContent } from '../../components/options/SectionContent.tsx';
-import { SECTIONS, sectionAt } from './sections.ts';
+import { BrokenLinksSection } from '../../components/options/broken-links/BrokenLinksSection.tsx';
+import { CollectionsSection } from '../../components/options/collections/CollectionsSection.tsx';
+import { TagsSection } from '../../components/options/tags/TagsSection.tsx';
+import { SmartFoldersSection } from '../../components/options/smart-folders/SmartFoldersSection.tsx';
+import { QuickSaveSection } from '../../components/options/quick-save/QuickSaveSection.tsx';
+import { SiteAccessSection } from '../../components/options/site-access/SiteAccessSection.tsx';
+import { TransferSection } from '../../components/options/transfer/TransferSection.tsx';
+import { QUICK_SAVE_SECTION } from '../../components/quick-save/destination.ts';
+import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
+
+interface Section {
+  /** Its address: options.html#id. */
+  id: string;
+  label: string;
+  Content: ComponentType;
+}
+
+/** The page's sections, in navigation order: a new one (Collections, Tags, Trash...) is one more entry. */
+const SECTIONS = [
+  { id: 'account', label: 'Account', Content: AccountForm },
+  { id: 'collections', label: 'Collections', Content: CollectionsSection },
+  { id: 'tags', label: 'Tags', Content: TagsSection },
+  { id: 'smart-folders', label: 'Smart folders', Content: SmartFoldersSection },
+  { id: 'duplicates', label: 'Duplicates', Content: DuplicatesView },
+  { id: 'trash', label: 'Trash', Content: TrashSection },
+  { id: 'broken-links', label: 'Broken links', Content: BrokenLinksSection },
+  { id: 'import-export', label: 'Import and export', Content: TransferSection },
+  { id: 'covers', label: 'Covers', Content: AutoCoversSection },
+  { id: QUICK_SAVE_SECTION, label: 'Quick saves', Content: QuickSaveSection },
+  { id: 'site-access', label: 'Site access', Content: SiteAccessSection },
+] as const satisfies readonly [Section, ...Section[]];
+
+const sectionAt = (hash: string): Section => SECTIONS.find((section) => `#${section.id}` === hash) ?? SECTIONS[0];
 
 /** Shelf's options page: a navigation of sections and the chosen one. */
 export function App() {
@@ -14,6 +48,7 @@ export function App() {
     return () => window.removeEventListener('hashchange', follow);
   }, []);
 
+  const { Content } = current;
   return (
     <div className="min-h-screen bg-zinc-50 text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
@@ -50,7 +85,7 @@ export function App() {
             <h2 id={`${current.id}-heading`} className="text-xl font-semibold">
               {current.label}
             </h2>
-            <SectionContent key={current.id} section={current} />
+            <Content />
           </section>
         </main>
       </div>
