@@ -96,7 +96,7 @@ describe('library page: layout and views', () => {
   });
 
   it('asks no more for a favicon that failed in the page: its tile draws the domain’s letter, as does every item drawn after', async () => {
-    const [first, second, other] = bookmarks(3);
+    const [first, second, other] = bookmarks(3) as [string, string, string];
     const setFavicon = server.db.prepare('UPDATE bookmarks SET favicon = ? WHERE id = ?');
     for (const id of [first, second]) setFavicon.run('https://unresolved.example.com/favicon.ico', id);
     setFavicon.run('https://resolved.example.com/favicon.ico', other);
