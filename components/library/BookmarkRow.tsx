@@ -2,6 +2,7 @@ import { type MouseEvent, memo } from 'react';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { shownImage } from '../../lib/dom/shown-values.ts';
 import { focusRing } from '../field-styles.ts';
+import { useFavicon } from './favicon.ts';
 import { relativeDate } from './relative-date.ts';
 import { type SelectMode, modeOf } from './selection.ts';
 
@@ -74,7 +75,7 @@ export const selectedClass = (selected: boolean, current: boolean) => (selected 
  */
 export const BookmarkRow = memo(function BookmarkRow({ bookmark: b, dense = false, selected, current, onSelect, onOpen, onAction }: BookmarkRowProps) {
   const title = b.title || b.url;
-  const favicon = shownImage(b.favicon);
+  const favicon = useFavicon(b.favicon);
   const cover = dense ? null : shownImage(b.coverImage);
   const open = openOnClick(b, onOpen);
   const details = (
@@ -96,7 +97,7 @@ export const BookmarkRow = memo(function BookmarkRow({ bookmark: b, dense = fals
       className={`flex h-full gap-2 border-b border-zinc-100 px-2 dark:border-zinc-800 ${dense ? 'items-center' : 'items-start py-1.5'} ${selectedClass(selected, current)}`}
     >
       <SelectBox bookmark={b} title={title} selected={selected} onSelect={onSelect} className={dense ? '' : 'mt-1'} />
-      {favicon ? <img src={favicon} alt="" width={16} height={16} className={`shrink-0 ${dense ? '' : 'mt-1'}`} loading="lazy" /> : <span className="w-4 shrink-0" />}
+      {favicon.src ? <img src={favicon.src} alt="" width={16} height={16} className={`shrink-0 ${dense ? '' : 'mt-1'}`} loading="lazy" onError={favicon.onError} /> : <span className="w-4 shrink-0" />}
       {dense ? (
         <>
           {link}

@@ -95,6 +95,37 @@ describe('library page: layout and views', () => {
     expect(card.querySelector('[data-testid="cover-placeholder"]')!.textContent).toBe('e');
   });
 
+  it('asks no more for a favicon that failed in the page: its tile draws the domain’s letter, as does every item drawn after', async () => {
+    const [first, second, other] = bookmarks(3) as [string, string, string];
+    const setFavicon = server.db.prepare('UPDATE bookmarks SET favicon = ? WHERE id = ?');
+    for (const id of [first, second]) setFavicon.run('https://unresolved.example.com/favicon.ico', id);
+    setFavicon.run('https://resolved.example.com/favicon.ico', other);
+    openLibrary();
+    await screen.findByRole('link', { name: `Title ${first}` });
+    await server.user.click(viewButton('Grid'));
+    const item = (id: string) => screen.getByRole('link', { name: `Title ${id}` }).closest('li')!;
+    const faviconOf = (id: string) => item(id).querySelector('img')?.getAttribute('src') ?? null;
+    expect(faviconOf(first)).toBe('https://unresolved.example.com/favicon.ico');
+
+    cardRenders.length = 0;
+    fireEvent.error(item(first).querySelector('img')!);
+    await waitFor(() => expect(faviconOf(first)).toBeNull());
+    expect(item(first).querySelector('[data-testid="cover-placeholder"]')!.textContent).toBe('e');
+    // Only the cover is drawn again, not the tile; a tile already drawn keeps its image until its own error.
+    expect(cardRenders).toEqual([]);
+    expect(faviconOf(second)).toBe('https://unresolved.example.com/favicon.ico');
+    expect(faviconOf(other)).toBe('https://resolved.example.com/favicon.ico');
+
+    // Drawn anew (as a scroll brings items in), in the grid and in the list: the failed address is not asked for.
+    for (const view of ['Cards', 'Grid', 'List'] as const) {
+      await server.user.click(viewButton(view));
+      expect(pressed(view)).toBe('true');
+      expect(faviconOf(first)).toBeNull();
+      expect(faviconOf(second)).toBeNull();
+      expect(faviconOf(other)).toBe('https://resolved.example.com/favicon.ico');
+    }
+  });
+
   it('switches between list, cards and grid, and remembers the choice per source, across openings', async () => {
     const reading = await collection('Reading');
     const [first] = bookmarks(3, { collectionId: reading.id });
