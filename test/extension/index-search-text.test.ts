@@ -5,7 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IndexMemory } from '../../entrypoints/background/index-memory.ts';
 import { matchingLines, searchTextOf } from '../../lib/storage/index-search-text.ts';
 import { savedIndexItem } from '../../lib/storage/items.ts';
-import { SearchTextStore, type TextSlot } from '../../lib/storage/search-text-store.ts';
+import { SearchTextStore, type TextSlot, indexedDbSearchText } from '../../lib/storage/search-text-store.ts';
 import { Account } from '../../entrypoints/background/account.ts';
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
@@ -76,6 +76,24 @@ describe('the index search text', () => {
     for (const corrupt of ['moss.example/garden', 'moss.example/garden\t', 'moss.example/garden\tbm_1\tmoss.example/garden\textra', 'Moss.example/moss\tbm_1', 'moss.example/x\tbm_1\tOTHER.example/x']) {
       expect(matchingLines(corrupt, ['moss'], 10), corrupt).toBeNull();
     }
+  });
+});
+
+describe('the search text in IndexedDB', () => {
+  it('opens the database when made (the background’s start), once: the keyword’s read then waits for no open', async () => {
+    const opened: string[] = [];
+    // An open that never answers: what counts is when it is asked for, and how often.
+    const factory = { open: (name: string) => (opened.push(name), {}) } as unknown as IDBFactory;
+    const kept = indexedDbSearchText(factory);
+    expect(opened).toEqual(['shelf-index']);
+    void kept.read();
+    void kept.read();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(opened).toEqual(['shelf-index']);
+  });
+
+  it('where there is no IndexedDB, opens nothing and reads no text', async () => {
+    expect(await indexedDbSearchText(undefined).read()).toBeNull();
   });
 });
 

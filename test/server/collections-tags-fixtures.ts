@@ -14,6 +14,8 @@ export interface SeedOptions {
   deletedAt?: number | null;
   trashRoot?: string | null;
   title?: string | ((i: number) => string);
+  /** The i-th bookmark's URL; by default one of seed.example's. */
+  url?: (i: number) => string;
   description?: string;
   /** created_at of the i-th bookmark; by default a distinct, increasing time. */
   createdAt?: (i: number) => number;
@@ -50,7 +52,7 @@ async function tagIds(db: RawDb, userId: string, names: readonly string[], now: 
 export async function seedBookmarks(db: RawDb, userId: string, n: number, options: SeedOptions = {}): Promise<string[]> {
   const rows = Array.from({ length: n }, (_, i) => {
     const k = ++seeded;
-    const url = `https://seed.example/${k}`;
+    const url = options.url?.(i) ?? `https://seed.example/${k}`;
     const title = typeof options.title === 'function' ? options.title(i) : (options.title ?? `Seeded ${k}`);
     const createdAt = options.createdAt?.(i) ?? 1_700_000_000_000 + k;
     return [`bm_seed${k}`, userId, url, url, title, options.description ?? '', options.collectionId ?? null, createdAt, createdAt, createdAt,

@@ -8,6 +8,7 @@ import { VerifiedUser } from '../../lib/api/auth.ts';
 import { Tag } from '../../lib/api/tags.ts';
 import { openPostgres } from '../../server/db/postgres/connect.ts';
 import { PgAccounts } from '../../server/store/postgres/accounts.ts';
+import { adminInProcess } from '../support/admin-command.ts';
 import { type Started, jsonLine, npmRun, root, startServerProcess, stop } from '../support/cli.ts';
 import { dataOf } from '../support/expect.ts';
 import { startPostgres } from '../support/postgres.ts';
@@ -52,7 +53,9 @@ describe('npm run server', () => {
 });
 
 describe('npm run admin', () => {
-  const admin = (...args: string[]) => npmRun('admin', ['--data', dataDir, ...args]);
+  // Through the command's own entry in this process (what server/admin.ts runs): cli.test.ts runs each command and a
+  // refusal through npm run, seconds each under tsx.
+  const admin = (...args: string[]) => adminInProcess(['--data', dataDir, ...args]);
 
   it('--help names every command and flag, and exits 0', async () => {
     const source = readFileSync(join(root, 'server/admin/main.ts'), 'utf8');
@@ -65,7 +68,7 @@ describe('npm run admin', () => {
 
   it('refuses a --data directory that does not exist, and creates nothing', async () => {
     const missing = join(dataDir, 'typo', 'data');
-    const result = await npmRun('admin', ['--data', missing, 'user', 'list']);
+    const result = await adminInProcess(['--data', missing, 'user', 'list']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`--data ${missing} does not exist`);
