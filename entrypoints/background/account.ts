@@ -41,13 +41,13 @@ export class Account {
    */
   private switching: Promise<unknown> = Promise.resolve();
   /**
-   * The stored account, read once and kept until one of its items changes: every request asks for it, and five
-   * storage reads a request cost the Duplicates view's search tens of milliseconds on a loaded machine.
+   * The stored account, read once and kept until one of its items changes: every request asks for it, and reading
+   * it was five storage reads a request, each a round trip to the browser, on the path of what the user waits for.
    */
   private stored: Promise<Stored> | undefined;
 
   constructor(private deps: AccountDeps) {
-    // Storage's own change events: a write by anything else (a test, the developer tools, a later version) is seen too.
+    // Storage's own change events: a write by anything else (a test, the developer tools) is seen too.
     browser.storage.local.onChanged.addListener((changes) => {
       if (Object.keys(changes).some((key) => ACCOUNT_KEYS.has(key))) this.forget();
     });
