@@ -268,6 +268,39 @@ describe('saving, the index and the toolbar icon', () => {
   });
 });
 
+describe('the account in the background’s memory', () => {
+  const ACCOUNT_KEYS = [settingsItem, tokenItem, userItem, grantItem].map((item) => item.key.slice('local:'.length)).concat('tokenProblem');
+
+  /** The keys a storage.local.get call asked for; everything when it named none. */
+  const keysRead = (keys: unknown): string[] =>
+    keys === null || keys === undefined ? ['(everything)'] : typeof keys === 'string' ? [keys] : Array.isArray(keys) ? keys.map(String) : Object.keys(keys);
+
+  it('once known, the account is not read from storage again for a request', async () => {
+    await signedIn();
+    const reads = vi.spyOn(fakeBrowser.storage.local, 'get');
+    fetchSpy.mockClear();
+    await send('findDuplicates', {});
+    await send('listCollections', { refresh: true });
+    await send('getAccount', {});
+    expect(apiCalls()).toEqual(['GET /v1/bookmarks/duplicates', 'GET /v1/collections']);
+    const read = reads.mock.calls.flatMap(([keys]) => keysRead(keys));
+    expect(read.filter((key) => key === '(everything)' || ACCOUNT_KEYS.includes(key))).toEqual([]);
+  });
+
+  it('an account written to storage elsewhere is the one the next request goes with', async () => {
+    await signedIn();
+    const other = await t.user();
+    await other.api('POST', '/collections', { body: { name: 'The other account’s' } });
+    await send('listCollections', { refresh: true });
+
+    await tokenItem.set(other.token);
+    expect((await send('listCollections', { refresh: true })).map((c) => c.name)).toEqual(['The other account’s']);
+    await tokenItem.set(null);
+    expect(await send('getAccount', {})).toMatchObject({ signedIn: false });
+    expect((await failure(send('listCollections', { refresh: true }))).code).toBe('NOT_SIGNED_IN');
+  });
+});
+
 describe('who may ask the background', () => {
   /** Delivers a message as from `sender`; answers what came back within a few turns, or 'no answer'. */
   async function from(sender: unknown, message: unknown): Promise<unknown> {
