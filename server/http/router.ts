@@ -170,39 +170,43 @@ export class Router {
     const fingerprint = createHash('sha256').update(request).digest('hex');
     const slot = `${userId}\n${key}`;
     const store = this.deps.idempotency;
-    await this.claims.flush(slot);
-    let begun = await store.begin(userId, key, fingerprint, this.deps.clock.now(), IDEMPOTENCY_TTL_MS);
-    if (begun.state === 'in-flight' && this.inFlight.has(slot)) {
-      await this.inFlight.get(slot);
-      begun = await store.begin(userId, key, fingerprint, this.deps.clock.now(), IDEMPOTENCY_TTL_MS);
-    }
-    switch (begun.state) {
-      case 'mismatch':
-        throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request; use a new key');
-      case 'in-flight':
-        throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly');
-      case 'replay':
-        addHeaders(c, { 'Idempotent-Replayed': 'true' });
-        return reply(c, begun.body, begun.status);
-      case 'new':
-        break;
-    }
-
+    // This instance's requests of one key go one after another, from before the claim: a second one asking the store
+    // while the first's claim was written but its answer not yet back here found it in flight and was refused (seen on
+    // PostgreSQL, where the two asks go on two connections). Only another instance's claim is in flight now.
+    const earlier = this.inFlight.get(slot);
     let done!: () => void;
-    this.inFlight.set(slot, new Promise<void>((resolve) => (done = resolve)));
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    const turn = (earlier ?? Promise.resolve()).then(() => mine);
+    this.inFlight.set(slot, turn);
     try {
-      const response = await run();
-      // Done is done: an answer the database cannot record now is recorded when it is back, and sent now.
-      if (response.ok) {
-        const body = await response.clone().text();
-        await this.claims.settle(slot, () => store.complete(userId, key, response.status, body));
-      } else await this.claims.settle(slot, () => store.release(userId, key));
-      return response;
-    } catch (err) {
-      await this.claims.settle(slot, () => store.release(userId, key));
-      throw err;
+      await earlier;
+      await this.claims.flush(slot);
+      const begun = await store.begin(userId, key, fingerprint, this.deps.clock.now(), IDEMPOTENCY_TTL_MS);
+      switch (begun.state) {
+        case 'mismatch':
+          throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request; use a new key');
+        case 'in-flight':
+          throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly');
+        case 'replay':
+          addHeaders(c, { 'Idempotent-Replayed': 'true' });
+          return reply(c, begun.body, begun.status);
+        case 'new':
+          break;
+      }
+      try {
+        const response = await run();
+        // Done is done: an answer the database cannot record now is recorded when it is back, and sent now.
+        if (response.ok) {
+          const body = await response.clone().text();
+          await this.claims.settle(slot, () => store.complete(userId, key, response.status, body));
+        } else await this.claims.settle(slot, () => store.release(userId, key));
+        return response;
+      } catch (err) {
+        await this.claims.settle(slot, () => store.release(userId, key));
+        throw err;
+      }
     } finally {
-      this.inFlight.delete(slot);
+      if (this.inFlight.get(slot) === turn) this.inFlight.delete(slot);
       done();
     }
   }
