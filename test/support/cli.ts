@@ -18,6 +18,8 @@ export interface Started {
 export async function startServerProcess(args: string[] = [], env: Record<string, string> = {}, script = 'server'): Promise<Started> {
   const child = spawn('npm', ['run', '--silent', script, '--', ...linkCheckOffUnlessAsked(args)], { cwd: root, env: { ...process.env, ...env } });
   let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line; stdout: ${stdout}`)), 15_000);
     child.stdout.on('data', (chunk: Buffer) => {
@@ -28,7 +30,7 @@ export async function startServerProcess(args: string[] = [], env: Record<string
         resolve(match[1]!);
       }
     });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stdout}`)));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stdout}${stderr}`)));
   });
   return { child, baseUrl, stdout };
 }
