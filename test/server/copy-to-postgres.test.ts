@@ -13,6 +13,7 @@ import { Collection } from '../../lib/api/collections.ts';
 import { CoverSaved, StoredFile, UploadReservation } from '../../lib/api/covers.ts';
 import { png } from '../support/images.ts';
 import { copyMain } from '../../server/copy/main.ts';
+import { commandInProcess } from '../support/admin-command.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -38,12 +39,7 @@ async function copy(...args: string[]): Promise<Outcome> {
  * As copy, through the command's own entry (copyMain) in this process: the same command line and output, without
  * the seconds a process started through tsx takes. A whole copy and a failed one still go through npm run.
  */
-async function copyInProcess(...args: string[]): Promise<Outcome> {
-  let stdout = '';
-  let stderr = '';
-  const code = await copyMain(args, process.env, { log: (line) => (stdout += `${line}\n`), error: (line) => (stderr += `${line}\n`) });
-  return { code, stdout, stderr };
-}
+const copyInProcess = (...args: string[]): Promise<Outcome> => commandInProcess(copyMain, args);
 
 /** Every answer the API gives about a library, to compare one backend's with the other's. */
 const READS = [

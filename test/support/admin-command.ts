@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { adminMain } from '../../server/admin/main.ts';
+import { type AdminOutput, adminMain } from '../../server/admin/main.ts';
 import type { TestServer } from './server.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -42,10 +42,16 @@ export function runAdminInProcess(t: OnServer, ...args: string[]): Promise<Admin
   return adminInProcess(adminArgs(t, args));
 }
 
-/** The admin command line `argv` through its own entry in this process (`env`: variables added to this process's). */
-export async function adminInProcess(argv: string[], env: Record<string, string> = {}): Promise<AdminResult> {
+/** A command's entry, as server/admin.ts and server/copy-to-postgres.ts run it. */
+type CommandMain = (argv: string[], env: Record<string, string | undefined>, out: AdminOutput) => Promise<number>;
+
+/** A command line `argv` through the command's own entry in this process, its lines collected as a process's would be. */
+export async function commandInProcess(main: CommandMain, argv: string[], env: Record<string, string> = {}): Promise<AdminResult> {
   let stdout = '';
   let stderr = '';
-  const code = await adminMain(argv, { ...process.env, ...env }, { log: (line) => (stdout += `${line}\n`), error: (line) => (stderr += `${line}\n`) });
+  const code = await main(argv, { ...process.env, ...env }, { log: (line) => (stdout += `${line}\n`), error: (line) => (stderr += `${line}\n`) });
   return { code, stdout, stderr };
 }
+
+/** The admin command line `argv` through its own entry in this process (`env`: variables added to this process's). */
+export const adminInProcess = (argv: string[], env: Record<string, string> = {}): Promise<AdminResult> => commandInProcess(adminMain, argv, env);
