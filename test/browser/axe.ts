@@ -20,8 +20,8 @@ const lines = (found: AxeViolation[]) => found.map((v) => `${v.id}: ${v.help} at
 
 /** axe-core's WCAG 2.0/2.1 A and AA rules over the page as it is, each violation as one line naming its nodes. */
 export async function violations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the extension's CSP refuses an inline <script> (addScriptTag).
-  await page.evaluate(AXE_SOURCE);
+  // Evaluated through the DevTools protocol: the extension's CSP refuses an inline <script> (addScriptTag). Once a document.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
   return lines(await page.evaluate(async (rules) => (await axe.run(document, { runOnly: rules })).violations, RULES));
 }
 
