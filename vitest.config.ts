@@ -113,9 +113,9 @@ export default defineConfig({
         },
       },
       {
-        // Real Firefox ESR with the built Firefox extension, over WebDriver BiDi (test/firefox/support.ts). One
-        // Firefox per file (each takes seconds to start), so few files; they share their scenarios with the
-        // Chromium tests (test/scenarios).
+        // Real Firefox ESR with the built Firefox extension, over WebDriver BiDi (test/firefox/support.ts). The files of
+        // a worker share one Firefox (a start and stop cost some 6 s of CPU), each file's user with the add-on installed
+        // afresh; they share their scenarios with the Chromium tests (test/scenarios).
         test: {
           name: 'firefox',
           include: ['test/firefox/**/*.test.ts'],

@@ -173,7 +173,7 @@ async function withSignedInFirefox(
   const proxy = await startCountingProxy(new URL(server.url).origin);
   let user: FirefoxUser | undefined;
   try {
-    user = await launchFirefoxUser();
+    user = await launchFirefoxUser({ alone: true });
     // Over the copy launchFirefoxUser installed: the same add-on id, so the same moz-extension:// origin.
     await user.browser.installExtension(withHello);
     await (await signIn(user, { baseUrl: `${proxy.origin}/v1`, token: server.firstToken ?? token })).close();

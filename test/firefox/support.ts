@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import type { ExtensionUser, MenuTarget, UserPage } from '../scenarios/user.ts';
 import { buildDirOf, copyCompleteBuild, removeDir, tempDir } from '../browser/support.ts';
 import type { Browser as ExtensionApi } from 'wxt/browser';
-import { chooseContextMenuItem, downloadedPaths, frontTabId, recordAlerts, recordedAlerts, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
+import { chooseContextMenuItem, downloadedPaths, frontTabId, inBrowserChrome, recordAlerts, recordedAlerts, runExtensionCommand, unloadBackground } from './browser-chrome.ts';
 import { enterInOmnibox, typeInOmnibox } from './omnibox-events.ts';
 import type { RoleQuery, Wanted } from './roles-in-page.ts';
 
@@ -283,22 +283,20 @@ export interface FirefoxUser extends ExtensionUser {
   url(path: string): string;
 }
 
-/**
- * Headless Firefox ESR with a private copy of the Firefox build installed as a temporary add-on, at a fixed
- * moz-extension:// origin. Permission requests made during a click are answered yes
- * (extensions.webextOptionalPermissionPrompts off: the stand-in for the user's answer; it grants nothing by itself).
- */
-export async function launchFirefoxUser(): Promise<FirefoxUser> {
+/** A Firefox of the tests', with what launchFirefoxUser adds to each: its folder, downloads in it, and whether a user is in it. */
+interface TestFirefox {
+  browser: Browser;
+  root: string;
+  inUse: boolean;
+}
+
+/** Headless Firefox ESR started from a copy of the profile template, in a folder of its own. */
+async function startFirefox(): Promise<TestFirefox> {
   const root = tempDir('shelf-firefox-');
-  const extensionDir = join(root, 'extension');
-  const uuid = randomUUID();
-  let browser: Browser;
   try {
-    await copyCompleteBuild(extensionDir, buildDirOf('firefox'));
-    const template = inject('firefoxProfileTemplate');
     const userDataDir = join(root, 'profile');
-    cpSync(template, userDataDir, { recursive: true });
-    browser = await puppeteer.launch({
+    cpSync(inject('firefoxProfileTemplate'), userDataDir, { recursive: true });
+    const browser = await puppeteer.launch({
       userDataDir,
       browser: 'firefox',
       executablePath: FIREFOX,
@@ -306,16 +304,106 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
       // WebDriver may navigate to moz-extension:// pages only with system access (so in Firefox 153 ESR).
       args: ['--remote-allow-system-access'],
       extraPrefsFirefox: {
-        'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
         'extensions.webextOptionalPermissionPrompts': false,
         // Downloads into this Firefox's own folder, under the names it chose, never asking where.
         'browser.download.folderList': 2,
         'browser.download.dir': join(root, 'downloads'),
       },
     });
-    await browser.installExtension(extensionDir);
+    return { browser, root, inUse: false };
   } catch (err) {
     removeDir(root);
+    throw err;
+  }
+}
+
+async function stopFirefox(firefox: TestFirefox): Promise<void> {
+  await firefox.browser.close().catch(() => undefined);
+  removeDir(firefox.root);
+}
+
+/**
+ * The Firefox this worker's test files share (they share the worker's modules): a start and a stop of Firefox cost
+ * some 6 s of CPU, 17 files a run, and the suite is bound by CPU. Each file's user gets the add-on installed afresh at
+ * a moz-extension:// origin of its own (so storage, IndexedDB and granted permissions start empty), and what a file
+ * may have changed in the browser itself is put back when its user closes (see putBack).
+ */
+let kept: Promise<TestFirefox> | null = null;
+
+function keptFirefox(): Promise<TestFirefox> {
+  return (kept ??= startFirefox().catch((err: unknown) => {
+    kept = null;
+    throw err;
+  }));
+}
+
+/** What a test file may leave in Firefox beside the add-on: tabs and windows, downloads, Places bookmarks, the colour scheme. */
+async function putBack(firefox: TestFirefox): Promise<void> {
+  const fresh = await firefox.browser.newPage();
+  for (const page of await firefox.browser.pages()) if (page !== fresh) await page.close();
+  await inBrowserChrome<void>(
+    firefox.browser,
+    `(async () => {
+      const { Downloads } = ChromeUtils.importESModule('resource://gre/modules/Downloads.sys.mjs');
+      const downloads = await Downloads.getList(Downloads.ALL);
+      for (const download of await downloads.getAll()) await downloads.remove(download);
+      await ChromeUtils.importESModule('resource://gre/modules/PlacesUtils.sys.mjs').PlacesUtils.bookmarks.eraseEverything();
+      Services.prefs.clearUserPref('layout.css.prefers-color-scheme.content-override');
+      window.__shelfAlerts = undefined;
+    })()`,
+  );
+}
+
+/**
+ * The Firefox for a new user: the worker's kept one when no user is in it (started at the first call), otherwise
+ * (two users at once in a file, or `alone`) one of the user's own.
+ */
+async function firefoxForUser(alone: boolean): Promise<{ firefox: TestFirefox; release: () => Promise<void> }> {
+  if (!alone) {
+    let shared = await keptFirefox();
+    if (!shared.browser.connected) {
+      // It crashed since the last file, or a test closed it.
+      kept = null;
+      shared = await keptFirefox();
+    }
+    if (!shared.inUse) {
+      shared.inUse = true;
+      const release = async () => {
+        try {
+          await putBack(shared);
+          shared.inUse = false;
+        } catch {
+          // Not put back: the next file starts another.
+          if (kept && (await kept) === shared) kept = null;
+          await stopFirefox(shared);
+        }
+      };
+      return { firefox: shared, release };
+    }
+  }
+  const own = await startFirefox();
+  return { firefox: own, release: () => stopFirefox(own) };
+}
+
+/**
+ * The Firefox build installed as a temporary add-on in headless Firefox ESR (the worker's kept one unless `alone`:
+ * the bench, whose process must end when it is done), at a moz-extension:// origin of its own. Permission requests
+ * made during a click are answered yes (extensions.webextOptionalPermissionPrompts off: the stand-in for the user's
+ * answer; it grants nothing by itself).
+ */
+export async function launchFirefoxUser(options: { alone?: boolean } = {}): Promise<FirefoxUser> {
+  const { firefox, release } = await firefoxForUser(options.alone ?? false);
+  const { browser } = firefox;
+  const extensionDir = tempDir('shelf-firefox-extension-');
+  const uuid = randomUUID();
+  try {
+    await copyCompleteBuild(extensionDir, buildDirOf('firefox'));
+    // Read by Firefox when it installs the add-on: the origin the test's pages are opened at.
+    await inBrowserChrome<void>(browser, `Services.prefs.setStringPref('extensions.webextensions.uuids', ${JSON.stringify(JSON.stringify({ [GECKO_ID]: uuid }))})`);
+    await browser.installExtension(extensionDir);
+  } catch (err) {
+    removeDir(extensionDir);
+    await release();
     throw err;
   }
   const url = (path: string) => `moz-extension://${uuid}/${path}`;
@@ -373,8 +461,9 @@ export async function launchFirefoxUser(): Promise<FirefoxUser> {
       return paths.map((path) => ({ fileName: basename(path), text: readFileSync(path, 'utf8') }));
     },
     async close() {
-      await browser.close();
-      removeDir(root);
+      await browser.uninstallExtension(GECKO_ID).catch(() => undefined);
+      removeDir(extensionDir);
+      await release();
     },
   };
 }
