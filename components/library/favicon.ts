@@ -18,6 +18,8 @@ const attempts = new Map<string, Attempt>();
 const listeners = new Map<string, Set<() => void>>();
 
 function settle(address: string, attempt: Attempt | undefined): void {
+  // Every item drawing a loaded favicon reports its load too: nothing for the others to hear.
+  if (attempts.get(address) === attempt) return;
   if (attempt === undefined) attempts.delete(address);
   else attempts.set(address, attempt);
   for (const listener of listeners.get(address) ?? []) listener();
