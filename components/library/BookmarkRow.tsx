@@ -97,7 +97,7 @@ export const BookmarkRow = memo(function BookmarkRow({ bookmark: b, dense = fals
       className={`flex h-full gap-2 border-b border-zinc-100 px-2 dark:border-zinc-800 ${dense ? 'items-center' : 'items-start py-1.5'} ${selectedClass(selected, current)}`}
     >
       <SelectBox bookmark={b} title={title} selected={selected} onSelect={onSelect} className={dense ? '' : 'mt-1'} />
-      {favicon.src ? <img src={favicon.src} alt="" width={16} height={16} className={`shrink-0 ${dense ? '' : 'mt-1'}`} loading="lazy" onError={favicon.onError} /> : <span className="w-4 shrink-0" />}
+      {favicon.src ? <img src={favicon.src} alt="" width={16} height={16} className={`shrink-0 ${dense ? '' : 'mt-1'}`} loading="lazy" onLoad={favicon.onLoad} onError={favicon.onError} /> : <span className="w-4 shrink-0" />}
       {dense ? (
         <>
           {link}

@@ -22,7 +22,7 @@ export function Cover({ bookmark: b, className = '' }: { bookmark: Bookmark; cla
   return (
     <div data-testid="cover-placeholder" aria-hidden="true" className={`flex items-center justify-center ${className}`} style={{ backgroundColor: `hsl(${domainHue(b.domain)} 55% 82%)` }}>
       {favicon.src ? (
-        <img src={favicon.src} alt="" width={32} height={32} className="h-8 w-8 rounded bg-white/70 p-1" loading="lazy" onError={favicon.onError} />
+        <img src={favicon.src} alt="" width={32} height={32} className="h-8 w-8 rounded bg-white/70 p-1" loading="lazy" onLoad={favicon.onLoad} onError={favicon.onError} />
       ) : (
         <span className="text-2xl font-semibold uppercase text-zinc-900">{(b.domain || '?').charAt(0)}</span>
       )}

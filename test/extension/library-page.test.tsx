@@ -95,35 +95,51 @@ describe('library page: layout and views', () => {
     expect(card.querySelector('[data-testid="cover-placeholder"]')!.textContent).toBe('e');
   });
 
-  it('asks no more for a favicon that failed in the page: its tile draws the domain’s letter, as does every item drawn after', async () => {
-    const [first, second, other] = bookmarks(3) as [string, string, string];
+  it('asks once in the page for each favicon: one item tries it, the others draw the letter until it loads, and none asks again once it failed', async () => {
+    const failing = 'https://unresolved.example.com/favicon.ico';
+    const loading = 'https://resolved.example.com/favicon.ico';
+    const leaving = 'https://slow.example.com/favicon.ico';
+    const ids = bookmarks(6) as [string, string, string, string, string, string];
     const setFavicon = server.db.prepare('UPDATE bookmarks SET favicon = ? WHERE id = ?');
-    for (const id of [first, second]) setFavicon.run('https://unresolved.example.com/favicon.ico', id);
-    setFavicon.run('https://resolved.example.com/favicon.ico', other);
+    ids.forEach((id, i) => setFavicon.run([failing, loading, leaving][i % 3], id));
     openLibrary();
-    await screen.findByRole('link', { name: `Title ${first}` });
+    await screen.findByRole('link', { name: `Title ${ids[0]}` });
     await server.user.click(viewButton('Grid'));
     const item = (id: string) => screen.getByRole('link', { name: `Title ${id}` }).closest('li')!;
     const faviconOf = (id: string) => item(id).querySelector('img')?.getAttribute('src') ?? null;
-    expect(faviconOf(first)).toBe('https://unresolved.example.com/favicon.ico');
+    const imagesOf = (address: string) => [...document.querySelectorAll<HTMLImageElement>('img')].filter((img) => img.getAttribute('src') === address);
+    const letterOf = (id: string) => item(id).querySelector('[data-testid="cover-placeholder"]')!.textContent;
+    const withFavicon = (address: string) => ids.filter((_, i) => [failing, loading, leaving][i % 3] === address);
+    // Each address is asked for by one item; the other items of its site draw the domain's letter meanwhile.
+    for (const address of [failing, loading, leaving]) {
+      expect(imagesOf(address)).toHaveLength(1);
+      expect(withFavicon(address).map(faviconOf).sort()).toEqual([address, null].sort());
+    }
 
     cardRenders.length = 0;
-    fireEvent.error(item(first).querySelector('img')!);
-    await waitFor(() => expect(faviconOf(first)).toBeNull());
-    expect(item(first).querySelector('[data-testid="cover-placeholder"]')!.textContent).toBe('e');
-    // Only the cover is drawn again, not the tile; a tile already drawn keeps its image until its own error.
+    fireEvent.load(imagesOf(loading)[0]!);
+    await waitFor(() => expect(withFavicon(loading).map(faviconOf)).toEqual([loading, loading]));
+    fireEvent.error(imagesOf(failing)[0]!);
+    await waitFor(() => expect(imagesOf(failing)).toEqual([]));
+    expect(withFavicon(failing).map(letterOf)).toEqual(['e', 'e']);
+    // Only the covers are drawn again, not the tiles.
     expect(cardRenders).toEqual([]);
-    expect(faviconOf(second)).toBe('https://unresolved.example.com/favicon.ico');
-    expect(faviconOf(other)).toBe('https://resolved.example.com/favicon.ico');
 
-    // Drawn anew (as a scroll brings items in), in the grid and in the list: the failed address is not asked for.
+    // Drawn anew (as a scroll brings items in), in the cards, the grid and the list: the failed address is not asked
+    // for, the loaded one is drawn by every item of its site, and the one whose item left unanswered is tried again
+    // by one item of the new view.
     for (const view of ['Cards', 'Grid', 'List'] as const) {
       await server.user.click(viewButton(view));
       expect(pressed(view)).toBe('true');
-      expect(faviconOf(first)).toBeNull();
-      expect(faviconOf(second)).toBeNull();
-      expect(faviconOf(other)).toBe('https://resolved.example.com/favicon.ico');
+      expect(imagesOf(failing)).toEqual([]);
+      expect(withFavicon(loading).map(faviconOf)).toEqual([loading, loading]);
+      expect(imagesOf(leaving)).toHaveLength(1);
     }
+    fireEvent.error(imagesOf(leaving)[0]!);
+    await waitFor(() => expect(imagesOf(leaving)).toEqual([]));
+    await server.user.click(viewButton('Grid'));
+    expect(imagesOf(leaving)).toEqual([]);
+    expect(imagesOf(failing)).toEqual([]);
   });
 
   it('switches between list, cards and grid, and remembers the choice per source, across openings', async () => {
