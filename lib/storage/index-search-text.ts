@@ -1,7 +1,4 @@
-export interface IndexMatch {
-  key: string;
-  id: string;
-}
+import * as z from 'zod/mini';
 
 /**
  * The saved-page index as the address bar searches it: one line a page, `lowerKey\tid`, or `lowerKey\tid\tkey`
@@ -10,6 +7,13 @@ export interface IndexMatch {
  * index's object from storage.local took 120-250 ms in Chromium's worker; this text from IndexedDB, about 20 ms).
  * URL keys and ids hold no tab and no line break (the URL parser strips both), and typed words hold no whitespace.
  */
+export const StoredSearchText = z.object({ version: z.literal(1), text: z.string() });
+
+export interface IndexMatch {
+  key: string;
+  id: string;
+}
+
 export function searchTextOf(entries: Record<string, string>): string {
   return Object.entries(entries)
     .map(([key, id]) => {

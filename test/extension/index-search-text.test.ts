@@ -3,43 +3,31 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IndexMemory } from '../../entrypoints/background/index-memory.ts';
-import { type IndexMatch, matchingLines, searchTextOf } from '../../lib/storage/index-search-text.ts';
+import { matchingLines, searchTextOf } from '../../lib/storage/index-search-text.ts';
 import { savedIndexItem } from '../../lib/storage/items.ts';
-import { SearchTextStore, type TextRead, type TextSlot, headOf, indexedDbSearchText, joinedParts, partsOf } from '../../lib/storage/search-text-store.ts';
+import { SearchTextStore, type TextSlot, indexedDbSearchText } from '../../lib/storage/search-text-store.ts';
 import { Account } from '../../entrypoints/background/account.ts';
 import { SavedIndex } from '../../entrypoints/background/saved-index.ts';
 import { RequestScheduler } from '../../lib/client/scheduler.ts';
 
-/**
- * A text kept as IndexedDB keeps it (a head and the rest, each tagged with its write), in memory (Node has no
- * IndexedDB; test/browser reads the real one), counting its uses. The head is short, so that these few pages span
- * both parts; the rest's read waits for `restRead`, which a test may hold to see what the head answers alone.
- */
+/** A text kept as IndexedDB keeps it, in memory (Node has no IndexedDB; test/browser reads the real one), counting its uses. */
 class MemorySlot implements TextSlot {
   reads = 0;
   puts = 0;
   removes = 0;
-  values: { head?: unknown; rest?: unknown } = {};
-  restRead: Promise<void> = Promise.resolve();
-  constructor(text: string | null = null) {
-    if (text !== null) this.values = partsOf(text, 'first', HEAD);
-  }
-  get text(): string | null {
-    return joinedParts(this.values.head, this.values.rest);
-  }
-  get(): TextRead {
+  constructor(public text: string | null = null) {}
+  get() {
     this.reads++;
-    const { head, rest } = this.values;
-    return { head: Promise.resolve(headOf(head)), whole: this.restRead.then(() => joinedParts(head, rest)) };
+    return Promise.resolve(this.text);
   }
   put(text: string) {
     this.puts++;
-    this.values = partsOf(text, `write ${this.puts}`, HEAD);
+    this.text = text;
     return Promise.resolve();
   }
   remove() {
     this.removes++;
-    this.values = {};
+    this.text = null;
     return Promise.resolve();
   }
 }
@@ -52,8 +40,6 @@ async function writeIndex(kept: SearchTextStore, entries: Record<string, string>
 
 /** Short, so that the tests wait for the changes to settle in a few tens of ms. */
 const SETTLE = 30;
-/** The head's most characters in these tests: ENTRIES' first line alone. */
-const HEAD = 40;
 
 const ENTRIES = {
   'moss.example/garden': 'bm_garden',
@@ -93,36 +79,6 @@ describe('the index search text', () => {
   });
 });
 
-describe('the search text in its two parts', () => {
-  const text = searchTextOf(ENTRIES);
-
-  it('cuts after a line, never in one, at most the head’s size: every line whole in one part, head + rest the text', () => {
-    for (const size of [1, 29, 30, 31, 40, 81, 82, text.length, text.length + 5]) {
-      const { head, rest } = partsOf(text, 'g', size);
-      expect(head.text + rest.text, String(size)).toBe(text);
-      expect(head.text.length, String(size)).toBeLessThanOrEqual(size);
-      expect(head.text === '' || head.text.endsWith('\n') || rest.text === '', String(size)).toBe(true);
-    }
-    expect(partsOf(text, 'g', 40).head.text).toBe('moss.example/garden\tbm_garden\n');
-    // A first line longer than the head: all of it in the rest.
-    expect(partsOf(text, 'g', 10).head.text).toBe('');
-    expect(partsOf('', 'g', 10)).toEqual({ head: { version: 2, generation: 'g', text: '' }, rest: { version: 2, generation: 'g', text: '' } });
-  });
-
-  it('joins only a head and a rest of one write, each of its form', () => {
-    const { head, rest } = partsOf(text, 'one', 40);
-    expect(headOf(head)).toBe('moss.example/garden\tbm_garden\n');
-    expect(joinedParts(head, rest)).toBe(text);
-    // What a stop between two writes of the parts would leave: a new head beside an older rest.
-    expect(joinedParts(partsOf(text, 'two', 40).head, rest)).toBeNull();
-    const earlierVersion = { version: 1, text };
-    for (const [first, second] of [[head, undefined], [undefined, rest], [earlierVersion, rest], [head, { ...rest, text: 7 }], [head, { ...rest, version: 3 }], [head, 'text']]) {
-      expect(joinedParts(first, second), JSON.stringify([first, second])).toBeNull();
-    }
-    for (const notHead of [undefined, null, earlierVersion, { ...head, generation: 1 }, text]) expect(headOf(notHead), JSON.stringify(notHead)).toBeNull();
-  });
-});
-
 describe('the search text in IndexedDB', () => {
   it('opens the database when made (the background’s start), once: the keyword’s read then waits for no open', async () => {
     const opened: string[] = [];
@@ -137,8 +93,7 @@ describe('the search text in IndexedDB', () => {
   });
 
   it('where there is no IndexedDB, opens nothing and reads no text', async () => {
-    const read = indexedDbSearchText(undefined).read();
-    expect([await read.head, await read.whole]).toEqual([null, null]);
+    expect(await indexedDbSearchText(undefined).read()).toBeNull();
   });
 });
 
@@ -274,37 +229,5 @@ describe('IndexMemory with a kept search text', () => {
     expect(await memory.matching([], 6)).toEqual([]);
     expect(slot.text).toBe(searchTextOf(ENTRIES));
     expect((await savedIndexItem.get()).entries).toEqual(ENTRIES);
-  });
-
-  it('answers from the head before the rest is read when the head holds `max` matches, and waits for the rest when it holds fewer', async () => {
-    await savedIndexItem.set({ entries: ENTRIES, syncedAt: 1 });
-    const slot = new MemorySlot(searchTextOf(ENTRIES));
-    let readRest = () => undefined as void;
-    slot.restRead = new Promise<void>((resolve) => (readRest = resolve));
-    const memory = new IndexMemory(fakeBrowser.storage.local, new SearchTextStore(slot), SETTLE);
-    expect(await memory.matching(['moss'], 1)).toEqual([{ key: 'moss.example/garden', id: 'bm_garden' }]);
-    let waiting: IndexMatch[] | null = null;
-    const answer = memory.matching(['moss'], 6).then((found) => (waiting = found));
-    const absent = memory.matching(['absent'], 6);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(waiting).toBeNull();
-    readRest();
-    expect((await answer).map((m) => m.id)).toEqual(['bm_garden', 'bm_wall', 'bm_fern']);
-    expect(await absent).toEqual([]);
-    expect(slot.reads).toBe(1);
-    expect(slot.puts).toBe(0);
-  });
-
-  it('a corrupt rest, or a rest of another write than the head’s, is built again from the index and replaced', async () => {
-    await savedIndexItem.set({ entries: ENTRIES, syncedAt: 1 });
-    const text = searchTextOf(ENTRIES);
-    for (const rest of [{ ...partsOf(text, 'first', HEAD).rest, text: 'moss\tno\tline\tof the form' }, partsOf(text, 'older', HEAD).rest]) {
-      const slot = new MemorySlot(text);
-      slot.values.rest = rest;
-      const memory = new IndexMemory(fakeBrowser.storage.local, new SearchTextStore(slot), SETTLE);
-      expect((await memory.matching(['moss'], 6)).map((m) => m.id), JSON.stringify(rest)).toEqual(['bm_garden', 'bm_wall', 'bm_fern']);
-      expect(slot.text).toBe(text);
-      expect(slot.puts).toBe(1);
-    }
   });
 });

@@ -94,9 +94,8 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
 }
 
 /**
- * Runs in an extension page (the background's origin, so its IndexedDB): reads the kept search text (its head and
- * rest joined), replaces its head with lines of no form (of the rest's write, so that the two still join), or
- * deletes it as an earlier version would have had none.
+ * Runs in an extension page (the background's origin, so its IndexedDB): reads the kept search text, replaces it
+ * with lines of no form, or deletes it as an earlier version would have had none.
  */
 async function keptSearchText(action: 'read' | 'corrupt' | 'delete'): Promise<string | null> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -104,16 +103,12 @@ async function keptSearchText(action: 'read' | 'corrupt' | 'delete'): Promise<st
     open.onsuccess = () => resolve(open.result);
     open.onerror = () => reject(open.error);
   });
-  const answer = <T>(req: IDBRequest<T>) =>
-    new Promise<T>((resolve, reject) => {
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
   const store = db.transaction('searchText', action === 'read' ? 'readonly' : 'readwrite').objectStore('searchText');
-  type Part = { generation: string; text: string } | undefined;
-  const [head, rest] = await Promise.all([answer<Part>(store.get('head')), answer<Part>(store.get('rest'))]);
-  if (action === 'corrupt' && head) await answer(store.put({ ...head, text: 'moss\nno line of the form' }, 'head'));
-  if (action === 'delete') await answer(store.clear());
+  const req = action === 'read' ? store.get('current') : action === 'corrupt' ? store.put({ version: 1, text: 'moss\nno line of the form' }, 'current') : store.delete('current');
+  const result = await new Promise<unknown>((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
   db.close();
-  return action === 'read' && head && rest ? head.text + rest.text : null;
+  return action === 'read' ? ((result as { text?: string } | undefined)?.text ?? null) : null;
 }
