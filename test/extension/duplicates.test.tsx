@@ -11,7 +11,8 @@ import { Bookmark, BookmarkPage, type DuplicateBookmark, DuplicatesResult } from
 import { Collection } from '../../lib/api/collections.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
-import { FIRST_GROUPS } from '../../entrypoints/background/duplicates.ts';
+import { Duplicates, FIRST_GROUPS } from '../../entrypoints/background/duplicates.ts';
+import { createApiClient } from '../../lib/client/api-client.ts';
 import { dataOf } from '../support/expect.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { failure } from './support/failure.ts';
@@ -223,6 +224,38 @@ describe('duplicates: the heavy-endpoint budget', () => {
     await server.user.click(mergeAll);
     expect(await screen.findByText('Merged 30 groups of 30: moved 30 duplicates to the trash.', {}, { timeout: 10_000 })).toBeTruthy();
     expect(requested(/GET \/v1\/bookmarks\/duplicates/)).toHaveLength(1);
+  });
+
+  it('answers the first screen’s groups while the rest of the server’s answer has not come yet', async () => {
+    const now = server.t.server.deps.clock.now();
+    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 60 }, (_, i) => ({ createdAt: now - i * 1000 })));
+    const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
+    server.db.transaction(() => ids.forEach((id, i) => pair.run(`held.example/${String(Math.floor(i / 2)).padStart(2, '0')}`, id)))();
+    // The server's answer passed on up to the first screen's last group, the rest held until the test lets it go.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      const bytes = new Uint8Array(await answer.arrayBuffer());
+      const cut = new TextDecoder().decode(bytes).indexOf(`{"normalizedUrl":"held.example/${String(FIRST_GROUPS).padStart(2, '0')}"`);
+      expect(cut).toBeGreaterThan(0);
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(bytes.slice(0, cut));
+          await released;
+          controller.enqueue(bytes.slice(cut));
+          controller.close();
+        },
+      });
+      return new Response(body, answer);
+    };
+    const duplicates = new Duplicates({ client: async () => createApiClient({ baseUrl: server.t.baseUrl, token: server.u.token, fetch: holding }) }, { waitBefore: async () => 0 });
+    const first = await duplicates.find();
+    expect(first.groups.map((g) => g.normalizedUrl)).toEqual(Array.from({ length: FIRST_GROUPS }, (_, i) => `held.example/${String(i).padStart(2, '0')}`));
+    expect(first.total).toBeNull();
+    const rest = duplicates.more(first.fetchedAt, FIRST_GROUPS);
+    release();
+    expect((await rest).map((g) => g.normalizedUrl)).toEqual(Array.from({ length: 30 - FIRST_GROUPS }, (_, i) => `held.example/${String(i + FIRST_GROUPS).padStart(2, '0')}`));
   });
 
   it('says so when the rest of the search is gone (the background restarted), and Merge all never merges only the groups shown', async () => {
