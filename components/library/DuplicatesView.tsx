@@ -52,12 +52,11 @@ function Card({ bookmark: b, group, collections, kept, onKeep }: { bookmark: Dup
 }
 
 /** When the search may be sent again, and the button that sends it. */
-function SearchStatus({ view, total, searching, onSearch }: { view: ShownDuplicates | undefined; total: number | null; searching: boolean; onSearch(): void }) {
+function SearchStatus({ view, total, searching, onSearch }: { view: ShownDuplicates | undefined; total: number; searching: boolean; onSearch(): void }) {
   const next = view?.nextCheckAt ?? null;
   const now = useNow(next !== null);
   const seconds = next !== null && next > now ? Math.ceil((next - now) / 1000) : 0;
-  const groups = total === null ? `At least ${view?.groups.length} groups` : `${total} ${total === 1 ? 'group' : 'groups'}`;
-  const count = view ? `${groups} of duplicates, found ${relativeDate(view.fetchedAt, now)}.` : 'Searching for duplicates…';
+  const count = view ? `${total} ${total === 1 ? 'group' : 'groups'} of duplicates, found ${relativeDate(view.fetchedAt, now)}.` : 'Searching for duplicates…';
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm">
       <p role="status" className="mr-auto">
@@ -84,10 +83,8 @@ export function DuplicatesView() {
   const collections = new Map((useCollections().data ?? []).map((c) => [c.id, c]));
   const [chosen, setChosen] = useState<ReadonlyMap<string, string>>(new Map());
   const groups = view?.groups ?? [];
-  // Groups merged since the search are gone from `groups`; those still to come are counted from the search's
-  // total, unknown (null) until the rest of the server's answer has come.
-  const toCome = view && view.restFrom !== null ? (view.total === null ? null : view.total - view.restFrom) : 0;
-  const total = toCome === null ? null : groups.length + toCome;
+  // Groups merged since the search are gone from `groups`; those still to come are counted from the search's total.
+  const total = groups.length + (view && view.restFrom !== null ? view.total - view.restFrom : 0);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: groups.length, getScrollElement: () => scrollRef.current, estimateSize: () => GROUP_HEIGHT, overscan: OVERSCAN, initialRect: INITIAL_RECT });
   const keepOf = (bookmarks: DuplicateBookmark[]) => chosen.get(bookmarks[0]!.id) ?? defaultKeep(bookmarks).id;
@@ -106,9 +103,9 @@ export function DuplicatesView() {
       ) : (
         problem ? <ErrorAlert error={toClientError(problem)} /> : null
       )}
-      {(total ?? groups.length) > 1 && (
+      {total > 1 && (
         <button type="button" className={`${secondaryButtonClass} self-start`} disabled={merging || !complete} onClick={() => void merge(groups.map((g) => mergePlan(g.bookmarks, keepOf(g.bookmarks))))}>
-          {total === null ? 'Merge all groups' : `Merge all ${total} groups`}
+          Merge all {total} groups
         </button>
       )}
       {(progress ?? notice) && (
@@ -126,7 +123,7 @@ export function DuplicatesView() {
             return (
               <li
                 key={first}
-                aria-setsize={total ?? -1 /* ARIA's unknown size */}
+                aria-setsize={total}
                 aria-posinset={item.index + 1}
                 className="absolute left-0 top-0 w-full py-1"
                 style={{ height: GROUP_HEIGHT, transform: `translateY(${item.start}px)` }}

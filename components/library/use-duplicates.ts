@@ -45,7 +45,7 @@ export function useDuplicates() {
     queryKey: keys.duplicates,
     queryFn: async (): Promise<ShownDuplicates> => {
       const view = await sendLibraryEarlyFirst('findDuplicates', {});
-      return { ...view, restFrom: view.total === null || view.groups.length < view.total ? view.groups.length : null };
+      return { ...view, restFrom: view.groups.length < view.total ? view.groups.length : null };
     },
     staleTime: Infinity,
     ...budgetRetry,
@@ -58,15 +58,13 @@ export function useDuplicates() {
   const answer = query.data;
   useEffect(() => {
     if (!answer || answer.restFrom === null) return;
-    const from = answer.restFrom;
     let stopped = false;
     setRestProblem(null);
-    sendLibrary('moreDuplicates', { fetchedAt: answer.fetchedAt, from }).then(
+    sendLibrary('moreDuplicates', { fetchedAt: answer.fetchedAt, from: answer.restFrom }).then(
       (rest) => {
         if (stopped) return;
         // Groups merged meanwhile are gone from `now`; none of the rest was shown, so none of them was merged.
-        const all = (now: ShownDuplicates) => ({ ...now, groups: [...now.groups, ...rest], total: from + rest.length, restFrom: null });
-        qc.setQueryData<ShownDuplicates>(keys.duplicates, (now) => (now?.fetchedAt === answer.fetchedAt ? all(now) : now));
+        qc.setQueryData<ShownDuplicates>(keys.duplicates, (now) => (now?.fetchedAt === answer.fetchedAt ? { ...now, groups: [...now.groups, ...rest], restFrom: null } : now));
       },
       (err: unknown) => !stopped && setRestProblem(err),
     );

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { DuplicateGroup, DuplicatesResultOutline } from '../../lib/api/bookmarks.ts';
 import { ClientError } from '../../lib/client/errors.ts';
-import { readArrayAhead } from '../../lib/client/read-ahead.ts';
 import type { RequestScheduler } from '../../lib/client/scheduler.ts';
 import type { DuplicatesView } from '../../lib/messaging/library-replies.ts';
 import type { Account } from './account.ts';
@@ -13,20 +12,18 @@ export const FIRST_GROUPS = 8;
 /** Searches whose rest is kept for moreDuplicates: two pages (the options page and the side panel) may search at once. */
 const KEPT = 2;
 const Groups = z.array(DuplicateGroup);
-const Answer = z.object({ data: DuplicatesResultOutline });
 
 /**
  * The API's duplicate groups. GET /bookmarks/duplicates is a heavy endpoint,
  * so it is sent only when the scheduler has room for it at once (refused
  * unsent otherwise, with when there is room: the page waits, not the
  * background), and each answer says when the next one may go. A page gets the
- * first screen's groups as soon as they have come, before the rest of the
- * answer (500 groups, over 400 kB) has arrived and been parsed, and the rest
- * from the answer kept here; each group is checked against the API's schema
- * when it is handed out, so the first screen does not wait for the check of all 500.
+ * first screen's groups first and the rest from the answer kept here; each
+ * group is checked against the API's schema when it is handed out, so the
+ * first screen does not wait for the check of all 500.
  */
 export class Duplicates {
-  private kept = new Map<number, Promise<unknown[]>>();
+  private kept = new Map<number, unknown[]>();
 
   constructor(
     private account: Pick<Account, 'client'>,
@@ -34,31 +31,21 @@ export class Duplicates {
   ) {}
 
   async find(): Promise<DuplicatesView> {
-    const response = await (await this.account.client()).callUnread('duplicates', { priority: FIND.priority, maxWaitMs: 0 });
-    if (response.body === null) throw malformed();
-    const answer = readArrayAhead(response.body, ['data', 'groups'], FIRST_GROUPS);
-    const groups = answer.whole.then(allGroups, (err: unknown) => {
-      throw err instanceof SyntaxError ? malformed() : new ClientError('NETWORK_ERROR', `The answer to duplicates broke off: ${err instanceof Error ? err.message : String(err)}`);
-    });
-    groups.catch(() => undefined); // its failure is the moreDuplicates' that asks for it, or find's own below
-    const head = (await answer.head) ?? { items: await groups, ended: true };
-    const first = checked(head.items.slice(0, FIRST_GROUPS));
+    const { groups } = await (await this.account.client()).callShaped('duplicates', DuplicatesResultOutline, { priority: FIND.priority, maxWaitMs: 0 });
+    const first = checked(groups.slice(0, FIRST_GROUPS));
     let fetchedAt = Date.now();
     // Two answers in one millisecond (two pages): each keeps its own rest.
     while (this.kept.has(fetchedAt)) fetchedAt++;
     this.kept.set(fetchedAt, groups);
     for (const old of [...this.kept.keys()].slice(0, -KEPT)) this.kept.delete(old);
-    return { groups: first, total: head.ended ? head.items.length : null, fetchedAt, nextCheckAt: await this.nextCheckAt() };
+    return { groups: first, total: groups.length, fetchedAt, nextCheckAt: await this.nextCheckAt() };
   }
 
-  /**
-   * The groups of the search answered at `fetchedAt` from `from` on, once the whole answer has come; SEARCH_GONE
-   * once the background no longer holds it (it restarted, or newer searches replaced it).
-   */
-  async more(fetchedAt: number, from: number): Promise<DuplicateGroup[]> {
+  /** The groups of the search answered at `fetchedAt` from `from` on; SEARCH_GONE once the background no longer holds it (it restarted, or newer searches replaced it). */
+  more(fetchedAt: number, from: number): DuplicateGroup[] {
     const groups = this.kept.get(fetchedAt);
     if (!groups) throw new ClientError('SEARCH_GONE', 'The rest of this duplicate search is no longer held');
-    return checked((await groups).slice(from));
+    return checked(groups.slice(from));
   }
 
   /** When the next search may be sent (epoch ms); null: now. */
@@ -68,18 +55,9 @@ export class Duplicates {
   }
 }
 
-const malformed = () => new ClientError('MALFORMED_RESPONSE', "The server's answer to duplicates was not what the API promises");
-
-/** The whole answer's groups, each still to be checked, or the error a body of another shape (or not JSON) is. */
-function allGroups(body: unknown): unknown[] {
-  const parsed = Answer.safeParse(body);
-  if (!parsed.success) throw malformed();
-  return parsed.data.data.groups;
-}
-
 /** Groups of the server's answer as the API promises them, or the error an answer of another shape is. */
 function checked(groups: unknown[]): DuplicateGroup[] {
   const parsed = Groups.safeParse(groups);
-  if (!parsed.success) throw malformed();
+  if (!parsed.success) throw new ClientError('MALFORMED_RESPONSE', "The server's answer to duplicates was not what the API promises");
   return parsed.data;
 }

@@ -44,10 +44,10 @@ export interface ApiClientOptions {
 export interface ApiClient {
   call<N extends EndpointName>(name: N, input?: CallInput<N>): Promise<CallOutput<N>>;
   /**
-   * `call`'s answer as its Response, an error already turned into a ClientError but the body not yet read:
-   * for a large answer that the caller reads as it comes and checks as it uses its parts (the duplicate groups).
+   * `call` whose answer is checked with `shape`, a looser form of the endpoint's response, instead of the whole
+   * of it: for a large answer whose parts the caller checks as it uses them (the duplicate groups).
    */
-  callUnread(name: EndpointName, input?: CallInput<EndpointName>): Promise<Response>;
+  callShaped<N extends EndpointName, S extends z.ZodMiniType>(name: N, shape: S, input?: CallInput<N>): Promise<z.output<S>>;
   /** Throws the SCOPE_REQUIRED that `call` would, unsent: for work whose first requests are only a step towards this one. */
   checkScope(name: EndpointName): void;
   /**
@@ -133,7 +133,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     call: (name, input = {}) => send(name, input as CallInput<EndpointName>) as never,
-    callUnread: (name, input = {}) => send(name, input, null) as Promise<Response>,
+    callShaped: (name, shape, input = {}) => send(name, input as CallInput<EndpointName>, shape) as never,
     checkScope,
     upload,
   };

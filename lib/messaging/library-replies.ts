@@ -42,12 +42,12 @@ export const SmartFolderView = z.object({
 export type SmartFolderView = z.infer<typeof SmartFolderView>;
 
 /**
- * A duplicate search's first groups (those the first screen shows), how many it found (null: more than these,
- * counted once the rest of the server's answer has come), when, and when the next search may be sent (epoch ms;
- * null: now). The rest follow with moreDuplicates once the first screen is shown: Chromium copies a message field
- * by field, about 0.1-0.2 s for all 500 groups (436 kB), which the first screen need not wait for.
+ * A duplicate search's first groups (those the first screen shows), how many it found, when, and when the next
+ * search may be sent (epoch ms; null: now). The rest follow with moreDuplicates once the first screen is shown:
+ * Chromium copies a message field by field, about 0.1-0.2 s for all 500 groups (436 kB), which the first screen
+ * need not wait for.
  */
-export const DuplicatesView = z.object({ groups: z.array(DuplicateGroup), total: z.nullable(z.number()), fetchedAt: z.number(), nextCheckAt: z.nullable(z.number()) });
+export const DuplicatesView = z.object({ groups: z.array(DuplicateGroup), total: z.number(), fetchedAt: z.number(), nextCheckAt: z.nullable(z.number()) });
 export type DuplicatesView = z.infer<typeof DuplicatesView>;
 
 /** A finished export as the page saves it: the server's file name and type, and its text. */

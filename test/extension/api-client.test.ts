@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { VerifiedUser } from '../../lib/api/auth.ts';
-import { Bookmark, BookmarkPage } from '../../lib/api/bookmarks.ts';
+import { Bookmark, BookmarkPage, DuplicatesResultOutline } from '../../lib/api/bookmarks.ts';
 import { Collection } from '../../lib/api/collections.ts';
 import { type EndpointName, endpoints } from '../../lib/api/endpoints.ts';
 import type { Scope } from '../../lib/api/scopes.ts';
@@ -203,14 +203,14 @@ describe('failures that are not API errors', () => {
       expect(err).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryAfterSeconds: 7, message: 'slow down' });
     });
 
-    it('callUnread hands over the answer with its body unread, and an error answer as the ClientError call makes of it', async () => {
-      answer = json(200, { data: { groups: [{ normalizedUrl: 42 }] } });
+    it('callShaped checks the answer with the shape it is given, not the endpoint’s whole schema', async () => {
+      const group = { normalizedUrl: 'a.example/x', bookmarks: [] };
+      answer = json(200, { data: { groups: [group, { normalizedUrl: 42 }] } });
       const client = createApiClient({ baseUrl: fake.baseUrl, token: BAD_TOKEN });
-      const response = await client.callUnread('duplicates');
-      expect(response.bodyUsed).toBe(false);
-      expect(await response.json()).toEqual({ data: { groups: [{ normalizedUrl: 42 }] } });
-      answer = json(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'Retry-After': '7' });
-      expect(await failure(client.callUnread('duplicates'))).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryAfterSeconds: 7 });
+      expect(await client.callShaped('duplicates', DuplicatesResultOutline)).toEqual({ groups: [group, { normalizedUrl: 42 }] });
+      expect(await failure(client.call('duplicates'))).toMatchObject({ code: 'MALFORMED_RESPONSE', status: 200 });
+      answer = json(200, { data: { groups: 'none' } });
+      expect(await failure(client.callShaped('duplicates', DuplicatesResultOutline))).toMatchObject({ code: 'MALFORMED_RESPONSE', status: 200 });
     });
 
     it('a code the API does not list is UNKNOWN_API_ERROR, keeping its message', async () => {

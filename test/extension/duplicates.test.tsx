@@ -11,11 +11,9 @@ import { Bookmark, BookmarkPage, type DuplicateBookmark, DuplicatesResult } from
 import { Collection } from '../../lib/api/collections.ts';
 import { ClientError } from '../../lib/client/errors.ts';
 import { SPEC_LIMITS } from '../../lib/client/scheduler.ts';
-import { Duplicates, FIRST_GROUPS } from '../../entrypoints/background/duplicates.ts';
-import { createApiClient } from '../../lib/client/api-client.ts';
+import { FIRST_GROUPS } from '../../entrypoints/background/duplicates.ts';
 import { dataOf } from '../support/expect.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
-import { failure } from './support/failure.ts';
 import { signedInLibrary } from './support/library-page.ts';
 
 const MINUTE = 60_000;
@@ -207,55 +205,21 @@ describe('duplicates: the heavy-endpoint budget', () => {
     const duplicates = server.bg.services.duplicates;
     const first = await duplicates.find();
     expect(first.groups).toHaveLength(FIRST_GROUPS);
-    // Sent as soon as they had come: how many there are is known once the rest of the answer has come.
-    expect(first.total).toBeNull();
-    const rest = await duplicates.more(first.fetchedAt, FIRST_GROUPS);
+    expect(first.total).toBe(30);
+    const rest = duplicates.more(first.fetchedAt, FIRST_GROUPS);
     expect([...first.groups, ...rest].map((g) => g.normalizedUrl)).toEqual(Array.from({ length: 30 }, (_, i) => `later.example/${String(i).padStart(2, '0')}`));
-    expect(await failure(duplicates.more(first.fetchedAt - 1, FIRST_GROUPS))).toMatchObject({ code: 'SEARCH_GONE' });
+    expect(() => duplicates.more(first.fetchedAt - 1, FIRST_GROUPS)).toThrow(expect.objectContaining({ code: 'SEARCH_GONE' }));
 
     await server.t.advance(HEAVY_WINDOW);
     server.bg.requests.length = 0;
     show();
     expect(await screen.findByRole('group', { name: 'Duplicates of later.example/00' })).toBeTruthy();
-    // Counted once the rest of the answer has come, without a second request.
-    expect(await screen.findByText(/^30 groups of duplicates/)).toBeTruthy();
+    expect(screen.getByText(/30 groups of duplicates/)).toBeTruthy();
     const mergeAll = screen.getByRole('button', { name: 'Merge all 30 groups' });
     await waitFor(() => expect(mergeAll).toHaveProperty('disabled', false));
     await server.user.click(mergeAll);
     expect(await screen.findByText('Merged 30 groups of 30: moved 30 duplicates to the trash.', {}, { timeout: 10_000 })).toBeTruthy();
     expect(requested(/GET \/v1\/bookmarks\/duplicates/)).toHaveLength(1);
-  });
-
-  it('answers the first screen’s groups while the rest of the server’s answer has not come yet', async () => {
-    const now = server.t.server.deps.clock.now();
-    const ids = insertBookmarks(server.t, server.db, server.u.userId, Array.from({ length: 60 }, (_, i) => ({ createdAt: now - i * 1000 })));
-    const pair = server.db.prepare('UPDATE bookmarks SET url_key = ? WHERE id = ?');
-    server.db.transaction(() => ids.forEach((id, i) => pair.run(`held.example/${String(Math.floor(i / 2)).padStart(2, '0')}`, id)))();
-    // The server's answer passed on up to the first screen's last group, the rest held until the test lets it go.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holding: typeof fetch = async (input, init) => {
-      const answer = await fetch(input, init);
-      const bytes = new Uint8Array(await answer.arrayBuffer());
-      const cut = new TextDecoder().decode(bytes).indexOf(`{"normalizedUrl":"held.example/${String(FIRST_GROUPS).padStart(2, '0')}"`);
-      expect(cut).toBeGreaterThan(0);
-      const body = new ReadableStream<Uint8Array>({
-        async start(controller) {
-          controller.enqueue(bytes.slice(0, cut));
-          await released;
-          controller.enqueue(bytes.slice(cut));
-          controller.close();
-        },
-      });
-      return new Response(body, answer);
-    };
-    const duplicates = new Duplicates({ client: async () => createApiClient({ baseUrl: server.t.baseUrl, token: server.u.token, fetch: holding }) }, { waitBefore: async () => 0 });
-    const first = await duplicates.find();
-    expect(first.groups.map((g) => g.normalizedUrl)).toEqual(Array.from({ length: FIRST_GROUPS }, (_, i) => `held.example/${String(i).padStart(2, '0')}`));
-    expect(first.total).toBeNull();
-    const rest = duplicates.more(first.fetchedAt, FIRST_GROUPS);
-    release();
-    expect((await rest).map((g) => g.normalizedUrl)).toEqual(Array.from({ length: 30 - FIRST_GROUPS }, (_, i) => `held.example/${String(i + FIRST_GROUPS).padStart(2, '0')}`));
   });
 
   it('says so when the rest of the search is gone (the background restarted), and Merge all never merges only the groups shown', async () => {
@@ -265,14 +229,14 @@ describe('duplicates: the heavy-endpoint budget', () => {
     server.db.transaction(() => ids.forEach((id, i) => pair.run(`gone.example/${String(Math.floor(i / 2)).padStart(2, '0')}`, id)))();
     server.bg.requests.length = 0;
     // What a restarted background answers: it no longer holds the search.
-    const spy = vi.spyOn(server.bg.services.duplicates, 'more').mockRejectedValue(new ClientError('SEARCH_GONE', 'The rest of this duplicate search is no longer held'));
+    const spy = vi.spyOn(server.bg.services.duplicates, 'more').mockImplementation(() => {
+      throw new ClientError('SEARCH_GONE', 'The rest of this duplicate search is no longer held');
+    });
     try {
       show();
       expect(await screen.findByRole('group', { name: 'Duplicates of gone.example/00' })).toBeTruthy();
       expect((await screen.findByRole('alert')).textContent).toBe('Only the first results of this search could be shown.Search again to see them all.');
-      // How many there are was still to be counted from the rest of the answer.
-      expect(screen.getByText(/At least 8 groups of duplicates/)).toBeTruthy();
-      expect(screen.getByRole('button', { name: 'Merge all groups' })).toHaveProperty('disabled', true);
+      expect(screen.getByRole('button', { name: 'Merge all 20 groups' })).toHaveProperty('disabled', true);
       expect(requested(/PATCH|POST/)).toHaveLength(0);
     } finally {
       spy.mockRestore();
