@@ -283,7 +283,7 @@ export interface FirefoxUser extends ExtensionUser {
   url(path: string): string;
 }
 
-/** A Firefox of the tests', with what launchFirefoxUser adds to each: its folder, downloads in it, and whether a user is in it. */
+/** A Firefox the tests started: its folder (profile and downloads), and whether a test file's user is in it now. */
 interface TestFirefox {
   browser: Browser;
   root: string;
@@ -349,7 +349,8 @@ async function putBack(firefox: TestFirefox): Promise<void> {
       for (const download of await downloads.getAll()) await downloads.remove(download);
       await ChromeUtils.importESModule('resource://gre/modules/PlacesUtils.sys.mjs').PlacesUtils.bookmarks.eraseEverything();
       Services.prefs.clearUserPref('layout.css.prefers-color-scheme.content-override');
-      window.__shelfAlerts = undefined;
+      // recordAlerts's recorder stays registered (one, however many files record): its list starts empty.
+      if (window.__shelfAlerts) window.__shelfAlerts.length = 0;
     })()`,
   );
 }
