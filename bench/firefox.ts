@@ -2,7 +2,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { buildDirOf, copyCompleteBuild, ensureExtensionBuilt, startSite } from '../test/browser/support.ts';
-import { type FirefoxUser, launchFirefoxUser } from '../test/firefox/support.ts';
+import { type FirefoxUser, launchFirefoxUser, prepareFirefoxRun } from '../test/firefox/support.ts';
 import { signIn } from '../test/scenarios/sign-in.ts';
 import type { UserPage } from '../test/scenarios/user.ts';
 import { READY_PROBE } from './extension.ts';
@@ -41,6 +41,7 @@ const PROBED_PAGES = ['popup.html', 'sidepanel.html', 'options.html', 'bench-hel
  */
 export async function firefoxSection(ws: Workspace, _settings: BenchSettings): Promise<Row[]> {
   ensureExtensionBuilt('firefox');
+  await prepareFirefoxRun(ws.emptyDir('firefox-profile-template'));
   const withHello = await firefoxBuildWithHello(ws);
   const rows: Row[] = [];
   await withSignedInFirefox(ws.emptyDir('firefox-popup'), ws.token, withHello, async (user, proxy, extensionPage) => {

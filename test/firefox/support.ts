@@ -80,7 +80,7 @@ async function withRoles<R>(page: Page, look: () => Promise<unknown>): Promise<R
     const answer = await look();
     const value = answer instanceof JSHandle && !answer.asElement() ? await answer.jsonValue() : answer;
     if (value !== ROLES_MISSING || tries > 2) return answer as R;
-    await page.evaluate(inject('firefoxRolesScript'));
+    await page.evaluate(prepared('firefoxRolesScript'));
   }
 }
 
@@ -257,6 +257,19 @@ declare module 'vitest' {
 }
 
 /**
+ * What the firefox project's global setup hands each file (global-setup.ts), or, in a process outside vitest (the
+ * bench), what prepareFirefoxRun made: vitest's `inject` exists only in a test run.
+ */
+let preparedHere: { firefoxProfileTemplate: string; firefoxRolesScript: string } | null = null;
+const prepared = (name: 'firefoxProfileTemplate' | 'firefoxRolesScript'): string => preparedHere?.[name] ?? inject(name);
+
+/** For a process outside vitest: the profile template (in `dir`) and the roles script that global-setup.ts provides a test run. */
+export async function prepareFirefoxRun(dir: string): Promise<void> {
+  await makeProfileTemplate(dir);
+  preparedHere = { firefoxProfileTemplate: dir, firefoxRolesScript: await bundleRolesInPage() };
+}
+
+/**
  * Starts Firefox once in `dir` and closes it: its first start's work (the profile's databases, the add-on
  * registry, the startup cache) is then done, and a copy starts with about a third less CPU (at load 20 here:
  * 7 s instead of 10 s, with the extension installed), for every test file.
@@ -295,7 +308,7 @@ async function startFirefox(): Promise<TestFirefox> {
   const root = tempDir('shelf-firefox-');
   try {
     const userDataDir = join(root, 'profile');
-    cpSync(inject('firefoxProfileTemplate'), userDataDir, { recursive: true });
+    cpSync(prepared('firefoxProfileTemplate'), userDataDir, { recursive: true });
     const browser = await puppeteer.launch({
       userDataDir,
       browser: 'firefox',
