@@ -171,11 +171,11 @@ export interface ExtensionPageScope {
 }
 
 /**
- * The saved-pages index's own record of its sync: whether its first sync has ended, and how far it came.
+ * The saved-pages index's own record of its sync (the index is stored as its JSON text): whether its first sync has ended, and how far it came.
  * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the worker.
  */
 const SYNC_STATE = `chrome.storage.local.get(['savedIndex', 'indexSync']).then(({ savedIndex, indexSync }) => ({
-  ended: Boolean(savedIndex && savedIndex.syncedAt !== null && indexSync && !indexSync.running),
+  ended: Boolean(savedIndex && JSON.parse(savedIndex).syncedAt !== null && indexSync && !indexSync.running),
   progress: indexSync ? indexSync.fetched + ' of ' + indexSync.total + ' bookmarks fetched in ' + indexSync.requests + ' requests' : 'not started',
 }))`;
 const SYNC_WAIT_MS = 300_000;

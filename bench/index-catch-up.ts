@@ -15,7 +15,7 @@ const LIST = 'GET /v1/bookmarks';
 
 /** Whether the worker's saved-page index has synced and is not syncing now. Plain JavaScript text (see extension-support.ts' SYNC_ENDED). */
 const SYNC_IDLE = `chrome.storage.local.get(['savedIndex', 'indexSync']).then(({ savedIndex, indexSync }) =>
-  Boolean(savedIndex && savedIndex.syncedAt !== null && (!indexSync || !indexSync.running)))`;
+  Boolean(savedIndex && JSON.parse(savedIndex).syncedAt !== null && (!indexSync || !indexSync.running)))`;
 
 /**
  * Issue 18: the library's 10,000 bookmarks imported from the options page as a browser's Netscape file, a tab

@@ -52,6 +52,8 @@ export class SaveQueue {
   /** URL key → the last task for that page: a save from the popup and a queued one for the same page never overlap. */
   private pages = new Map<string, Promise<unknown>>();
   private writes: Promise<unknown> = Promise.resolve();
+  /** The queue in this background's memory: a burst of saves reads it a few times a save. */
+  private queue = saveQueueItem.remembered();
 
   constructor(
     private account: Account,
@@ -60,13 +62,13 @@ export class SaveQueue {
 
   /** The signed-in account's saves; none when signed out. */
   async list(): Promise<QueuedSave[]> {
-    const [owner, saves] = await Promise.all([this.account.owner(), saveQueueItem.get()]);
+    const [owner, saves] = await Promise.all([this.account.owner(), this.queue.get()]);
     return owner === null ? [] : saves.filter((s) => sameAccount(s.owner, owner));
   }
 
   /** The saves of every account but the signed-in one, by account: they wait for it to sign in again. */
   async held(): Promise<z.infer<typeof HeldSaves>> {
-    const [owner, saves] = await Promise.all([this.account.owner(), saveQueueItem.get()]);
+    const [owner, saves] = await Promise.all([this.account.owner(), this.queue.get()]);
     const held: z.infer<typeof HeldSaves> = [];
     for (const save of saves) {
       if (owner !== null && sameAccount(save.owner, owner)) continue;
@@ -87,13 +89,13 @@ export class SaveQueue {
   /** The page's save of `owner` (the signed-in account's when not given). */
   async forUrl(url: string, owner?: SaveOwner): Promise<QueuedSave | null> {
     const key = normaliseUrl(url);
-    const saves = owner ? (await saveQueueItem.get()).filter((s) => sameAccount(s.owner, owner)) : await this.list();
+    const saves = owner ? (await this.queue.get()).filter((s) => sameAccount(s.owner, owner)) : await this.list();
     return saves.find((s) => normaliseUrl(s.body.url) === key) ?? null;
   }
 
   /** As the pages show it. */
   async info(save: QueuedSave): Promise<z.infer<typeof QueuedSaveInfo>> {
-    const waiting = (await saveQueueItem.get()).filter((s) => !s.refused && sameAccount(s.owner, save.owner)).length;
+    const waiting = (await this.queue.get()).filter((s) => !s.refused && sameAccount(s.owner, save.owner)).length;
     // No error on a save that is not refused: it waits for this extension's own request budget, until nextAttemptAt.
     const goesInSeconds = save.error === null && !save.refused ? Math.max(1, Math.ceil((save.nextAttemptAt - Date.now()) / 1000)) : null;
     return { body: save.body, error: save.error, refused: save.refused, waiting, goesInSeconds };
@@ -177,7 +179,7 @@ export class SaveQueue {
 
   private update(change: (saves: QueuedSave[]) => QueuedSave[]): Promise<void> {
     const run = this.writes.then(async () => {
-      await saveQueueItem.set(change(await saveQueueItem.get()));
+      await this.queue.set(change(await this.queue.get()));
       this.deps.onChange();
     });
     this.writes = run.catch(() => undefined);

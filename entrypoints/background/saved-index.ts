@@ -24,6 +24,8 @@ type Change = (entries: Entries) => void;
 export class SavedIndex {
   private queue: Promise<unknown> = Promise.resolve();
   private syncing: { changes: Change[]; done: Promise<number> } | null = null;
+  /** The index in this background's memory: each save reads it, and a large library's is some 800 kB. */
+  private record = savedIndexItem.remembered();
 
   constructor(
     private account: Account,
@@ -34,7 +36,7 @@ export class SavedIndex {
   ) {}
 
   async lookup(url: string): Promise<string | null> {
-    const { entries } = await savedIndexItem.get();
+    const { entries } = await this.record.get();
     return entries[normaliseUrl(url)] ?? null;
   }
 
@@ -52,7 +54,7 @@ export class SavedIndex {
    * known keeps its bookmark.
    */
   async learn(bookmarks: readonly Pick<Bookmark, 'id' | 'url'>[]): Promise<boolean> {
-    const { entries } = await savedIndexItem.get();
+    const { entries } = await this.record.get();
     const unknown = bookmarks.filter((b) => entries[normaliseUrl(b.url)] === undefined);
     if (unknown.length === 0) return false;
     await this.change((now) => {
@@ -111,14 +113,14 @@ export class SavedIndex {
     const now = options.now ?? Date.now();
     const changes: Change[] = [];
     const done = (async () => {
-      const stored = await savedIndexItem.get();
+      const stored = await this.record.get();
       const due = options.full === true || stored.syncedAt === null || now - (stored.fullSyncedAt ?? 0) >= FULL_EVERY_MS;
       // An import that says how many it added tells the library's size without a request.
       const total = options.total ?? (options.added === undefined || stored.syncedAt === null ? null : accountedFor(stored.entries, stored.shadowed ?? 0) + options.added);
       const progress: IndexSyncProgress = options.from ? { ...options.from.progress, running: true } : { full: due, fetched: 0, total, requests: 0, running: true };
       const fetched = await this.fetch(progress, stored, options.from, options.catchUp ? 'user' : 'background');
       return this.serially(async () => {
-        const current = await savedIndexItem.get();
+        const current = await this.record.get();
         const entries = progress.full ? fetched : merged(current.entries, fetched);
         const shadowed = progress.full ? progress.fetched - Object.keys(fetched).length : (current.shadowed ?? 0);
         for (const apply of changes) apply(entries);
@@ -182,7 +184,7 @@ export class SavedIndex {
   private change(apply: Change): Promise<void> {
     this.syncing?.changes.push(apply);
     return this.serially(async () => {
-      const index = await savedIndexItem.get();
+      const index = await this.record.get();
       const entries = { ...index.entries };
       apply(entries);
       await this.write({ ...index, entries });
@@ -192,7 +194,7 @@ export class SavedIndex {
   /** Every write of the index: a stop between the two leaves no kept text older than the index. */
   private async write(index: SavedIndexRecord): Promise<void> {
     await this.searchText.stale();
-    await savedIndexItem.set(index);
+    await this.record.set(index);
   }
 
   private serially<T>(task: () => Promise<T>): Promise<T> {

@@ -84,7 +84,7 @@ export const QueuedSave = z.object({
   quick: z.optional(z.boolean()),
 });
 export type QueuedSave = z.infer<typeof QueuedSave>;
-export const saveQueueItem = typedItem('local:saveQueue', z.array(QueuedSave), { fallback: [], onInvalid: 'throw' });
+export const saveQueueItem = typedItem('local:saveQueue', z.array(QueuedSave), { fallback: [], onInvalid: 'throw', asText: true });
 
 /**
  * Opens of a bookmark from Shelf not yet added to its clickCount on the server, by account and bookmark id: kept

@@ -35,7 +35,7 @@ export const SavedIndex = z.object({
   shadowed: z.optional(z.number()),
 });
 export type SavedIndex = z.infer<typeof SavedIndex>;
-export const savedIndexItem = typedItem('local:savedIndex', SavedIndex, { fallback: { entries: {}, syncedAt: null }, onInvalid: 'fallback' });
+export const savedIndexItem = typedItem('local:savedIndex', SavedIndex, { fallback: { entries: {}, syncedAt: null }, onInvalid: 'fallback', asText: true });
 
 const cache = <S extends z.ZodMiniType>(item: S) => z.object({ items: z.array(item), fetchedAt: z.number() });
 export const tagsCacheItem = typedItem(TAGS_CACHE_KEY, z.nullable(cache(Tag)), { fallback: null, onInvalid: 'fallback', asText: true });

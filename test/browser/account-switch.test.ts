@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { storedValue } from '../support/stored-text.ts';
 import { type Dispatchable, type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite, submitSignIn } from './support.ts';
 
 declare const chrome: typeof Browser;
@@ -35,7 +36,7 @@ describe('queued saves across accounts, in Chromium', () => {
   });
 
   const urlsOf = async (token: string) => dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100', undefined, token)).data.map((b) => b.url).sort();
-  const queued = async () => ((await browser.inWorker(() => chrome.storage.local.get('saveQueue'))).saveQueue ?? []) as unknown[];
+  const queued = async () => storedValue<unknown[]>((await browser.inWorker(() => chrome.storage.local.get('saveQueue'))).saveQueue, []);
   const held = () => page.getByRole('region', { name: 'Saves waiting for another account' });
 
   it('holds the first account’s saves while another is signed in, and sends them, once each, when it is back', { timeout: 60_000 }, async () => {

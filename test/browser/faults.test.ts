@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type Fault, type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { storedValue } from '../support/stored-text.ts';
 import { type Dispatchable, type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, speedUpTime, startShelf, startSite } from './support.ts';
 
 declare const chrome: typeof Browser;
@@ -58,7 +59,7 @@ describe('saves through faults, in Chromium', () => {
   const worker = () => browser.worker();
   /** The ids of the notifications on screen: Chromium closes each after a few seconds, so a count alone may never grow. */
   const notifications = async () => Object.keys(await browser.inWorker(() => chrome.notifications.getAll()));
-  const queued = async () => ((await browser.inWorker(() => chrome.storage.local.get('saveQueue'))).saveQueue ?? []) as { body: { url: string } }[];
+  const queued = async () => storedValue<{ body: { url: string } }[]>((await browser.inWorker(() => chrome.storage.local.get('saveQueue'))).saveQueue, []);
 
   /** Saves a link as the context menu does, and waits until its notification says how it went. */
   async function saveLink(url: string): Promise<void> {
@@ -137,7 +138,7 @@ describe('saves through faults, in Chromium', () => {
     // nothing in the worker, so that it runs exactly once.
     await browser.inWorker(async () => {
       const { savedIndex } = await chrome.storage.local.get('savedIndex');
-      await chrome.storage.local.set({ savedIndex: { ...(savedIndex as object), fullSyncedAt: 0 } });
+      await chrome.storage.local.set({ savedIndex: JSON.stringify({ ...(JSON.parse(savedIndex as string) as object), fullSyncedAt: 0 }) });
     });
     await (await worker()).evaluate((links) => {
       (chrome.alarms.onAlarm as unknown as Dispatchable).dispatch({ name: 'shelf-sync-saved-index', scheduledTime: Date.now() });

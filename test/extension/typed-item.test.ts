@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { typedItem } from '../../lib/storage/typed-item.ts';
 
@@ -43,5 +43,76 @@ describe('a storage item kept as JSON text', () => {
     await item.set(kept);
     await expect(item.set({ items: [{ id: 'b', count: Number.NaN }], fetchedAt: 6 })).rejects.toThrow();
     expect(await stored('list')).toBe(JSON.stringify(kept));
+  });
+});
+
+describe('a storage item remembered by the context that writes it', () => {
+  beforeEach(() => fakeBrowser.reset());
+  afterEach(() => vi.restoreAllMocks());
+  const remembered = () => typedItem('local:list', List, { fallback: null, onInvalid: 'fallback', asText: true }).remembered();
+  const countReads = () => vi.spyOn(fakeBrowser.storage.local, 'get');
+
+  it('reads storage once, then answers from memory, its own writes included', async () => {
+    await fakeBrowser.storage.local.set({ list: JSON.stringify(kept) });
+    const item = remembered();
+    const reads = countReads();
+    expect(await item.get()).toEqual(kept);
+    expect(await item.get()).toEqual(kept);
+    const next = { items: [{ id: 'b', count: 2 }], fetchedAt: 6 };
+    await item.set(next);
+    expect(await item.get()).toEqual(next);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(await stored('list')).toBe(JSON.stringify(next));
+  });
+
+  it('reads storage again after a write it did not make, and sees that value', async () => {
+    const item = remembered();
+    await item.set(kept);
+    const elsewhere = { items: [{ id: 'c', count: 3 }], fetchedAt: 7 };
+    await fakeBrowser.storage.local.set({ list: JSON.stringify(elsewhere) });
+    const reads = countReads();
+    expect(await item.get()).toEqual(elsewhere);
+    expect(await item.get()).toEqual(elsewhere);
+    expect(reads).toHaveBeenCalledTimes(1);
+    await fakeBrowser.storage.local.remove('list');
+    expect(await item.get()).toBeNull();
+  });
+
+  it('knows its own write by its change event even when that event comes after a later write', async () => {
+    const item = remembered();
+    const events: (() => Promise<void>)[] = [];
+    // Each write's change event held back until both writes are done, then delivered in order.
+    const write = fakeBrowser.storage.local.set.bind(fakeBrowser.storage.local);
+    vi.spyOn(fakeBrowser.storage.local, 'set').mockImplementation(async (items) => {
+      events.push(() => write(items));
+    });
+    const first = { items: [{ id: 'a', count: 1 }], fetchedAt: 1 };
+    const second = { items: [{ id: 'a', count: 2 }], fetchedAt: 2 };
+    await item.set(first);
+    await item.set(second);
+    for (const deliver of events) await deliver();
+    const reads = countReads();
+    expect(await item.get()).toEqual(second);
+    expect(reads).not.toHaveBeenCalled();
+  });
+
+  it('forgets a value whose write failed, and does not keep what it read while its own write was on its way', async () => {
+    const item = remembered();
+    await item.set(kept);
+    vi.spyOn(fakeBrowser.storage.local, 'set').mockRejectedValueOnce(new Error('QUOTA_BYTES quota exceeded'));
+    await expect(item.set({ items: [], fetchedAt: 9 })).rejects.toThrow('QUOTA_BYTES');
+    expect(await item.get()).toEqual(kept);
+
+    let land!: () => void;
+    const write = fakeBrowser.storage.local.set.bind(fakeBrowser.storage.local);
+    vi.spyOn(fakeBrowser.storage.local, 'set').mockImplementationOnce((items) => new Promise<void>((resolve) => (land = () => void write(items).then(resolve))));
+    const next = { items: [{ id: 'd', count: 4 }], fetchedAt: 10 };
+    const writing = item.set(next);
+    // Another context writes meanwhile: the memory is forgotten, and storage does not hold `next` yet.
+    await fakeBrowser.storage.local.set({ list: JSON.stringify({ items: [], fetchedAt: 11 }) });
+    expect(await item.get()).toEqual({ items: [], fetchedAt: 11 });
+    land();
+    await writing;
+    expect(await item.get()).toEqual(next);
   });
 });

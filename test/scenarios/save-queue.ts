@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
+import { storedValue } from '../support/stored-text.ts';
 import { type ShelfProcess, type Site, dataOf, startShelf, startSite } from '../browser/support.ts';
 import { signIn } from './sign-in.ts';
 import type { ExtensionUser, UserPage } from './user.ts';
@@ -36,7 +37,7 @@ export function saveQueueScenarios(launch: () => Promise<ExtensionUser>): void {
     });
 
     const queued = async () =>
-      ((await options.evaluate(() => chrome.storage.local.get('saveQueue'), undefined)).saveQueue ?? []) as { body: { url: string } }[];
+      storedValue<{ body: { url: string } }[]>((await options.evaluate(() => chrome.storage.local.get('saveQueue'), undefined)).saveQueue, []);
     const copies = async (urls: string[]) => {
       const saved = dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100')).data;
       return urls.map((url) => saved.filter((b) => b.url === url).length);
