@@ -101,7 +101,7 @@ export function cleanUpScenarios(launch: () => Promise<ExtensionUser>): void {
       expect(await get(back.id)).toMatchObject({ linkStatus: 'ok', httpStatusCode: 200 });
     }, 60_000);
 
-    it('merges a duplicate group in the Duplicates view: the kept one gets the others’ tags and notes, the others go to the trash', async () => {
+    it('merges a duplicate group in the Duplicates view: the kept one gets the others’ tags and notes, the others go to the trash; a group found later is shown with its count', async () => {
       const plain = await save({ url: 'http://dup.example/article', title: 'Plain copy' });
       const rich = await save({ url: 'https://www.dup.example/article/', title: 'Rich copy', tags: ['css', 'web'], note: 'Read twice.' });
       const other = await save({ url: 'https://dup.example/article?utm_source=feed', title: 'Feed copy', tags: ['layout'], note: 'From the feed.' });
