@@ -101,7 +101,7 @@ export function cleanUpScenarios(launch: () => Promise<ExtensionUser>): void {
       expect(await get(back.id)).toMatchObject({ linkStatus: 'ok', httpStatusCode: 200 });
     }, 60_000);
 
-    it('merges a duplicate group in the Duplicates view: the kept one gets the others’ tags and notes, the others go to the trash', async () => {
+    it('merges a duplicate group in the Duplicates view: the kept one gets the others’ tags and notes, the others go to the trash; a group found later is shown with its count', async () => {
       const plain = await save({ url: 'http://dup.example/article', title: 'Plain copy' });
       const rich = await save({ url: 'https://www.dup.example/article/', title: 'Rich copy', tags: ['css', 'web'], note: 'Read twice.' });
       const other = await save({ url: 'https://dup.example/article?utm_source=feed', title: 'Feed copy', tags: ['layout'], note: 'From the feed.' });
@@ -119,6 +119,22 @@ export function cleanUpScenarios(launch: () => Promise<ExtensionUser>): void {
       expect(trash).toContain(plain.id);
       expect(trash).toContain(other.id);
       expect(trash).not.toContain(rich.id);
+
+      // No group left; a new one found by Search again is shown in the very render that counts it, not a frame
+      // and a resize observation later (the list was measured 0 px high while it had no group).
+      expect(await shownText(page)).toContain('No duplicates.');
+      await save({ url: 'https://again.example/post', title: 'First post' });
+      await save({ url: 'http://www.again.example/post/', title: 'Second post' });
+      await page.evaluate(() => {
+        const seen = window as unknown as { groupShownWithCount?: boolean };
+        new MutationObserver(() => {
+          const counted = [...document.querySelectorAll('[role="status"]')].some((line) => line.textContent?.startsWith('1 group of duplicates'));
+          if (counted && seen.groupShownWithCount === undefined) seen.groupShownWithCount = document.querySelector('button[aria-label="Merge the duplicates of again.example/post"]') !== null;
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      }, undefined);
+      await page.click('button', 'Search again');
+      await page.waitFor('group', 'Duplicates of again.example/post', { timeoutMs: 15_000 });
+      expect(await page.evaluate(() => (window as unknown as { groupShownWithCount?: boolean }).groupShownWithCount, undefined)).toBe(true);
     }, 60_000);
   });
 }

@@ -1,0 +1,113 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { DuplicateBookmark, DuplicateGroup } from '../../lib/api/bookmarks.ts';
+import type { Collection } from '../../lib/api/collections.ts';
+import { focusRing, primaryButtonClass } from '../field-styles.ts';
+
+/** Every group is as tall: its bookmarks stand side by side (scrolling sideways), each note cut to a few lines. */
+const GROUP_HEIGHT = 300;
+const OVERSCAN = 3;
+const INITIAL_RECT = { width: 560, height: 640 };
+
+const day = (iso: string) => new Date(iso).toLocaleDateString();
+
+function Card({ bookmark: b, group, collections, kept, onKeep }: { bookmark: DuplicateBookmark; group: string; collections: Map<string, Collection>; kept: boolean; onKeep(): void }) {
+  const collection = b.collectionId === null ? 'Unsorted' : (collections.get(b.collectionId)?.name ?? 'A collection');
+  const title = b.title || b.url;
+  return (
+    <div className={`flex h-full w-56 shrink-0 flex-col gap-1 rounded-md border p-2 text-xs ${kept ? 'border-blue-500 bg-blue-50 dark:border-blue-400 dark:bg-blue-950' : 'border-zinc-200 dark:border-zinc-700'}`}>
+      <label className="flex items-center gap-1.5 font-medium">
+        <input type="radio" name={group} checked={kept} onChange={onKeep} aria-label={`Keep ${title} (${b.url})`} />
+        {kept ? 'Kept' : 'Keep this one'}
+      </label>
+      <p className="line-clamp-2 text-sm font-medium" title={title}>
+        {title}
+      </p>
+      <p className="truncate text-zinc-600 dark:text-zinc-400" title={b.url}>
+        {b.url}
+      </p>
+      <p>
+        <span className="text-zinc-500">Collection:</span> {collection}
+      </p>
+      <p className="line-clamp-2">
+        <span className="text-zinc-500">Tags:</span> {b.tags.length ? b.tags.map((t) => `#${t}`).join(' ') : 'none'}
+      </p>
+      <p>
+        <span className="text-zinc-500">Saved</span> <time dateTime={b.createdAt}>{day(b.createdAt)}</time>
+        {' · '}
+        <span className="text-zinc-500">changed</span> <time dateTime={b.updatedAt}>{day(b.updatedAt)}</time>
+      </p>
+      <p className="line-clamp-3 whitespace-pre-line">
+        <span className="text-zinc-500">Note:</span> {b.note.trim() || 'none'}
+      </p>
+    </div>
+  );
+}
+
+interface DuplicateGroupListProps {
+  /** At least one: the list is mounted with its first groups (see DuplicatesView). */
+  groups: readonly DuplicateGroup[];
+  /** The search's count, those still to come included. */
+  total: number;
+  collections: Map<string, Collection>;
+  merging: boolean;
+  /** The id of the group's bookmark to keep. */
+  keepOf(bookmarks: DuplicateBookmark[]): string;
+  /** The user keeps `id` in the group whose first bookmark is `first`. */
+  onKeep(first: string, id: string): void;
+  onMerge(bookmarks: DuplicateBookmark[], keepId: string): void;
+}
+
+/**
+ * The duplicate groups, virtualised (500 open as fast as 10), each group's bookmarks side by side. The virtualizer
+ * shows no item while its scroll element is measured 0 px high, and it is measured when it mounts: mounted before
+ * the first groups (an empty list, 0 px), it showed them only after their render, a frame and a resize observation
+ * later. Mounted with them, its first render places them in the initial rectangle.
+ */
+export function DuplicateGroupList({ groups, total, collections, merging, keepOf, onKeep, onMerge }: DuplicateGroupListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: groups.length, getScrollElement: () => scrollRef.current, estimateSize: () => GROUP_HEIGHT, overscan: OVERSCAN, initialRect: INITIAL_RECT });
+  return (
+    <div ref={scrollRef} role="region" aria-label="Duplicate groups" tabIndex={0} className={`max-h-[75vh] min-h-0 flex-1 overflow-y-auto ${focusRing}`}>
+      <ul aria-label="Duplicate groups" className="relative" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const group = groups[item.index]!;
+          const keepId = keepOf(group.bookmarks);
+          const first = group.bookmarks[0]!.id;
+          return (
+            <li
+              key={first}
+              aria-setsize={total}
+              aria-posinset={item.index + 1}
+              className="absolute left-0 top-0 w-full py-1"
+              style={{ height: GROUP_HEIGHT, transform: `translateY(${item.start}px)` }}
+            >
+              <fieldset aria-label={`Duplicates of ${group.normalizedUrl}`} className="flex h-full flex-col gap-1 rounded-md border border-zinc-200 p-2 dark:border-zinc-800">
+                <legend className="sr-only">Duplicates of {group.normalizedUrl}</legend>
+                <div className="flex items-center gap-2">
+                  <p className="min-w-0 flex-1 truncate text-xs text-zinc-600 dark:text-zinc-400">
+                    {group.bookmarks.length} bookmarks of {group.normalizedUrl}
+                  </p>
+                  <button
+                    type="button"
+                    className={primaryButtonClass}
+                    disabled={merging}
+                    aria-label={`Merge the duplicates of ${group.normalizedUrl}`}
+                    onClick={() => onMerge(group.bookmarks, keepId)}
+                  >
+                    Merge
+                  </button>
+                </div>
+                <div className="flex min-h-0 flex-1 gap-2 overflow-x-auto">
+                  {group.bookmarks.map((b) => (
+                    <Card key={b.id} bookmark={b} group={first} collections={collections} kept={b.id === keepId} onKeep={() => onKeep(first, b.id)} />
+                  ))}
+                </div>
+              </fieldset>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
