@@ -236,7 +236,8 @@ export interface ScrolledFrames {
  * Scrolls the list in the element `selector` finds from top to bottom, `step` px a frame. Each step scrolls
  * from a task after a frame, as a wheel's event arrives between frames: the next frame runs the page's scroll
  * handler (which draws the items for the new position) before its animation callbacks and its paint, so each
- * frame counted is one whose items are drawn, and the callback checks that their laid-out boxes cover the view.
+ * frame counted is one whose items are drawn, and the callback checks that they cover the view (the items are
+ * absolutely placed `li`s whose style gives their top and height).
  * Plain JavaScript text: a function compiled by tsx would carry its __name helper into the page.
  */
 export async function scrollFrames(page: Page, selector: string, step: number = WHEEL_STEP_PX): Promise<ScrolledFrames> {
@@ -260,10 +261,9 @@ export async function scrollFrames(page: Page, selector: string, step: number = 
   observer.observe(el, { childList: true, subtree: true });
   const covered = () => {
     const top = el.scrollTop, bottom = Math.min(top + el.clientHeight, el.scrollHeight);
-    const origin = el.getBoundingClientRect().top - top;
     const spans = [...el.querySelectorAll('li')].map((li) => {
-      const box = li.getBoundingClientRect();
-      return [box.top - origin, box.bottom - origin];
+      const y = Number(/translateY\\((-?[0-9.]+)px\\)/.exec(li.style.transform)?.[1]);
+      return [y, y + parseFloat(li.style.height)];
     }).sort((a, b) => a[0] - b[0]);
     let reach = top;
     for (const [from, to] of spans) if (from <= reach + 1) reach = Math.max(reach, to);

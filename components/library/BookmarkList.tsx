@@ -153,7 +153,7 @@ export function BookmarkList(props: BookmarkListProps) {
     }
   };
 
-  // The scroll box is opaque (the page's own background): Chromium then scrolls it on the compositor, where a transparent
+  // The scroll box is opaque (the page's own background): Chromium may then scroll it on the compositor, where a transparent
   // one holding text is repainted and layerized on the main thread every frame of a scroll (README, issue 20).
   return (
     <div
@@ -241,10 +241,8 @@ const ListItem = memo(function ListItem({ bookmark: b, view, index, setSize, top
       onDragStart={draggable ? (event) => handlers.onDragStart(event, b) : undefined}
       aria-setsize={setSize}
       aria-posinset={index + 1}
-      // Placed by `top`, not a transform: a transform gives each item a paint property node of its own, walked by every
-      // frame's pre-paint and layerize.
-      className={`absolute ${columns > 1 ? 'p-1.5' : ''} ${focusRing}`}
-      style={{ top, height, left: `${(column * 100) / columns}%`, width: `${100 / columns}%` }}
+      className={`absolute top-0 ${columns > 1 ? 'p-1.5' : ''} ${focusRing}`}
+      style={{ height, left: `${(column * 100) / columns}%`, width: `${100 / columns}%`, transform: `translateY(${top}px)` }}
     >
       {view === 'rows' || view === 'list' ? <BookmarkRow {...itemProps} dense={view === 'list'} /> : <BookmarkCard {...itemProps} tile={view === 'grid'} />}
     </li>
