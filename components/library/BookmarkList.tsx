@@ -153,8 +153,6 @@ export function BookmarkList(props: BookmarkListProps) {
     }
   };
 
-  // The scroll box is opaque (the page's own background): Chromium may then scroll it on the compositor, where a transparent
-  // one holding text is repainted and layerized on the main thread every frame of a scroll (README, issue 20).
   return (
     <div
       ref={scrollRef}
@@ -162,7 +160,7 @@ export function BookmarkList(props: BookmarkListProps) {
       aria-label={props.label}
       tabIndex={0}
       onKeyDown={onKeyDown}
-      className={`min-h-0 flex-1 overflow-y-auto bg-white dark:bg-zinc-950 ${focusRing}`}
+      className={`min-h-0 flex-1 overflow-y-auto ${focusRing}`}
     >
       <ul className="relative" style={{ height: virtualizer.getTotalSize() }} aria-label={props.label}>
         {items.flatMap((line) =>
