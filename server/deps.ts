@@ -13,7 +13,7 @@ import { raisedLimits, specLimits } from './limits/policy.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
 import { Maintenance } from './maintenance.ts';
 import { type PageMetadata, fetchPageMetadata } from './metadata/index.ts';
-import { ResponseCache } from './http/response-cache.ts';
+import { ResponseCache, type ResponseCacheLimits } from './http/response-cache.ts';
 import { StorageService } from './storage/service.ts';
 import { RedisClockOffset } from './redis/clock-offset.ts';
 import type { Store } from './store/store.ts';
@@ -39,8 +39,13 @@ export interface ServerDeps {
   linkChecker: LinkChecker;
 }
 
+/** What a test sets that no flag does: bounds small enough for a test to reach with a few requests. */
+export interface DepsOptions {
+  responseCacheLimits?: ResponseCacheLimits;
+}
+
 /** `redis`: what the instances share beyond the database (config.redisUrl, connected); null: this process alone. */
-export function createDeps(config: ServerConfig, store: Store, redis: Redis | null = null): ServerDeps {
+export function createDeps(config: ServerConfig, store: Store, redis: Redis | null = null, options: DepsOptions = {}): ServerDeps {
   const clock = new Clock(redis && config.testClock ? new RedisClockOffset(redis) : null);
   const limits: LimitStore = redis ? new RedisLimitStore(redis) : new MemoryLimitStore(store.blocks);
   const maintenance = new Maintenance(() => clock.now());
@@ -57,7 +62,7 @@ export function createDeps(config: ServerConfig, store: Store, redis: Redis | nu
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
     storage: new StorageService({ store, clock }),
     jobRunner: new JobRunner(),
-    responseCache: new ResponseCache(),
+    responseCache: new ResponseCache(options.responseCacheLimits),
     instanceId: newId('inst'),
   };
   const { allowPrivateFetch: allowPrivate, linkCheck } = config;

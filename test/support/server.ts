@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ALL_SCOPES, type Scope } from '../../lib/api/scopes.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { LINK_CHECK_DEFAULTS, type ServerConfig } from '../../server/config.ts';
+import type { DepsOptions } from '../../server/deps.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { createDatabase, startPostgres } from './postgres.ts';
 
@@ -71,7 +72,7 @@ export function apiFor(baseUrl: string, defaults: { token?: string; ip?: string 
  * In the `server-redis` project its limits and test clock are in that project's Redis (SHELF_TEST_REDIS_URL); in the
  * `server-postgres` project its data is in a new database of that project's cluster (SHELF_TEST_POSTGRES_URL).
  */
-export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<ServerConfig> = {}, options: DepsOptions = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'shelf-test-'));
   const server = await startServer({
     port: 0,
@@ -88,7 +89,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     // As under --test-clock: only the tests of the link checker turn it on.
     linkCheck: { ...LINK_CHECK_DEFAULTS, enabled: false },
     ...overrides,
-  });
+  }, options);
   const { store, clock } = server.deps;
   return {
     server,
