@@ -75,13 +75,16 @@ function templateCluster(user: { uid: number; gid: number } | undefined): string
 
 let databases = 0;
 
-/** A new empty database in the cluster of `adminUrl` (a superuser's URL); answers its URL. */
-export async function createDatabase(adminUrl: string): Promise<string> {
+/**
+ * A new database in the cluster of `adminUrl` (a superuser's URL), empty or a copy of `template` (a database of that
+ * cluster nobody is connected to); answers its URL.
+ */
+export async function createDatabase(adminUrl: string, template?: string): Promise<string> {
   const name = `shelf_${process.pid}_${++databases}_${Date.now().toString(36)}`;
   const client = new pg.Client(adminUrl);
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${template === undefined ? '' : ` TEMPLATE ${template}`}`);
   } finally {
     await client.end();
   }

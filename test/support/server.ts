@@ -83,7 +83,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     proxyHops: 1,
     raiseLimits: false,
     redisUrl: process.env.SHELF_TEST_REDIS_URL ?? null,
-    databaseUrl: process.env.SHELF_TEST_POSTGRES_URL ? await createDatabase(process.env.SHELF_TEST_POSTGRES_URL) : null,
+    databaseUrl: overrides.databaseUrl === undefined ? await projectDatabase() : overrides.databaseUrl,
     jobLeaseMs: 30_000,
     ipv6Prefix: 64,
     // As under --test-clock: only the tests of the link checker turn it on.
@@ -138,8 +138,14 @@ export async function startIsolatedTestServer(overrides: Partial<ServerConfig> =
   };
 }
 
-/** A second connection to a test server's database, for tests that write fixtures in bulk or read raw rows. */
 /** Whether this run is the `server-postgres` project, whose test servers keep their data in PostgreSQL. */
 export const onPostgresProject = process.env.SHELF_TEST_POSTGRES_URL !== undefined;
 
+/** On the `server-postgres` project, a new database of its cluster with the schema in place (a copy of the run's migrated one); else null (SQLite). */
+export async function projectDatabase(): Promise<string | null> {
+  const cluster = process.env.SHELF_TEST_POSTGRES_URL;
+  return cluster === undefined ? null : createDatabase(cluster, process.env.SHELF_TEST_POSTGRES_TEMPLATE);
+}
+
+/** A second connection to a test server's database, for tests that write fixtures in bulk or read raw rows. */
 export const openDb = (t: TestServer): Database.Database => new Database(join(t.dataDir, 'shelf.db'));
