@@ -9,7 +9,7 @@ import { Guards } from './limits/guards.ts';
 import { newId } from './ids.ts';
 import type { LimitStore } from './limits/limit-store.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
-import { raisedLimits, specLimits } from './limits/policy.ts';
+import { type LimitPolicy, raisedLimits, specLimits } from './limits/policy.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
 import { Maintenance } from './maintenance.ts';
 import { type PageMetadata, fetchPageMetadata } from './metadata/index.ts';
@@ -42,6 +42,8 @@ export interface ServerDeps {
 /** What a test sets that no flag does: bounds small enough for a test to reach with a few requests. */
 export interface DepsOptions {
   responseCacheLimits?: ResponseCacheLimits;
+  /** In place of the spec's limits (or --raise-limits'). */
+  limitPolicy?: LimitPolicy;
 }
 
 /** `redis`: what the instances share beyond the database (config.redisUrl, connected); null: this process alone. */
@@ -56,7 +58,7 @@ export function createDeps(config: ServerConfig, store: Store, redis: Redis | nu
     clock,
     store,
     limits,
-    guards: new Guards(limits, config.raiseLimits ? raisedLimits : specLimits, clock),
+    guards: new Guards(limits, options.limitPolicy ?? (config.raiseLimits ? raisedLimits : specLimits), clock),
     authenticator: new Authenticator(store.accounts),
     maintenance,
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
