@@ -9,11 +9,11 @@ import { Guards } from './limits/guards.ts';
 import { newId } from './ids.ts';
 import type { LimitStore } from './limits/limit-store.ts';
 import { MemoryLimitStore } from './limits/memory-limit-store.ts';
-import { raisedLimits, specLimits } from './limits/policy.ts';
+import { type LimitPolicy, raisedLimits, specLimits } from './limits/policy.ts';
 import { RedisLimitStore } from './limits/redis-limit-store.ts';
 import { Maintenance } from './maintenance.ts';
 import { type PageMetadata, fetchPageMetadata } from './metadata/index.ts';
-import { ResponseCache } from './http/response-cache.ts';
+import { ResponseCache, type ResponseCacheLimits } from './http/response-cache.ts';
 import { StorageService } from './storage/service.ts';
 import { RedisClockOffset } from './redis/clock-offset.ts';
 import type { Store } from './store/store.ts';
@@ -39,8 +39,15 @@ export interface ServerDeps {
   linkChecker: LinkChecker;
 }
 
+/** What a test sets that no flag does: bounds small enough for a test to reach with a few requests. */
+export interface DepsOptions {
+  responseCacheLimits?: ResponseCacheLimits;
+  /** In place of the spec's limits (or --raise-limits'). */
+  limitPolicy?: LimitPolicy;
+}
+
 /** `redis`: what the instances share beyond the database (config.redisUrl, connected); null: this process alone. */
-export function createDeps(config: ServerConfig, store: Store, redis: Redis | null = null): ServerDeps {
+export function createDeps(config: ServerConfig, store: Store, redis: Redis | null = null, options: DepsOptions = {}): ServerDeps {
   const clock = new Clock(redis && config.testClock ? new RedisClockOffset(redis) : null);
   const limits: LimitStore = redis ? new RedisLimitStore(redis) : new MemoryLimitStore(store.blocks);
   const maintenance = new Maintenance(() => clock.now());
@@ -51,13 +58,13 @@ export function createDeps(config: ServerConfig, store: Store, redis: Redis | nu
     clock,
     store,
     limits,
-    guards: new Guards(limits, config.raiseLimits ? raisedLimits : specLimits, clock),
+    guards: new Guards(limits, options.limitPolicy ?? (config.raiseLimits ? raisedLimits : specLimits), clock),
     authenticator: new Authenticator(store.accounts),
     maintenance,
     fetchMetadata: (url) => fetchPageMetadata(url, { allowPrivate: config.allowPrivateFetch }),
     storage: new StorageService({ store, clock }),
     jobRunner: new JobRunner(),
-    responseCache: new ResponseCache(),
+    responseCache: new ResponseCache(options.responseCacheLimits),
     instanceId: newId('inst'),
   };
   const { allowPrivateFetch: allowPrivate, linkCheck } = config;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { HOUR } from './clock.ts';
 import type { ServerConfig } from './config.ts';
-import { type ServerDeps, createDeps } from './deps.ts';
+import { type DepsOptions, type ServerDeps, createDeps } from './deps.ts';
 import type { AppEnv } from './http/env.ts';
 import { resumeInterruptedJobs, watchForInterruptedJobs } from './jobs/recovery.ts';
 import { makeDataDirPrivate, privateModesNotice } from './private-data-dir.ts';
@@ -21,14 +21,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: ServerConfig): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, options: DepsOptions = {}): Promise<RunningServer> {
   if (config.databaseUrl === null) {
     const changed = makeDataDirPrivate(config.dataDir);
     if (changed > 0) console.error(privateModesNotice(config.dataDir, changed));
   }
   const redis = config.redisUrl === null ? null : await openRedis(config.redisUrl);
   const store = await openStore(config);
-  const deps = createDeps(config, store, redis);
+  const deps = createDeps(config, store, redis, options);
   const app = createApp(deps);
   await deps.clock.sync();
   await deps.maintenance.run();

@@ -5,10 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ImportReserved, Job, JobCreated } from '../../lib/api/jobs.ts';
 import { IMPORT_MESSAGES } from '../../server/jobs/import-job.ts';
 import { dataOf } from '../support/expect.ts';
-import { createDatabase } from '../support/postgres.ts';
 import { startShelfServer } from '../support/server-bundle-global.ts';
 import type { ServerProcess } from '../support/server-process.ts';
-import { type Api, apiFor, nextIp, startTestServer } from '../support/server.ts';
+import { type Api, apiFor, nextIp, projectDatabase, startTestServer } from '../support/server.ts';
 import { KILLED_IMPORT_COUNT, allBookmarks, netscapeFile, startImportOf, upload } from './jobs-fixtures.ts';
 
 const dirs: string[] = [];
@@ -26,8 +25,7 @@ interface Place {
 async function newPlace(): Promise<Place> {
   const dataDir = mkdtempSync(join(tmpdir(), 'shelf-crash-'));
   dirs.push(dataDir);
-  const cluster = process.env.SHELF_TEST_POSTGRES_URL;
-  return { dataDir, databaseUrl: cluster ? await createDatabase(cluster) : null };
+  return { dataDir, databaseUrl: await projectDatabase() };
 }
 
 /**

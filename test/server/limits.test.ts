@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IpBlockEnvelope } from '../../lib/api/envelope.ts';
+import { specLimits } from '../../server/limits/policy.ts';
 import { expectError } from '../support/expect.ts';
 import { apiFor, nextIp, onPostgresProject, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -57,27 +58,34 @@ describe('per-user limits', () => {
     expect(results.filter((r) => r.status === 429)).toHaveLength(30);
   });
 
-  // Not again on the server-postgres project: its test servers count in the same memory store as the server project's
-  // (a hosted instance counts in Redis: the server-redis project), and 10,000 requests through PostgreSQL's token
-  // lookups took half a minute there while checking nothing of PostgreSQL's.
-  it.skipIf(onPostgresProject)('allows 10,000 requests a day', async () => {
-    const u = await t.user();
-    for (let minute = 0; minute < 84; minute++) {
-      const batch = minute === 83 ? 10_000 - 83 * 120 : 120;
-      const results = await Promise.all(
-        Array.from({ length: batch }, (_, i) => u.api('GET', '/auth/verify', { ip: `10.3.${minute}.${i % 3}` })),
-      );
-      expect(results.every((r) => r.status === 200)).toBe(true);
-      await t.advance(MINUTE);
+  // The rule checked with a day's count of 410 (three minutes' full counts and 50): the spec's 10,000 took 84 minutes'
+  // counts, 10,000 requests. Not again on the server-postgres project: its test servers count in the same memory store
+  // as the server project's (a hosted instance counts in Redis: the server-redis project).
+  it.skipIf(onPostgresProject)("allows the day's count of requests (the spec's 10,000), then answers 429 until the day has passed", async () => {
+    expect(specLimits.userPerDay).toBe(10_000);
+    const perDay = 3 * specLimits.userPerMinute + 50;
+    const day = await startTestServer({}, { limitPolicy: { ...specLimits, userPerDay: perDay } });
+    try {
+      const u = await day.user();
+      for (let minute = 0; minute * specLimits.userPerMinute < perDay; minute++) {
+        const batch = Math.min(specLimits.userPerMinute, perDay - minute * specLimits.userPerMinute);
+        const results = await Promise.all(
+          Array.from({ length: batch }, (_, i) => u.api('GET', '/auth/verify', { ip: `10.3.${minute}.${i % 3}` })),
+        );
+        expect(results.every((r) => r.status === 200)).toBe(true);
+        await day.advance(MINUTE);
+      }
+      const limited = await u.api('GET', '/auth/verify', { ip: '10.3.200.1' });
+      expectError(limited, 429, 'RATE_LIMITED');
+      // The day window is what binds now: its reset is nearly a day away, not a minute.
+      const waitMs = Number(limited.headers.get('x-ratelimit-reset')) * 1000 - day.server.deps.clock.now();
+      expect(waitMs).toBeGreaterThan(20 * 60 * MINUTE);
+      await day.advance(24 * 60 * MINUTE);
+      expect((await u.api('GET', '/auth/verify', { ip: '10.3.200.2' })).status).toBe(200);
+    } finally {
+      await day.close();
     }
-    const limited = await u.api('GET', '/auth/verify', { ip: '10.3.200.1' });
-    expectError(limited, 429, 'RATE_LIMITED');
-    // The day window is what binds now: its reset is about 22.6 hours away, not a minute.
-    const waitMs = Number(limited.headers.get('x-ratelimit-reset')) * 1000 - t.server.deps.clock.now();
-    expect(waitMs).toBeGreaterThan(20 * 60 * MINUTE);
-    await t.advance(24 * 60 * MINUTE);
-    expect((await u.api('GET', '/auth/verify', { ip: '10.3.200.2' })).status).toBe(200);
-  }, 60_000);
+  });
 });
 
 describe('gateway limit per IP', () => {

@@ -6,3 +6,4 @@ import { inject } from 'vitest';
  * the PostgreSQL store.
  */
 process.env.SHELF_TEST_POSTGRES_URL = inject('postgresAdminUrl');
+process.env.SHELF_TEST_POSTGRES_TEMPLATE = inject('postgresTemplate');

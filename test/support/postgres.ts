@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { openPostgres } from '../../server/db/postgres/connect.ts';
 import { freePort } from './free-port.ts';
 
 /**
@@ -15,6 +16,13 @@ export interface TestPostgres {
   adminUrl: string;
   /** A new empty database; answers its URL. */
   createDatabase(): Promise<string>;
+  /** The name of a database of the cluster with every migration applied, made at the first call; nobody stays connected to it. */
+  migratedTemplate(): Promise<string>;
+  /**
+   * A new database with every migration applied, a copy of migratedTemplate (copying costs the cluster some 120 ms of
+   * CPU, running the migrations into a new database some 300 ms); answers its URL.
+   */
+  createMigratedDatabase(): Promise<string>;
   stop(): Promise<void>;
   /** A fast shutdown (connections cut, as a restart of the database does); its data is kept for `start`. */
   shutdown(): Promise<void>;
@@ -75,13 +83,16 @@ function templateCluster(user: { uid: number; gid: number } | undefined): string
 
 let databases = 0;
 
-/** A new empty database in the cluster of `adminUrl` (a superuser's URL); answers its URL. */
-export async function createDatabase(adminUrl: string): Promise<string> {
+/**
+ * A new database in the cluster of `adminUrl` (a superuser's URL), empty or a copy of `template` (a database of that
+ * cluster nobody is connected to); answers its URL.
+ */
+export async function createDatabase(adminUrl: string, template?: string): Promise<string> {
   const name = `shelf_${process.pid}_${++databases}_${Date.now().toString(36)}`;
   const client = new pg.Client(adminUrl);
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${template === undefined ? '' : ` TEMPLATE ${template}`}`);
   } finally {
     await client.end();
   }
@@ -111,9 +122,18 @@ export async function startPostgres(): Promise<TestPostgres> {
       const start = async () => {
         current = await startOn(dir, data, port, user);
       };
+      let template: Promise<string> | undefined;
+      const migratedTemplate = () =>
+        (template ??= (async () => {
+          const url = await createDatabase(adminUrl);
+          await (await openPostgres(url)).close();
+          return new URL(url).pathname.slice(1);
+        })());
       return {
         adminUrl,
         createDatabase: () => createDatabase(adminUrl),
+        migratedTemplate,
+        createMigratedDatabase: async () => createDatabase(adminUrl, await migratedTemplate()),
         shutdown,
         start,
         async restart() {

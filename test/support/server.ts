@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ALL_SCOPES, type Scope } from '../../lib/api/scopes.ts';
 import { issueToken } from '../../server/auth/tokens.ts';
 import { LINK_CHECK_DEFAULTS, type ServerConfig } from '../../server/config.ts';
+import type { DepsOptions } from '../../server/deps.ts';
 import { type RunningServer, startServer } from '../../server/server.ts';
 import { createDatabase, startPostgres } from './postgres.ts';
 
@@ -71,7 +72,7 @@ export function apiFor(baseUrl: string, defaults: { token?: string; ip?: string 
  * In the `server-redis` project its limits and test clock are in that project's Redis (SHELF_TEST_REDIS_URL); in the
  * `server-postgres` project its data is in a new database of that project's cluster (SHELF_TEST_POSTGRES_URL).
  */
-export async function startTestServer(overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<ServerConfig> = {}, options: DepsOptions = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'shelf-test-'));
   const server = await startServer({
     port: 0,
@@ -82,13 +83,13 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}): Pr
     proxyHops: 1,
     raiseLimits: false,
     redisUrl: process.env.SHELF_TEST_REDIS_URL ?? null,
-    databaseUrl: process.env.SHELF_TEST_POSTGRES_URL ? await createDatabase(process.env.SHELF_TEST_POSTGRES_URL) : null,
+    databaseUrl: overrides.databaseUrl === undefined ? await projectDatabase() : overrides.databaseUrl,
     jobLeaseMs: 30_000,
     ipv6Prefix: 64,
     // As under --test-clock: only the tests of the link checker turn it on.
     linkCheck: { ...LINK_CHECK_DEFAULTS, enabled: false },
     ...overrides,
-  });
+  }, options);
   const { store, clock } = server.deps;
   return {
     server,
@@ -137,8 +138,14 @@ export async function startIsolatedTestServer(overrides: Partial<ServerConfig> =
   };
 }
 
-/** A second connection to a test server's database, for tests that write fixtures in bulk or read raw rows. */
 /** Whether this run is the `server-postgres` project, whose test servers keep their data in PostgreSQL. */
 export const onPostgresProject = process.env.SHELF_TEST_POSTGRES_URL !== undefined;
 
+/** On the `server-postgres` project, a new database of its cluster with the schema in place (a copy of the run's migrated one); else null (SQLite). */
+export async function projectDatabase(): Promise<string | null> {
+  const cluster = process.env.SHELF_TEST_POSTGRES_URL;
+  return cluster === undefined ? null : createDatabase(cluster, process.env.SHELF_TEST_POSTGRES_TEMPLATE);
+}
+
+/** A second connection to a test server's database, for tests that write fixtures in bulk or read raw rows. */
 export const openDb = (t: TestServer): Database.Database => new Database(join(t.dataDir, 'shelf.db'));

@@ -23,7 +23,7 @@ export function freshDatabases(): { fresh: (pools?: number) => Promise<Pg[]>; ur
   });
   return {
     async fresh(pools = 1) {
-      lastUrl = await cluster.createDatabase();
+      lastUrl = await cluster.createMigratedDatabase();
       for (let i = 0; i < pools; i++) open.push(await openPostgres(lastUrl));
       return open.slice(-pools);
     },

@@ -4,7 +4,7 @@ import { newId } from '../../../server/ids.ts';
 import type { TestPostgres } from '../../support/postgres.ts';
 
 /** A fresh migrated database of the cluster. */
-export const freshDb = async (cluster: TestPostgres): Promise<Pg> => openPostgres(await cluster.createDatabase(), { maxConnections: 4 });
+export const freshDb = async (cluster: TestPostgres): Promise<Pg> => openPostgres(await cluster.createMigratedDatabase(), { maxConnections: 4 });
 
 /** A user row (the stores take a user id; accounts are another store's business). */
 export async function addUser(db: Pg): Promise<string> {

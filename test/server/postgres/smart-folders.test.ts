@@ -46,7 +46,7 @@ interface Backend {
 
 async function openBackend(name: BackendName): Promise<Backend> {
   if (name === 'postgres') {
-    const db = await openPostgres(await cluster.createDatabase());
+    const db = await openPostgres(await cluster.createMigratedDatabase());
     return {
       store: new PgSmartFolders(db),
       run: async (sql, params = []) => void (await db.run(numbered(sql), params)),

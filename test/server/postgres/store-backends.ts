@@ -49,7 +49,7 @@ const numbered = (sql: string): string => {
 };
 
 export async function postgresDb(cluster: TestPostgres): Promise<PgTestDb> {
-  const db = await openPostgres(await cluster.createDatabase(), { maxConnections: 4 });
+  const db = await openPostgres(await cluster.createMigratedDatabase(), { maxConnections: 4 });
   return {
     kind: 'postgres',
     db,
