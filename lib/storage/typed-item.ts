@@ -74,13 +74,19 @@ function remembered<T>(
   write: (form: unknown) => Promise<void>,
 ): TypedItem<T> {
   let value: Promise<T> | null = null;
+  /** The stored text of `value` when this context wrote it; null when it was read (or is not known). */
+  let valueText: string | null = null;
   let writing = 0;
   const pending: string[] = [];
+  const forget = () => {
+    value = null;
+    valueText = null;
+  };
   browser.storage.onChanged.addListener((changes, changedArea) => {
     const change = changes[name];
     if (changedArea !== area || change === undefined) return;
     const at = pending.indexOf(textOf(change.newValue ?? null));
-    if (at === -1) value = null;
+    if (at === -1) forget();
     else pending.splice(at, 1);
   });
   return {
@@ -93,21 +99,25 @@ function remembered<T>(
         value = reading;
         // A failed read is not kept either: the next one tries storage again.
         reading.catch(() => {
-          if (value === reading) value = null;
+          if (value === reading) forget();
         });
       }
       return reading;
     },
     async set(next) {
       const { checked, form } = storedForm(next);
-      pending.push(textOf(form));
+      const text = textOf(form);
+      // Storage already holds it: Chromium would fire no change event for it, and its text would wait in `pending`.
+      if (value !== null && text === valueText) return;
+      pending.push(text);
       if (pending.length > PENDING_WRITES) pending.shift();
       value = Promise.resolve(checked);
+      valueText = text;
       writing++;
       try {
         await write(form);
       } catch (err) {
-        value = null;
+        forget();
         throw err;
       } finally {
         writing--;

@@ -96,6 +96,16 @@ describe('a storage item remembered by the context that writes it', () => {
     expect(reads).not.toHaveBeenCalled();
   });
 
+  it('writes nothing when asked to store the value it wrote last', async () => {
+    const item = remembered();
+    await item.set(kept);
+    const writes = vi.spyOn(fakeBrowser.storage.local, 'set');
+    await item.set({ items: [{ id: 'a', count: 1 }], fetchedAt: 5 });
+    expect(writes).not.toHaveBeenCalled();
+    await item.set({ items: [], fetchedAt: 5 });
+    expect(writes).toHaveBeenCalledTimes(1);
+  });
+
   it('forgets a value whose write failed, and does not keep what it read while its own write was on its way', async () => {
     const item = remembered();
     await item.set(kept);
