@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import type { ExtensionBrowser } from '../test/browser/support.ts';
+import { refreshesOf } from './frames.ts';
 import { median } from './stats.ts';
 import { fmtCount, fmtMs } from './table.ts';
 import type { Workspace } from './workspace.ts';
@@ -293,8 +294,8 @@ export async function scrollFrames(page: Page, selector: string, step: number = 
   }
 }
 
-/** A scroll's figures for a table row: the frames' median and how many were over 33 ms, the work behind them. */
+/** A scroll's figures for a table row: the frames' median and how many spanned more than two refreshes, the work behind them. */
 export function describeScroll(s: ScrolledFrames, step: number = WHEEL_STEP_PX): string {
-  const slow = s.frames.filter((ms) => ms > 1000 / 30).length;
-  return `${s.frames.length} frames at ${fmtCount(step)} px each, median ${fmtMs(median(s.frames))}, ${slow} longer than 33 ms; main thread busy ${fmtMs(s.busyMs / s.frames.length)} a frame, of it ${fmtMs(s.cpuMs / s.frames.length)} CPU; ${fmtCount(s.mounted)} items mounted (at most ${s.mostMounted} for a frame), ${s.gaps} frames with part of the view not drawn yet`;
+  const slow = s.frames.filter((ms) => refreshesOf(ms) > 2).length;
+  return `${s.frames.length} frames at ${fmtCount(step)} px each, median ${fmtMs(median(s.frames))}, ${slow} over two refreshes (33 ms); main thread busy ${fmtMs(s.busyMs / s.frames.length)} a frame, of it ${fmtMs(s.cpuMs / s.frames.length)} CPU; ${fmtCount(s.mounted)} items mounted (at most ${s.mostMounted} for a frame), ${s.gaps} frames with part of the view not drawn yet`;
 }

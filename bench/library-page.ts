@@ -4,6 +4,7 @@ import { typeInOmnibox } from '../test/browser/omnibox-events.ts';
 import { type ExtensionBrowser, ensureExtensionBuilt, launchExtension, signInThroughOptions, startSite } from '../test/browser/support.ts';
 import { startServerProcess } from '../test/support/server-process.ts';
 import { WHEEL_STEP_PX, buildHelloPage, describeRequests, describeScroll, heapUsed, quiet, readyProbe, scrollFrames, startCountingProxy, timeLoads } from './extension-support.ts';
+import { longestFrame } from './frames.ts';
 import { median } from './stats.ts';
 import { type Outcome, type Row, fmtBytes, fmtCount, fmtMs, measured, verdict } from './table.ts';
 import { type BenchSettings, LIBRARY_SIZE, type Workspace } from './workspace.ts';
@@ -16,6 +17,8 @@ const SWITCHES = 10;
 const TABS = 20;
 /** Worker stops before the omnibox's cold figure. */
 const RESTARTS = 5;
+/** Issue 20's longest frame of the grid's scroll: two 60 Hz refreshes (30 frames a second). */
+const GRID_FRAME_TARGET_MS = 33;
 /** A scroll bar dragged fast: each frame's view is all new cards. */
 const FLING_STEP_PX = 2_000;
 /** The first card (or line) of the open view. */
@@ -49,7 +52,7 @@ export async function libraryPageSection(ws: Workspace, _settings: BenchSettings
 
     // The grid scroll and the heap then, measured alone with BENCH_LIBRARY_PAGE=grid (a minute instead of the section's five or more).
     const gridRows = async (): Promise<Row[]> => [
-      await measured({ section: SECTION, measurement: `scroll the grid from the first to the last of ${fmtCount(LIBRARY_SIZE)} cards as a wheel scrolls: longest frame`, target: '≤ 33 ms' }, async () => {
+      await measured({ section: SECTION, measurement: `scroll the grid from the first to the last of ${fmtCount(LIBRARY_SIZE)} cards as a wheel scrolls: longest frame`, target: `≤ ${GRID_FRAME_TARGET_MS} ms` }, async () => {
         full = await b.context.newPage();
         await full.goto(pageUrl);
         await full.locator(FIRST_ITEM).first().waitFor();
@@ -57,7 +60,7 @@ export async function libraryPageSection(ws: Workspace, _settings: BenchSettings
         await loadEveryCard(full);
         return gridScroll(full, WHEEL_STEP_PX);
       }),
-      await measured({ section: SECTION, measurement: 'the same scroll flung, 2,000 px a frame (every frame a view of new cards): longest frame', target: '≤ 33 ms' }, async () => {
+      await measured({ section: SECTION, measurement: 'the same scroll flung, 2,000 px a frame (every frame a view of new cards): longest frame', target: `≤ ${GRID_FRAME_TARGET_MS} ms` }, async () => {
         if (!full) throw new Error('the grid was not loaded');
         return gridScroll(full, FLING_STEP_PX);
       }),
@@ -190,8 +193,8 @@ async function switchView(page: Page, label: string): Promise<number> {
 /** The grid's scroll, first to last card, `step` px a frame (bench/extension-support.ts's scrollFrames). */
 async function gridScroll(page: Page, step: number): Promise<Outcome> {
   const scrolled = await scrollFrames(page, LIST(ALL), step);
-  const longest = Math.max(...scrolled.frames);
-  return { result: fmtMs(longest), beside: describeScroll(scrolled, step), verdict: verdict(longest <= 1000 / 30 && scrolled.gaps === 0) };
+  const longest = longestFrame(scrolled.frames, GRID_FRAME_TARGET_MS);
+  return { result: longest.result, beside: describeScroll(scrolled, step), verdict: verdict(longest.met && scrolled.gaps === 0) };
 }
 
 /** Scrolls to the end until the list says it holds every bookmark (aria-setsize stays -1 while more can load). */
