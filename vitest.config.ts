@@ -110,10 +110,6 @@ export default defineConfig({
           fileParallelism: true,
           testTimeout: 30_000,
           hookTimeout: 120_000,
-          // A poll here is a round trip into Chromium (an evaluation in the extension's worker or a page, or a request to
-          // the server): some 5 ms of CPU across the test's process, the browser and the renderer. At vitest's 50 ms that
-          // was a tenth of a core for as long as a file waited; a wait now ends at most a quarter second later.
-          expect: { poll: { interval: 250 } },
         },
       },
       {
