@@ -303,6 +303,35 @@ interface TestFirefox {
   inUse: boolean;
 }
 
+/**
+ * Work Firefox does beside the pages that no test looks at, stopped (beyond what Puppeteer's own prefs stop): every
+ * page a test opens is a tab opened and closed, and the project is bound by CPU. Firefox's parent process then keeps
+ * no spare content process ready and no closed tab for "undo close", and a site's content process outlives its last
+ * tab (the test servers are all 127.0.0.1, one site); pages are not scanned for their language or for address and
+ * card forms, and visits are not written to history, guessed at or prefetched. The extension's own APIs are untouched.
+ */
+const QUIET_FIREFOX = {
+  'dom.ipc.processPrelaunch.enabled': false,
+  'dom.ipc.keepProcessesAlive.webIsolated.perOrigin': 1,
+  'browser.sessionstore.max_tabs_undo': 0,
+  'browser.sessionstore.max_windows_undo': 0,
+  'browser.sessionstore.interval': 3_600_000,
+  'browser.translations.enable': false,
+  'extensions.formautofill.addresses.enabled': false,
+  'extensions.formautofill.creditCards.enabled': false,
+  'places.history.enabled': false,
+  'network.predictor.enabled': false,
+  'network.prefetch-next': false,
+  'network.dns.disablePrefetch': true,
+  'browser.urlbar.speculativeConnect.enabled': false,
+  'browser.places.speculativeConnect.enabled': false,
+  'toolkit.telemetry.archive.enabled': false,
+  'toolkit.telemetry.newProfilePing.enabled': false,
+  'toolkit.telemetry.shutdownPingSender.enabled': false,
+  'toolkit.telemetry.firstShutdownPing.enabled': false,
+  'toolkit.telemetry.bhrPing.enabled': false,
+};
+
 /** Headless Firefox ESR started from a copy of the profile template, in a folder of its own. */
 async function startFirefox(): Promise<TestFirefox> {
   const root = tempDir('shelf-firefox-');
@@ -321,6 +350,7 @@ async function startFirefox(): Promise<TestFirefox> {
         // Downloads into this Firefox's own folder, under the names it chose, never asking where.
         'browser.download.folderList': 2,
         'browser.download.dir': join(root, 'downloads'),
+        ...QUIET_FIREFOX,
       },
     });
     return { browser, root, inUse: false };
