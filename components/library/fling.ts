@@ -1,4 +1,4 @@
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 
 /**
  * Whether the list is being flung: its view moved by more than its own height from one drawn range to the next, while
@@ -9,18 +9,11 @@ import { useDeferredValue, useState } from 'react';
  */
 export function useFling(offset: number, scrolling: boolean, viewHeight: number, byKeys: boolean): boolean {
   const [last, setLast] = useState({ offset, far: false });
-  let far = last.far;
-  if (offset !== last.offset) {
-    // The range before this one is known only here: React renders this component again at once with it stored.
-    far = Math.abs(offset - last.offset) > viewHeight;
-    setLast({ offset, far });
-  }
-  const flung = scrolling && !byKeys && far;
-  // Its end, the light tiles drawn in full (a whole view of them), is a render that a scroll interrupts: on a loaded
-  // machine a fling's frames can be further apart than the list's wait for the scroll's end (150 ms), and each such
-  // end drew a view in full between two frames of the fling.
-  const ending = useDeferredValue(flung);
-  return flung || ending;
+  if (offset === last.offset) return scrolling && !byKeys && last.far;
+  // The range before this one is known only here: React renders this component again at once with it stored.
+  const far = Math.abs(offset - last.offset) > viewHeight;
+  setLast({ offset, far });
+  return scrolling && !byKeys && far;
 }
 
 /**
