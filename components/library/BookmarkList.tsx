@@ -5,6 +5,8 @@ import type { LibraryView } from '../../lib/storage/library-items.ts';
 import { focusRing } from '../field-styles.ts';
 import { BookmarkCard } from './BookmarkCard.tsx';
 import { BookmarkRow, type BookmarkRowProps, type RowAction } from './BookmarkRow.tsx';
+import { CoverBlock } from './cover-placeholder.tsx';
+import { useDrawnFull, useFling } from './fling.ts';
 import type { SelectMode } from './selection.ts';
 import { type Selection, select, selectAll } from './selection.ts';
 
@@ -81,6 +83,9 @@ export function BookmarkList(props: BookmarkListProps) {
   // The bookmark the arrow keys are on; focus follows it once its item is drawn (it may be scrolled in first).
   const [active, setActive] = useState(0);
   const [focusWanted, setFocusWanted] = useState(false);
+  // Set by a key pressed in the list, cleared by the wheel, a pointer or a touch: what moves the view now.
+  const [byKeys, setByKeys] = useState(false);
+  const flung = useFling(virtualizer.scrollOffset ?? 0, virtualizer.isScrolling, virtualizer.scrollRect?.height ?? INITIAL_RECT.height, byKeys);
   useLayoutEffect(() => {
     latest.current = props;
   });
@@ -160,6 +165,10 @@ export function BookmarkList(props: BookmarkListProps) {
       aria-label={props.label}
       tabIndex={0}
       onKeyDown={onKeyDown}
+      onKeyDownCapture={() => setByKeys(true)}
+      onWheel={() => setByKeys(false)}
+      onPointerDown={() => setByKeys(false)}
+      onTouchStart={() => setByKeys(false)}
       className={`min-h-0 flex-1 overflow-y-auto ${focusRing}`}
     >
       <ul className="relative" style={{ height: virtualizer.getTotalSize() }} aria-label={props.label}>
@@ -178,6 +187,7 @@ export function BookmarkList(props: BookmarkListProps) {
                 columns={columns}
                 height={height}
                 selected={selection.ids.has(b.id)}
+                light={view === 'grid' && flung && index !== active && !selection.ids.has(b.id)}
                 current={props.isCurrent(b)}
                 tabbable={props.onCommand ? index === Math.min(active, bookmarks.length - 1) : undefined}
                 draggable={props.draggable === true}
@@ -215,6 +225,8 @@ interface ListItemProps {
   columns: number;
   height: number;
   selected: boolean;
+  /** Entering as the grid is flung: its cover's colour alone, until the fling ends (components/library/fling.ts). */
+  light: boolean;
   current: boolean;
   /** Whether it is the list's tab stop; undefined where the list takes no keyboard commands. */
   tabbable: boolean | undefined;
@@ -226,7 +238,8 @@ interface ListItemProps {
  * One bookmark of the list, in its place. Its props are values and the list's shared handlers, so a scroll
  * renders only the items that enter the view: those already in the page keep theirs.
  */
-const ListItem = memo(function ListItem({ bookmark: b, view, index, setSize, top, column, columns, height, selected, current, tabbable, draggable, handlers }: ListItemProps) {
+const ListItem = memo(function ListItem({ bookmark: b, view, index, setSize, top, column, columns, height, selected, light, current, tabbable, draggable, handlers }: ListItemProps) {
+  const full = useDrawnFull(light);
   const keyboard = tabbable !== undefined;
   const itemProps = { bookmark: b, selected, current, onSelect: handlers.onSelect, onOpen: handlers.onOpen, onAction: handlers.onAction };
   return (
@@ -242,7 +255,7 @@ const ListItem = memo(function ListItem({ bookmark: b, view, index, setSize, top
       className={`absolute top-0 ${columns > 1 ? 'p-1.5' : ''} ${focusRing}`}
       style={{ height, left: `${(column * 100) / columns}%`, width: `${100 / columns}%`, transform: `translateY(${top}px)` }}
     >
-      {view === 'rows' || view === 'list' ? <BookmarkRow {...itemProps} dense={view === 'list'} /> : <BookmarkCard {...itemProps} tile={view === 'grid'} />}
+      {!full ? <CoverBlock bookmark={b} /> : view === 'rows' || view === 'list' ? <BookmarkRow {...itemProps} dense={view === 'list'} /> : <BookmarkCard {...itemProps} tile={view === 'grid'} />}
     </li>
   );
 });

@@ -9,6 +9,14 @@ export function domainHue(domain: string): number {
   return hash % 360;
 }
 
+/** Light enough that the letter's dark ink keeps its contrast in both schemes. */
+const coverColour = (domain: string) => `hsl(${domainHue(domain)} 55% 82%)`;
+
+/** The cover's colour alone, for a grid tile that enters while the list is flung (components/library/fling.ts). */
+export function CoverBlock({ bookmark: b }: { bookmark: Bookmark }) {
+  return <div aria-hidden="true" className="h-full rounded-lg" style={{ backgroundColor: coverColour(b.domain) }} />;
+}
+
 /**
  * A bookmark's cover, or, when it has none (saved without the extension, or no image on the page), one made
  * from its domain: the favicon (or the domain's first letter, as when the favicon fails) on a colour derived
@@ -18,9 +26,8 @@ export function Cover({ bookmark: b, className = '' }: { bookmark: Bookmark; cla
   const cover = shownImage(b.coverImage);
   const favicon = useFavicon(cover ? null : b.favicon);
   if (cover) return <img src={cover} alt="" className={`object-cover ${className}`} loading="lazy" decoding="async" />;
-  // Light enough that the letter's dark ink keeps its contrast in both schemes.
   return (
-    <div data-testid="cover-placeholder" aria-hidden="true" className={`flex items-center justify-center ${className}`} style={{ backgroundColor: `hsl(${domainHue(b.domain)} 55% 82%)` }}>
+    <div data-testid="cover-placeholder" aria-hidden="true" className={`flex items-center justify-center ${className}`} style={{ backgroundColor: coverColour(b.domain) }}>
       {favicon.src ? (
         <img src={favicon.src} alt="" width={32} height={32} className="h-8 w-8 rounded bg-white/70 p-1" loading="lazy" onLoad={favicon.onLoad} onError={favicon.onError} />
       ) : (

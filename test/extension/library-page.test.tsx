@@ -220,6 +220,49 @@ describe('library page: layout and views', () => {
     }
   });
 
+  it('draws the grid tiles that enter as the list is flung as their cover colour alone, in full once it stops; never the selected one, nor for the keyboard', async () => {
+    bookmarks(300);
+    openLibrary();
+    const list = await screen.findByRole('list', { name: 'All bookmarks' });
+    await within(list).findAllByRole('listitem');
+    await server.user.click(viewButton('Grid'));
+    const region = screen.getByRole('region', { name: 'All bookmarks' });
+    const items = () => within(list).getAllByRole('listitem');
+    const light = () => items().filter((li) => li.querySelector('a') === null);
+    const scrollTo = (top: number) => {
+      region.scrollTop = top;
+      fireEvent.scroll(region);
+    };
+    // 1,200 × 800 px: six tiles a line of 168 px. The first line's third tile selected, and the keyboard's item then
+    // the fourth (an arrow key from the third). A move longer than the view made after a key pressed in the list draws
+    // every tile in full.
+    const chosen = items()[2]!;
+    const chosenTitle = within(chosen).getByRole('link').getAttribute('aria-label')!;
+    await server.user.click(within(chosen).getByRole('checkbox', { name: `Select ${chosenTitle}` }));
+    fireEvent.keyDown(chosen, { key: 'ArrowRight' });
+    await waitFor(() => expect(document.activeElement).toBe(items()[3]));
+    scrollTo(4200);
+    expect(items().length).toBeGreaterThanOrEqual(12);
+    expect(light()).toEqual([]);
+
+    // After the wheel, flung back to the top in one move: the tiles entering are their cover's colour alone, but the
+    // selected tile and the keyboard's are drawn in full, and every item keeps its place and size.
+    fireEvent.wheel(region);
+    scrollTo(0);
+    const flung = light();
+    expect(flung.length).toBeGreaterThanOrEqual(12);
+    expect(flung.every((li) => li.textContent === '' && li.querySelector('input') === null && li.style.transform.startsWith('translateY('))).toBe(true);
+    expect(flung.every((li) => (li.firstElementChild as HTMLElement).style.backgroundColor !== '')).toBe(true);
+    const full = items().filter((li) => !flung.includes(li));
+    expect(full.map((li) => li.dataset.index).sort()).toEqual(['2', '3']);
+    expect(within(full[0]!).getByRole('checkbox', { name: `Select ${chosenTitle}` })).toHaveProperty('checked', true);
+    // Once it stops, every tile is drawn in full, named by its link and its checkbox.
+    await waitFor(() => expect(light()).toEqual([]));
+    const first = items()[1]!;
+    const title = within(first).getByRole('link').getAttribute('aria-label')!;
+    expect(within(first).getByRole('checkbox', { name: `Select ${title}` })).toBeTruthy();
+  });
+
   it('opens Duplicates, Broken links and Trash in place of the list, without the view switch', async () => {
     openLibrary();
     await server.user.click(within(await sources()).getByRole('button', { name: 'Trash' }));
