@@ -39,7 +39,8 @@ function SearchStatus({ view, total, searching, onSearch }: { view: ShownDuplica
  */
 export function DuplicatesView() {
   const { view, complete, problem, searching, searchAgain, merge, merging, progress, notice } = useDuplicates();
-  const collections = new Map((useCollections().data ?? []).map((c) => [c.id, c]));
+  // The kept names show with the first groups; the server's list (a request, its check and a render) waits for the search's answer, not beside it.
+  const collections = new Map((useCollections(view !== undefined).data ?? []).map((c) => [c.id, c]));
   const [chosen, setChosen] = useState<ReadonlyMap<string, string>>(new Map());
   const groups = view?.groups ?? [];
   // Groups merged since the search are gone from `groups`; those still to come are counted from the search's total.

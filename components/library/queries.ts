@@ -16,11 +16,14 @@ import { sendLibrary } from './send.ts';
  * storage (no round trip through the background, busy with the refresh; the
  * options page's early script has mostly read it already), then,
  * once per page load, the server's is asked for and replaces it (a change made
- * elsewhere shows). Without a kept copy, the background fetches it.
+ * elsewhere shows). Without a kept copy, the background fetches it. A view
+ * whose own opening request matters more holds the refresh back with
+ * `refreshNow` false until that request is answered.
  */
-function useKeptList<T>(queryKey: QueryKey, kept: TypedItem<{ items: T } | null>, list: (refresh: boolean) => Promise<T>) {
+function useKeptList<T>(queryKey: QueryKey, kept: TypedItem<{ items: T } | null>, list: (refresh: boolean) => Promise<T>, refreshNow: boolean) {
   const qc = useQueryClient();
   useEffect(() => {
+    if (!refreshNow) return;
     const name = JSON.stringify(queryKey);
     if (refreshed.has(name)) return;
     refreshed.add(name);
@@ -28,18 +31,18 @@ function useKeptList<T>(queryKey: QueryKey, kept: TypedItem<{ items: T } | null>
     void list(true)
       .then((data) => qc.setQueryData(queryKey, data))
       .catch(() => undefined);
-  }, [list, qc, queryKey]);
+  }, [list, qc, queryKey, refreshNow]);
   return useQuery({ queryKey, queryFn: async () => (await readKept(kept))?.items ?? list(false) });
 }
 
 /** The lists asked of the server since this page loaded. */
 const refreshed = new Set<string>();
 
-export const useCollections = () => useKeptList(keys.collections, collectionsCacheItem, (refresh) => sendLibrary('listCollections', { refresh }));
+export const useCollections = (refreshNow = true) => useKeptList(keys.collections, collectionsCacheItem, (refresh) => sendLibrary('listCollections', { refresh }), refreshNow);
 /** The collections the options page opened with, their tree's fields only (entrypoints/options/opening.ts): shown until the whole list is read. */
 export const useOpeningCollections = () => useQueryClient().getQueryData<CollectionTreeEntry[]>(keys.collectionTree);
-export const useTags = () => useKeptList(keys.tags, tagsCacheItem, (refresh) => sendLibrary('listTags', { refresh }));
-export const useSmartFolders = () => useKeptList(keys.smartFolders, smartFoldersCacheItem, (refresh) => sendLibrary('listSmartFolders', { refresh }));
+export const useTags = () => useKeptList(keys.tags, tagsCacheItem, (refresh) => sendLibrary('listTags', { refresh }), true);
+export const useSmartFolders = () => useKeptList(keys.smartFolders, smartFoldersCacheItem, (refresh) => sendLibrary('listSmartFolders', { refresh }), true);
 
 /**
  * A list of the library in the order asked, one page a request, the next asked for when the user

@@ -14,24 +14,41 @@ const RECOMMENDED = [
 ] as const;
 type Script = (typeof RECOMMENDED)[number];
 
-const OF_SCRIPT = RECOMMENDED.map((script) => [script, new RegExp(`\\p{scx=${script}}`, 'u')] as const);
 const ALLOWED_MIXES: readonly (readonly Script[])[] = [
   ...RECOMMENDED.map((script) => [script]),
   ['Latin', 'Han', 'Hiragana', 'Katakana'],
   ['Latin', 'Han', 'Bopomofo'],
   ['Latin', 'Han', 'Hangul'],
 ];
-/** Letters that belong to a script: Common and Inherited ones (as "ª" or a combining accent) go with any. */
-const SCRIPT_LETTER = /(?![\p{scx=Zyyy}\p{scx=Zinh}])[\p{L}\p{M}]/gu;
-const NOT_LETTER = /[^\p{L}\p{M}]+/u;
+
+interface Patterns {
+  ofScript: readonly (readonly [Script, RegExp])[];
+  /** Letters that belong to a script: Common and Inherited ones (as "ª" or a combining accent) go with any. */
+  scriptLetter: RegExp;
+  notLetter: RegExp;
+}
+
+let patterns: Patterns | undefined;
+/**
+ * Made at the first text that is not ASCII: some 30 Unicode-property patterns take milliseconds of CPU to
+ * make, which every page that imports the API's schemas spent as its modules were evaluated.
+ */
+const unicodePatterns = (): Patterns =>
+  (patterns ??= {
+    ofScript: RECOMMENDED.map((script) => [script, new RegExp(`\\p{scx=${script}}`, 'u')] as const),
+    scriptLetter: /(?![\p{scx=Zyyy}\p{scx=Zinh}])[\p{L}\p{M}]/gu,
+    notLetter: /[^\p{L}\p{M}]+/u,
+  });
 
 /** The scripts a letter may be written in (several for some, as a Han character used in Japanese text). */
 function scriptsOf(letter: string): Script[] {
-  return OF_SCRIPT.filter(([, pattern]) => pattern.test(letter)).map(([script]) => script);
+  return unicodePatterns()
+    .ofScript.filter(([, pattern]) => pattern.test(letter))
+    .map(([script]) => script);
 }
 
 function wordMixesScripts(word: string): boolean {
-  const letters = word.match(SCRIPT_LETTER);
+  const letters = word.match(unicodePatterns().scriptLetter);
   if (letters === null) return false;
   const scripts = [...new Set(letters)].map(scriptsOf);
   // A letter of a script not listed: the word must hold no letter of a listed one.
@@ -43,5 +60,5 @@ function wordMixesScripts(word: string): boolean {
 export function mixesScripts(text: string): boolean {
   // Plain ASCII is Latin and Common only: the usual case costs one test.
   if (!/[^\p{ASCII}]/u.test(text)) return false;
-  return text.split(NOT_LETTER).some(wordMixesScripts);
+  return text.split(unicodePatterns().notLetter).some(wordMixesScripts);
 }
