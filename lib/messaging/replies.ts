@@ -48,7 +48,8 @@ export const replies = {
    * The saved bookmark, or (bookmark null) the save as it waits in the queue when the server could not take it.
    * `existed`: the URL was saved already, and only the user's edits were made to its bookmark.
    */
-  saveBookmark: z.extend(PageSave, { existed: z.optional(z.boolean()) }),
+  // Spread, not z.extend: the popup bundles no extend of zod's for this alone.
+  saveBookmark: z.object({ ...PageSave.shape, existed: z.optional(z.boolean()) }),
   updateBookmark: Bookmark,
   trashBookmark: Bookmark,
   /** How it ended (the popup follows it meanwhile through saveAllTabsItem). */
