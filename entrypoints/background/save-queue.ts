@@ -3,6 +3,7 @@ import type { HeldSaves } from '../../lib/messaging/library-replies.ts';
 import type { QueuedSaveInfo } from '../../lib/messaging/replies.ts';
 import { type QueuedSave, type SaveOwner, sameAccount, saveQueueItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
+import { rememberedItem } from '../../lib/storage/typed-item.ts';
 import { isOwnBudgetWait } from '../../lib/client/scheduler.ts';
 import type { Account } from './account.ts';
 import type * as z from 'zod/mini';
@@ -53,7 +54,7 @@ export class SaveQueue {
   private pages = new Map<string, Promise<unknown>>();
   private writes: Promise<unknown> = Promise.resolve();
   /** The queue in this background's memory: a burst of saves reads it a few times a save. */
-  private queue = saveQueueItem.remembered();
+  private queue = rememberedItem(saveQueueItem);
 
   constructor(
     private account: Account,

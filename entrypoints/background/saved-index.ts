@@ -2,6 +2,7 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type SavedIndex as SavedIndexRecord, savedIndexItem } from '../../lib/storage/items.ts';
 import { type FullPassState, type IndexSyncProgress, fullPassItem, indexSyncItem } from '../../lib/storage/background-items.ts';
 import { normaliseUrl } from '../../lib/url.ts';
+import { rememberedItem } from '../../lib/storage/typed-item.ts';
 import type { ApiClient } from '../../lib/client/api-client.ts';
 import type { Priority, RequestScheduler } from '../../lib/client/scheduler.ts';
 import { type SearchTextStore, nothingKept } from '../../lib/storage/search-text-store.ts';
@@ -25,7 +26,7 @@ export class SavedIndex {
   private queue: Promise<unknown> = Promise.resolve();
   private syncing: { changes: Change[]; done: Promise<number> } | null = null;
   /** The index in this background's memory: each save reads it, and a large library's is some 800 kB. */
-  private record = savedIndexItem.remembered();
+  private record = rememberedItem(savedIndexItem);
 
   constructor(
     private account: Account,

@@ -56,7 +56,7 @@ export const MAX_TAGS_PER_USER = 5000;
 
 export const tagDepth = (name: string): number => name.split('/').length;
 
-export const TagName = z
+export const TagName = /* @__PURE__ */ z
   .pipe(z.string().check(z.maxLength(MAX_TAG_NAME_LENGTH)), z.transform(normaliseTagName))
   .check(
     ...TAG_NAME_CHECKS.map((check) => z.refine<string>(check.ok, check.message)),
@@ -64,7 +64,7 @@ export const TagName = z
   );
 
 const tagList = z.pipe(
-  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
+  /* @__PURE__ */ z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
   z.transform((names: string[]) => dedupeCaseInsensitive(names)),
 );
 
@@ -85,13 +85,29 @@ export const CreateBookmarkBody = z.strictObject({
   url: httpUrl,
   title: z.optional(text(MAX_TITLE_LENGTH)),
   description: z.optional(text(10_000)),
-  note: z.optional(z.string().check(z.maxLength(10_000))),
+  note: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(10_000))),
   tags: z.optional(tagList),
   collectionId: z.optional(z.nullable(Id)),
   type: z.optional(BookmarkType),
   isFavorite: z.optional(z.boolean()),
 });
 export type CreateBookmarkBody = z.infer<typeof CreateBookmarkBody>;
+
+/**
+ * A create body as CreateBookmarkBody gave it out: its shape without its rules (trims, tag normalising, URL
+ * parsing), to check one that comes back already checked (a queued save's body in the background's replies).
+ * The popup that reads it then bundles no pipe, transform or refinement of zod's.
+ */
+export const CheckedCreateBookmarkBody: z.ZodMiniType<CreateBookmarkBody> = z.object({
+  url: z.string(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  note: z.optional(z.string()),
+  tags: z.optional(z.array(z.string())),
+  collectionId: z.optional(z.nullable(z.string())),
+  type: z.optional(BookmarkType),
+  isFavorite: z.optional(z.boolean()),
+});
 
 const writableFields = {
   url: httpUrl,

@@ -12,7 +12,7 @@ export const COLOR_NAMES = [
 ] as const;
 
 const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
-const NAMED = new Set<string>(COLOR_NAMES);
+const NAMED = /* @__PURE__ */ new Set<string>(COLOR_NAMES);
 
 export function isSafeColor(value: string): boolean {
   return HEX_COLOR.test(value) || NAMED.has(value.toLowerCase());
@@ -22,5 +22,5 @@ export function isSafeColor(value: string): boolean {
 export const Color = /* @__PURE__ */ z.string().check(
   z.trim(),
   z.maxLength(32),
-  z.refine((value) => value === '' || isSafeColor(value), `must be #rgb, #rrggbb or a colour name (${COLOR_NAMES.join(', ')})`),
+  z.refine((value) => value === '' || isSafeColor(value), `must be #rgb, #rrggbb or a colour name (${/* @__PURE__ */ COLOR_NAMES.join(', ')})`),
 );

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-export const Id = z.string().check(z.minLength(1), z.maxLength(64));
+export const Id = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(64));
 export const IsoDate = z.string();
 
 /** Query-string integer limit: default when absent, values above the maximum are clamped. */
@@ -36,7 +36,7 @@ export function isHttpUrl(value: string): boolean {
   return (protocol === 'http:' || protocol === 'https:') && hostname.length > 0;
 }
 
-export const httpUrl = z.string().check(
+export const httpUrl = /* @__PURE__ */ z.string().check(
   z.trim(),
   z.minLength(1, 'is required'),
   z.maxLength(8192),
@@ -44,7 +44,7 @@ export const httpUrl = z.string().check(
 );
 
 /** An image the extension shows (a favicon): fetched by every page that lists the bookmark, so http(s) only; '' means none. */
-export const imageUrl = z.string().check(
+export const imageUrl = /* @__PURE__ */ z.string().check(
   z.trim(),
   z.maxLength(8192),
   z.refine((value) => value === '' || isHttpUrl(value), 'must be an absolute http or https URL, or empty'),

@@ -92,7 +92,8 @@ function typeOf(s: Schema): string {
   if (union) return union.map(typeOf).join(' or ');
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   if (types.includes('array')) return `${s.items ? typeOf(s.items) : 'any'}[]`;
-  if (s.properties) {
+  // An object with no named fields (any object) reads as one.
+  if (s.properties && Object.keys(s.properties).length > 0) {
     const fields = Object.entries(s.properties).map(([name, field]) => `${name}${(s.required ?? []).includes(name) ? '' : '?'}: ${typeOf(field)}`);
     return `{ ${fields.join(', ')} }`;
   }

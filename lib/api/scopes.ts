@@ -16,6 +16,6 @@ export type Scope = z.infer<typeof Scope>;
 export const ALL_SCOPES: readonly Scope[] = Scope.options;
 
 /** What the token creation UI preselects: everything but the opt-in scopes. */
-export const DEFAULT_SCOPES: readonly Scope[] = ALL_SCOPES.filter(
+export const DEFAULT_SCOPES: readonly Scope[] = /* @__PURE__ */ ALL_SCOPES.filter(
   (s) => s !== 'import' && s !== 'export' && s !== 'destructive',
 );

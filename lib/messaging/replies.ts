@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { VerifiedUser } from '../api/auth.ts';
-import { Bookmark, CreateBookmarkBody } from '../api/bookmarks.ts';
+import { Bookmark, CheckedCreateBookmarkBody } from '../api/bookmarks.ts';
 import { CLIENT_ERROR_CODES } from '../client/errors.ts';
 import { Collection } from '../api/collections.ts';
 import { SuccessResult } from '../api/common.ts';
@@ -20,7 +20,7 @@ export const AccountState = z.object({
 
 /** A save the server has not confirmed yet (or refused for good), as the pages show it. */
 export const QueuedSaveInfo = z.object({
-  body: CreateBookmarkBody,
+  body: CheckedCreateBookmarkBody,
   /** Why it is not saved yet; for a refused one, why it never will be as it is. */
   error: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
   refused: z.boolean(),
@@ -48,7 +48,8 @@ export const replies = {
    * The saved bookmark, or (bookmark null) the save as it waits in the queue when the server could not take it.
    * `existed`: the URL was saved already, and only the user's edits were made to its bookmark.
    */
-  saveBookmark: z.extend(PageSave, { existed: z.optional(z.boolean()) }),
+  // Spread, not z.extend: the popup bundles no extend of zod's for this alone.
+  saveBookmark: z.object({ ...PageSave.shape, existed: z.optional(z.boolean()) }),
   updateBookmark: Bookmark,
   trashBookmark: Bookmark,
   /** How it ended (the popup follows it meanwhile through saveAllTabsItem). */

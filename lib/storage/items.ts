@@ -48,7 +48,8 @@ export const lastCollectionItem = typedItem('local:lastCollectionId', z.nullable
  * default: a page saved without a look lands nowhere the user did not choose. A collection that is gone
  * by the time of the save gives way to Unsorted.
  */
-export const QuickSaveTarget = z.discriminatedUnion('kind', [
+// A plain union, not a discriminated one, which the popup would bundle for this alone (1.6 kB).
+export const QuickSaveTarget = z.union([
   z.object({ kind: z.literal('unsorted') }),
   z.object({ kind: z.literal('last') }),
   z.object({ kind: z.literal('collection'), collectionId: z.string() }),
@@ -74,7 +75,8 @@ export const Draft = z.object({
   over: z.optional(z.nullable(DraftValues)),
 });
 export type Draft = z.infer<typeof Draft>;
-export const draftsItem = typedItem('local:drafts', z.record(z.string(), Draft), { fallback: {}, onInvalid: 'fallback' });
+// Drafts by key: an object whose every key holds a draft, as a record (z.record) would be, without a zod record in the popup.
+export const draftsItem = typedItem('local:drafts', z.catchall(z.object({}), Draft), { fallback: {}, onInvalid: 'fallback' });
 
 
 /**

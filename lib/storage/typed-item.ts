@@ -42,16 +42,13 @@ export function typedItem<S extends z.ZodMiniType>(key: StorageKey, schema: S, o
   };
   // null is no value: the key goes, as a fresh install has it.
   const write = (form: unknown) => (form === null ? browser.storage[area].remove(name) : browser.storage[area].set({ [name]: form }));
-  return {
-    ...read,
-    set: async (value) => write(storedForm(value).form),
-    remembered: () => remembered(read, area, name, storedForm, write),
-  };
+  return { ...read, set: async (value) => write(storedForm(value).form), storedForm, write };
 }
 
-/** A typed item that can also be kept in the memory of the context that writes it. */
+/** A typed item with what `rememberedItem` builds on: a value's stored form (checked) and the write of one. */
 export interface WrittenItem<T> extends TypedItem<T> {
-  remembered(): TypedItem<T>;
+  storedForm(value: T): { checked: T; form: unknown };
+  write(form: unknown): Promise<void>;
 }
 
 /** Own writes whose change events may still be on their way: writers here write one after another. */
@@ -64,15 +61,11 @@ const PENDING_WRITES = 8;
  * this context did not write (another context's, a test's) makes the next read go to storage; its own writes'
  * events are known by their text, as they may come after a later write; so such an item is stored `asText`
  * (Chromium hands an object back with its keys in another order). The values handed out are shared: a caller
- * never changes one in place.
+ * never changes one in place. A function apart from typedItem, so that the pages' bundles (the popup's) leave it out.
  */
-function remembered<T>(
-  read: ReadItem<T>,
-  area: Area,
-  name: string,
-  storedForm: (value: T) => { checked: T; form: unknown },
-  write: (form: unknown) => Promise<void>,
-): TypedItem<T> {
+export function rememberedItem<T>(item: WrittenItem<T>): TypedItem<T> {
+  const [area, name] = split(item.key);
+  const { storedForm, write } = item;
   let value: Promise<T> | null = null;
   /** The stored text of `value` when this context wrote it; null when it was read (or is not known). */
   let valueText: string | null = null;
@@ -90,10 +83,11 @@ function remembered<T>(
     else pending.splice(at, 1);
   });
   return {
-    ...read,
+    key: item.key,
+    from: item.from,
     get() {
       if (value) return value;
-      const reading = read.get();
+      const reading = item.get();
       // Storage may not hold an own write on its way yet: what is read meanwhile is not kept.
       if (writing === 0) {
         value = reading;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { typedItem } from '../../lib/storage/typed-item.ts';
+import { rememberedItem, typedItem } from '../../lib/storage/typed-item.ts';
 
 const List = z.nullable(z.object({ items: z.array(z.object({ id: z.string(), count: z.number() })), fetchedAt: z.number() }));
 const kept = { items: [{ id: 'a', count: 1 }], fetchedAt: 5 };
@@ -49,7 +49,7 @@ describe('a storage item kept as JSON text', () => {
 describe('a storage item remembered by the context that writes it', () => {
   beforeEach(() => fakeBrowser.reset());
   afterEach(() => vi.restoreAllMocks());
-  const remembered = () => typedItem('local:list', List, { fallback: null, onInvalid: 'fallback', asText: true }).remembered();
+  const remembered = () => rememberedItem(typedItem('local:list', List, { fallback: null, onInvalid: 'fallback', asText: true }));
   const countReads = () => vi.spyOn(fakeBrowser.storage.local, 'get');
 
   it('reads storage once, then answers from memory, its own writes included', async () => {
