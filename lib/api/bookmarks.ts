@@ -107,7 +107,8 @@ export const CheckedCreateBookmarkBody: z.ZodMiniType<CreateBookmarkBody> = z.ob
   collectionId: z.optional(z.nullable(z.string())),
   type: z.optional(BookmarkType),
   isFavorite: z.optional(z.boolean()),
-});
+  // Every field of the create body, and no other: a field added there and not here would be dropped from the replies.
+} satisfies Record<keyof CreateBookmarkBody, z.ZodMiniType>);
 
 const writableFields = {
   url: httpUrl,
