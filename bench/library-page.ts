@@ -26,6 +26,17 @@ const FIRST_ITEM = '[role="region"] li a[href]';
 const LIST = (label: string) => `[role="region"][aria-label="${label}"]`;
 const ALL = 'All bookmarks';
 
+/** The section's groups of rows, each measured in a browser of its own (`BENCH_LIBRARY_PAGE=grid,omnibox` picks some). */
+const PARTS = ['pages', 'grid', 'omnibox', 'tabs'] as const;
+type Part = (typeof PARTS)[number];
+
+function chosenParts(): Part[] {
+  const asked = process.env.BENCH_LIBRARY_PAGE?.split(',').map((s) => s.trim()) ?? [...PARTS];
+  const unknown = asked.filter((name) => !(PARTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_LIBRARY_PAGE: no part named ${unknown.join(', ')} (parts: ${PARTS.join(', ')})`);
+  return PARTS.filter((part) => asked.includes(part));
+}
+
 /**
  * Issue 20's figures, in headless Chromium with the built extension and the
  * seeded 10,000-bookmark library, against a server with the spec's limits (so
@@ -33,28 +44,56 @@ const ALL = 'All bookmarks';
  * beside the hello-world page, switching views, scrolling the grid with every
  * bookmark loaded and the page's heap then, the omnibox's local suggestions,
  * and the requests of Save all tabs.
+ *
+ * Each group of rows starts in a browser of its own, signed in and synced, as a user's would be: in one browser
+ * the grid's scroll came after 15 page loads and 30 view switches, whose garbage (the extension's pages share one
+ * renderer's heap) was collected during the scroll, and the omnibox's searches waited for the budget the pages'
+ * loads had used.
  */
 export async function libraryPageSection(ws: Workspace, _settings: BenchSettings): Promise<Row[]> {
   ensureExtensionBuilt();
-  const helloDir = await buildHelloPage(ws);
+  const parts = chosenParts();
+  const helloDir = parts.includes('pages') ? await buildHelloPage(ws) : undefined;
   const server = await startServerProcess('server/main.ts', ['--port', '0', '--data', ws.seededDir('library-page')]);
   const proxy = await startCountingProxy(new URL(server.url).origin);
   const site = await startSite(Object.fromEntries(Array.from({ length: TABS }, (_, i) => [`/tab-${i}`, `Open tab ${i}`])));
-  let browser: ExtensionBrowser | undefined;
-  try {
-    browser = await launchExtension({ extraPages: { 'bench-hello': helloDir } });
-    await browser.context.addInitScript({ content: readyProbe(FIRST_ITEM) });
-    await signInThroughOptions(browser, `${proxy.origin}/v1`, ws.token);
-    await quiet(proxy, browser);
-    const b = browser;
-    const pageUrl = b.url('library.html');
-    let full: Page | undefined;
 
-    // The grid scroll and the heap then, measured alone with BENCH_LIBRARY_PAGE=grid (a minute instead of the section's five or more).
-    const gridRows = async (): Promise<Row[]> => [
+  const inFreshBrowser = async (measure: (b: ExtensionBrowser) => Promise<Row[]>): Promise<Row[]> => {
+    const b = await launchExtension(helloDir ? { extraPages: { 'bench-hello': helloDir } } : {});
+    try {
+      await b.context.addInitScript({ content: readyProbe(FIRST_ITEM) });
+      await signInThroughOptions(b, `${proxy.origin}/v1`, ws.token);
+      await quiet(proxy, b);
+      return await measure(b);
+    } finally {
+      await b.close();
+    }
+  };
+
+  const pageRows = async (b: ExtensionBrowser): Promise<Row[]> => [
+    await measured({ section: SECTION, measurement: `navigation → first card of All bookmarks (${fmtCount(LIBRARY_SIZE)} saved), median of ${LOADS}`, target: '≤ 2 × the hello-world page' }, async () => {
+      const loads = await timeLoads(b, b.url('library.html'), b.url('bench-hello/index.html'), { loads: LOADS, warmups: 2 });
+      const ratio = loads.page / loads.hello;
+      return { result: `${fmtMs(loads.page)} (${ratio.toFixed(2)} ×)`, beside: `${fmtMs(loads.hello)} hello-world React + Tailwind page, same run`, verdict: verdict(ratio <= 2) };
+    }),
+    await measured({ section: SECTION, measurement: `switching views (cards → list → grid → cards …) → the new view's first paint, ${SWITCHES * 3} switches`, target: '≤ 100 ms' }, async () => {
+      const page = await b.context.newPage();
+      await page.goto(b.url('library.html'));
+      await page.locator(FIRST_ITEM).first().waitFor();
+      const times: number[] = [];
+      for (let i = 0; i < SWITCHES; i++) for (const view of ['List', 'Grid', 'Cards']) times.push(await switchView(page, view));
+      await page.close();
+      const worst = Math.max(...times);
+      return { result: `median ${fmtMs(median(times))} · longest ${fmtMs(worst)}`, beside: 'from the click to the frame after the new view is in the page', verdict: verdict(worst <= 100) };
+    }),
+  ];
+
+  const gridRows = async (b: ExtensionBrowser): Promise<Row[]> => {
+    let full: Page | undefined;
+    return [
       await measured({ section: SECTION, measurement: `scroll the grid from the first to the last of ${fmtCount(LIBRARY_SIZE)} cards as a wheel scrolls: longest frame`, target: `≤ ${GRID_FRAME_TARGET_MS} ms` }, async () => {
         full = await b.context.newPage();
-        await full.goto(pageUrl);
+        await full.goto(b.url('library.html'));
         await full.locator(FIRST_ITEM).first().waitFor();
         await switchView(full, 'Grid');
         await loadEveryCard(full);
@@ -71,98 +110,84 @@ export async function libraryPageSection(ws: Workspace, _settings: BenchSettings
         return { result: fmtBytes(used), beside: `${fmtBytes(used / LIBRARY_SIZE)} a bookmark`, verdict: '' };
       }),
     ];
-    // The address bar's row, measured alone with BENCH_LIBRARY_PAGE=omnibox (after the sign-in's sync, without the grid's pages before it).
-    const omniboxRow = (): Promise<Row> =>
-      measured({ section: SECTION, measurement: `omnibox: keystroke → suggestions from the local index (${fmtCount(LIBRARY_SIZE)} saved), ${LOADS} words`, target: '≤ 50 ms' }, async () => {
-        const words = omniboxWords(ws, LOADS);
-        const times: number[] = [];
-        const counted = await proxy.count(async () => {
-          for (const word of words) {
-            // Waited past the search's pause, so that its suggestions never land in the next word's.
-            const calls = await typeInOmnibox(b, word, 1_500);
-            if (calls[0] === undefined || calls[0].suggestions.length === 0) throw new Error(`no local suggestion for "${word}"`);
-            times.push(calls[0].at);
-          }
-        });
-        // Each word's search waits for the background's share of the budget, seconds after the grid's pages: the
-        // next row starts once every one has reached the server, so that none is counted as its.
-        let searches = counted.filter(isSearch).length;
-        for (const deadline = Date.now() + 120_000; searches < words.length && Date.now() < deadline; ) {
-          searches += (await proxy.count(() => new Promise((resolve) => setTimeout(resolve, 1_000)))).filter(isSearch).length;
-        }
-        if (searches < words.length) throw new Error(`${searches} of the ${words.length} words' searches reached the server within 2 minutes`);
-        const worst = Math.max(...times);
-        const longest = times.indexOf(worst);
-        return {
-          result: `median ${fmtMs(median(times))} · longest ${fmtMs(worst)}`,
-          beside: `longest: word ${longest + 1} (${words[longest]}); words typed a keystroke at a time: ${words.join(', ')}`,
-          verdict: verdict(worst <= 50),
-        };
-      });
-    // A stopped worker, started by the keyword as the address bar starts it: the first word waits for the kept text's read.
-    const coldOmniboxRow = (): Promise<Row> =>
-      measured({ section: SECTION, measurement: `omnibox after the worker stopped: the first word's keystroke → local suggestions, ${RESTARTS} restarts`, target: '≤ 50 ms' }, async () => {
-        const words = omniboxWords(ws, RESTARTS);
-        const afterRestart = async (typed: string) => {
-          const { restarted } = await b.stopWorker();
-          restarted.catch(() => undefined);
-          const calls = await typeInOmnibox(b, typed, 500);
-          if (calls[0] === undefined || calls[0].suggestions.length === 0) throw new Error(`no local suggestion for "${typed}" after a restart`);
-          return calls[0].at;
-        };
-        const times: number[] = [];
-        // A word's first letter alone, after a restart of its own: a user's first keystroke, answered before the next.
-        const firstLetters: number[] = [];
-        for (const word of words) {
-          times.push(await afterRestart(word));
-          firstLetters.push(await afterRestart(word.charAt(0)));
-        }
-        const worst = Math.max(...times);
-        return {
-          result: `median ${fmtMs(median(times))} · longest ${fmtMs(worst)}`,
-          beside: `the keystrokes fired right after onInputStarted, as a fast typist's; words: ${words.join(', ')}; the first letter alone, in turns with them: median ${fmtMs(median(firstLetters))} · longest ${fmtMs(Math.max(...firstLetters))}`,
-          verdict: verdict(worst <= 50),
-        };
-      });
-    if (process.env.BENCH_LIBRARY_PAGE === 'grid') return await gridRows();
-    if (process.env.BENCH_LIBRARY_PAGE === 'omnibox') return [await omniboxRow(), await coldOmniboxRow()];
+  };
 
-    return [
-      await measured({ section: SECTION, measurement: `navigation → first card of All bookmarks (${fmtCount(LIBRARY_SIZE)} saved), median of ${LOADS}`, target: '≤ 2 × the hello-world page' }, async () => {
-        const loads = await timeLoads(b, pageUrl, b.url('bench-hello/index.html'), { loads: LOADS, warmups: 2 });
-        const ratio = loads.page / loads.hello;
-        return { result: `${fmtMs(loads.page)} (${ratio.toFixed(2)} ×)`, beside: `${fmtMs(loads.hello)} hello-world React + Tailwind page, same run`, verdict: verdict(ratio <= 2) };
-      }),
-      await measured({ section: SECTION, measurement: `switching views (cards → list → grid → cards …) → the new view's first paint, ${SWITCHES * 3} switches`, target: '≤ 100 ms' }, async () => {
-        const page = await b.context.newPage();
-        await page.goto(pageUrl);
-        await page.locator(FIRST_ITEM).first().waitFor();
-        const times: number[] = [];
-        for (let i = 0; i < SWITCHES; i++) for (const view of ['List', 'Grid', 'Cards']) times.push(await switchView(page, view));
-        await page.close();
-        const worst = Math.max(...times);
-        return { result: `median ${fmtMs(median(times))} · longest ${fmtMs(worst)}`, beside: 'from the click to the frame after the new view is in the page', verdict: verdict(worst <= 100) };
-      }),
-      ...(await gridRows()),
-      await omniboxRow(),
-      await coldOmniboxRow(),
-      await measured({ section: SECTION, measurement: `Save all tabs: requests for a window of ${TABS} new pages`, target: `≤ ${TABS} saves + covers, no 429` }, async () => {
-        const refusedBefore = proxy.refused();
-        let progress: SaveAllProgress | undefined;
-        const counted = await proxy.count(async () => {
-          progress = await saveAllTabs(b, Array.from({ length: TABS }, (_, i) => site.url(`/tab-${i}`)));
-        }, { queryNames: true });
-        const saves = counted.filter((r) => r === 'POST /v1/bookmarks').length;
-        const refused = proxy.refused() - refusedBefore;
-        return {
-          result: `${counted.length} requests, ${saves} saves, ${refused} answered 429`,
-          beside: `${describeRequests(counted)}; saved ${progress?.saved ?? 0} of ${progress?.total ?? 0}, ${progress?.waiting ?? 0} queued, ${progress?.failed ?? 0} failed`,
-          verdict: verdict(saves <= TABS && counted.length <= TABS + 2 && refused === 0 && progress?.saved === TABS),
-        };
-      }),
-    ];
+  const omniboxRows = async (b: ExtensionBrowser): Promise<Row[]> => [
+    await measured({ section: SECTION, measurement: `omnibox: keystroke → suggestions from the local index (${fmtCount(LIBRARY_SIZE)} saved), ${LOADS} words`, target: '≤ 50 ms' }, async () => {
+      const words = omniboxWords(ws, LOADS);
+      const times: number[] = [];
+      const counted = await proxy.count(async () => {
+        for (const word of words) {
+          // Waited past the search's pause, so that its suggestions never land in the next word's.
+          const calls = await typeInOmnibox(b, word, 1_500);
+          if (calls[0] === undefined || calls[0].suggestions.length === 0) throw new Error(`no local suggestion for "${word}"`);
+          times.push(calls[0].at);
+        }
+      });
+      // Each word's search may wait for the background's share of the budget: the next row starts once every one
+      // has reached the server, so that none is counted as its.
+      let searches = counted.filter(isSearch).length;
+      for (const deadline = Date.now() + 120_000; searches < words.length && Date.now() < deadline; ) {
+        searches += (await proxy.count(() => new Promise((resolve) => setTimeout(resolve, 1_000)))).filter(isSearch).length;
+      }
+      if (searches < words.length) throw new Error(`${searches} of the ${words.length} words' searches reached the server within 2 minutes`);
+      const worst = Math.max(...times);
+      const longest = times.indexOf(worst);
+      return {
+        result: `median ${fmtMs(median(times))} · longest ${fmtMs(worst)}`,
+        beside: `longest: word ${longest + 1} (${words[longest]}); words typed a keystroke at a time: ${words.join(', ')}`,
+        verdict: verdict(worst <= 50),
+      };
+    }),
+    // A stopped worker, started by the keyword as the address bar starts it: the first word waits for the kept text's read.
+    await measured({ section: SECTION, measurement: `omnibox after the worker stopped: the first word's keystroke → local suggestions, ${RESTARTS} restarts`, target: '≤ 50 ms' }, async () => {
+      const words = omniboxWords(ws, RESTARTS);
+      const afterRestart = async (typed: string) => {
+        const { restarted } = await b.stopWorker();
+        restarted.catch(() => undefined);
+        const calls = await typeInOmnibox(b, typed, 500);
+        if (calls[0] === undefined || calls[0].suggestions.length === 0) throw new Error(`no local suggestion for "${typed}" after a restart`);
+        return calls[0].at;
+      };
+      const times: number[] = [];
+      // A word's first letter alone, after a restart of its own: a user's first keystroke, answered before the next.
+      const firstLetters: number[] = [];
+      for (const word of words) {
+        times.push(await afterRestart(word));
+        firstLetters.push(await afterRestart(word.charAt(0)));
+      }
+      const worst = Math.max(...times);
+      return {
+        result: `median ${fmtMs(median(times))} · longest ${fmtMs(worst)}`,
+        beside: `the keystrokes fired right after onInputStarted, as a fast typist's; words: ${words.join(', ')}; the first letter alone, in turns with them: median ${fmtMs(median(firstLetters))} · longest ${fmtMs(Math.max(...firstLetters))}`,
+        verdict: verdict(worst <= 50),
+      };
+    }),
+  ];
+
+  const tabRows = async (b: ExtensionBrowser): Promise<Row[]> => [
+    await measured({ section: SECTION, measurement: `Save all tabs: requests for a window of ${TABS} new pages`, target: `≤ ${TABS} saves + covers, no 429` }, async () => {
+      const refusedBefore = proxy.refused();
+      let progress: SaveAllProgress | undefined;
+      const counted = await proxy.count(async () => {
+        progress = await saveAllTabs(b, Array.from({ length: TABS }, (_, i) => site.url(`/tab-${i}`)));
+      }, { queryNames: true });
+      const saves = counted.filter((r) => r === 'POST /v1/bookmarks').length;
+      const refused = proxy.refused() - refusedBefore;
+      return {
+        result: `${counted.length} requests, ${saves} saves, ${refused} answered 429`,
+        beside: `${describeRequests(counted)}; saved ${progress?.saved ?? 0} of ${progress?.total ?? 0}, ${progress?.waiting ?? 0} queued, ${progress?.failed ?? 0} failed`,
+        verdict: verdict(saves <= TABS && counted.length <= TABS + 2 && refused === 0 && progress?.saved === TABS),
+      };
+    }),
+  ];
+
+  const measures: Record<Part, (b: ExtensionBrowser) => Promise<Row[]>> = { pages: pageRows, grid: gridRows, omnibox: omniboxRows, tabs: tabRows };
+  try {
+    const rows: Row[] = [];
+    for (const part of parts) rows.push(...(await inFreshBrowser(measures[part])));
+    return rows;
   } finally {
-    await browser?.close();
     await Promise.all([proxy.close(), server.stop(), site.close()]);
   }
 }
