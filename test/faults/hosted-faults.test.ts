@@ -174,7 +174,7 @@ async function withFault(u: { userId: string; token: string }, fault: () => Prom
 
 const recoveryMs = (report: LoadReport, endedAt: number): number => Math.min(...report.okAt.filter((at) => at >= endedAt)) - endedAt;
 
-/** The figures the README quotes, printed by each test. */
+/** The figures docs/testing.md quotes, printed by each test. */
 function tell(what: string, report: LoadReport, endedAt: number): void {
   console.warn(
     `${what}: ${report.ok} saves made, ${report.unavailable} answers 503 SERVICE_UNAVAILABLE during the outage, ` +
@@ -244,7 +244,7 @@ describe('two instances on PostgreSQL and Redis, under load', () => {
     const importer = await tokenUser();
     // Killed once it wrote five sixths: the run that takes over reads the file's first 800 kB only to count past what is written, the longest way to its first write.
     // Uploaded and started before the load: saves of another user that wait over 5 s while a 1 MB file is
-    // uploaded and its import starts are a finding of their own (README, faults), not this fault's.
+    // uploaded and its import starts are a finding of their own (docs/testing.md, faults), not this fault's.
     const { jobId } = await startImportOf(importer.api, netscapeFile(JOB_BOOKMARKS));
     const started = new Date().toISOString();
     const { report, killed, survivor } = await withKilledHolder(u, async () => jobId, (job) => job.position >= (JOB_BOOKMARKS * 5) / 6);
