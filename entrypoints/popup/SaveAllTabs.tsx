@@ -13,7 +13,8 @@ import { describeSaveAll } from '../../lib/client/save-all-text.ts';
 import { type SaveAllProgress, saveAllTabsItem } from '../../lib/storage/save-all-items.ts';
 import { Frame } from './Frame.tsx';
 import { type WindowPages, followSaveAll, windowPages } from './save-all-window.ts';
-import type { Settled, Startup } from './startup.ts';
+import type { Startup } from './startup.ts';
+import { useAnswer } from './use-answer.ts';
 
 export interface SaveAllTabsProps {
   /** The tab the popup is for (popup.html?tabId=): its window's tabs are saved; the popup's own window otherwise. */
@@ -23,28 +24,16 @@ export interface SaveAllTabsProps {
   onBack(): void;
 }
 
-function useSettled<T>(answer: Promise<Settled<T>>): Settled<T> | undefined {
-  const [settled, setSettled] = useState<Settled<T>>();
-  useEffect(() => {
-    let live = true;
-    void answer.then((value) => live && setSettled(value));
-    return () => {
-      live = false;
-    };
-  }, [answer]);
-  return settled;
-}
-
 const tabs = (n: number) => `${n} ${n === 1 ? 'tab' : 'tabs'}`;
 
 /**
- * *Save all tabs*, loaded only when its button is pressed: the window's web pages into a chosen (or new)
+ * *Save all tabs*: the window's web pages into a chosen (or new)
  * collection with shared tags, then one line that follows the background's progress to the end.
  */
-export default function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps) {
+export function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps) {
   const [tabWindow, setTabWindow] = useState<WindowPages | { error: ClientError }>();
-  const tagsLoaded = useSettled(startup.tags);
-  const collectionsLoaded = useSettled(startup.collections);
+  const tagsLoaded = useAnswer(startup.tags);
+  const collectionsLoaded = useAnswer(startup.collections);
   const [created, setCreated] = useState<Collection[]>([]);
   const [collectionId, setCollectionId] = useState<string | null>(null);
   const [tags, setTags] = useState<string[]>([]);
