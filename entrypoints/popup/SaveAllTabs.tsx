@@ -9,7 +9,7 @@ import { MAX_TAGS_PER_BOOKMARK } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { type ClientError, toClientError } from '../../lib/client/errors.ts';
-import { describeSaveAll } from '../../lib/client/save-all-text.ts';
+import { NO_WEB_PAGE_IN_WINDOW, describeSaveAll, leftOut, tabCount } from '../../lib/client/save-all-text.ts';
 import { type SaveAllProgress, saveAllTabsItem } from '../../lib/storage/save-all-items.ts';
 import { Frame } from './Frame.tsx';
 import { type WindowPages, followSaveAll, windowPages } from './save-all-window.ts';
@@ -23,8 +23,6 @@ export interface SaveAllTabsProps {
   /** Back to the page's own form. */
   onBack(): void;
 }
-
-const tabs = (n: number) => `${n} ${n === 1 ? 'tab' : 'tabs'}`;
 
 /**
  * *Save all tabs*: the window's web pages into a chosen (or new)
@@ -82,7 +80,7 @@ export function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps) {
       {error && <ErrorAlertWithSignIn error={error} />}
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         {pages
-          ? `${pages.pages === 0 ? 'No tab in this window holds a web page Shelf can save.' : `${tabs(pages.pages)} with a web page in this window.`}${pages.notWeb > 0 ? ` ${tabs(pages.notWeb)} left out (not web pages).` : ''} Pages already in Shelf are left as they are.`
+          ? `${pages.pages === 0 ? NO_WEB_PAGE_IN_WINDOW : `${tabCount(pages.pages)} with a web page in this window.`}${pages.notWeb > 0 ? ` ${leftOut(pages.notWeb)}.` : ''} Pages already in Shelf are left as they are.`
           : 'Counting this window’s tabs…'}
       </p>
       <form
@@ -126,7 +124,7 @@ export function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps) {
             Back
           </button>
           <button type="submit" disabled={!pages || pages.pages === 0 || running} className={`min-w-24 ${primaryButtonClass}`}>
-            {running ? 'Saving…' : `Save ${tabs(pages?.pages ?? 0)}`}
+            {running ? 'Saving…' : `Save ${tabCount(pages?.pages ?? 0)}`}
           </button>
         </div>
       </form>
