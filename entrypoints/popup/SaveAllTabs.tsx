@@ -25,8 +25,8 @@ export interface SaveAllTabsProps {
 }
 
 /**
- * *Save all tabs*: the window's web pages into a chosen (or new)
- * collection with shared tags, then one line that follows the background's progress to the end.
+ * *Save all tabs*: the window's web pages into a chosen (or new) collection with shared tags, then one line
+ * that follows the background's progress to the end.
  */
 export function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps) {
   const [tabWindow, setTabWindow] = useState<WindowPages | { error: ClientError }>();

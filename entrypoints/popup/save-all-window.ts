@@ -12,7 +12,7 @@ export interface WindowPages {
   notWeb: number;
 }
 
-/** The window of the popup's tab: the one it names (popup.html?tabId=), else the active tab of the popup's window. */
+/** The window of the popup's tab (findTab's). */
 export async function windowPages(tabId: number | undefined): Promise<WindowPages> {
   const windowId = (await findTab(tabId))?.windowId;
   if (windowId === undefined) throw new Error('Shelf popup: the browser named no window for the tab');
