@@ -9,11 +9,12 @@ import { MAX_TAGS_PER_BOOKMARK } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { type ClientError, toClientError } from '../../lib/client/errors.ts';
-import { describeSaveAll } from '../../lib/client/save-all-text.ts';
+import { NO_WEB_PAGE_IN_WINDOW, describeSaveAll, leftOut, tabCount } from '../../lib/client/save-all-text.ts';
 import { type SaveAllProgress, saveAllTabsItem } from '../../lib/storage/save-all-items.ts';
 import { Frame } from './Frame.tsx';
 import { type WindowPages, followSaveAll, windowPages } from './save-all-window.ts';
-import type { Settled, Startup } from './startup.ts';
+import type { Startup } from './startup.ts';
+import { useAnswer } from './use-answer.ts';
 
 export interface SaveAllTabsProps {
   /** The tab the popup is for (popup.html?tabId=): its window's tabs are saved; the popup's own window otherwise. */
@@ -23,28 +24,14 @@ export interface SaveAllTabsProps {
   onBack(): void;
 }
 
-function useSettled<T>(answer: Promise<Settled<T>>): Settled<T> | undefined {
-  const [settled, setSettled] = useState<Settled<T>>();
-  useEffect(() => {
-    let live = true;
-    void answer.then((value) => live && setSettled(value));
-    return () => {
-      live = false;
-    };
-  }, [answer]);
-  return settled;
-}
-
-const tabs = (n: number) => `${n} ${n === 1 ? 'tab' : 'tabs'}`;
-
 /**
- * *Save all tabs*, loaded only when its button is pressed: the window's web pages into a chosen (or new)
- * collection with shared tags, then one line that follows the background's progress to the end.
+ * *Save all tabs*: the window's web pages into a chosen (or new) collection with shared tags, then one line
+ * that follows the background's progress to the end.
  */
-export default function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps) {
+export function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps) {
   const [tabWindow, setTabWindow] = useState<WindowPages | { error: ClientError }>();
-  const tagsLoaded = useSettled(startup.tags);
-  const collectionsLoaded = useSettled(startup.collections);
+  const tagsLoaded = useAnswer(startup.tags);
+  const collectionsLoaded = useAnswer(startup.collections);
   const [created, setCreated] = useState<Collection[]>([]);
   const [collectionId, setCollectionId] = useState<string | null>(null);
   const [tags, setTags] = useState<string[]>([]);
@@ -93,7 +80,7 @@ export default function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps
       {error && <ErrorAlertWithSignIn error={error} />}
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         {pages
-          ? `${pages.pages === 0 ? 'No tab in this window holds a web page Shelf can save.' : `${tabs(pages.pages)} with a web page in this window.`}${pages.notWeb > 0 ? ` ${tabs(pages.notWeb)} left out (not web pages).` : ''} Pages already in Shelf are left as they are.`
+          ? `${pages.pages === 0 ? NO_WEB_PAGE_IN_WINDOW : `${tabCount(pages.pages)} with a web page in this window.`}${pages.notWeb > 0 ? ` ${leftOut(pages.notWeb)}.` : ''} Pages already in Shelf are left as they are.`
           : 'Counting this window’s tabs…'}
       </p>
       <form
@@ -137,7 +124,7 @@ export default function SaveAllTabs({ tabId, startup, onBack }: SaveAllTabsProps
             Back
           </button>
           <button type="submit" disabled={!pages || pages.pages === 0 || running} className={`min-w-24 ${primaryButtonClass}`}>
-            {running ? 'Saving…' : `Save ${tabs(pages?.pages ?? 0)}`}
+            {running ? 'Saving…' : `Save ${tabCount(pages?.pages ?? 0)}`}
           </button>
         </div>
       </form>

@@ -2,6 +2,7 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { MessageInput } from '../../lib/messaging/protocol.ts';
 import type { SaveEdits } from '../../lib/save-edits.ts';
 import type { Draft } from '../../lib/storage/items.ts';
+import { hasTag } from '../../components/tag-suggestions.ts';
 
 /** The popup's fields. */
 export interface FormValues {
@@ -89,13 +90,12 @@ export const newPageStart = (tabTitle: string, typed: FormValues): FormValues =>
  * takes `onto`'s value; tags are what the user added and removed, so that a tag added elsewhere meanwhile stays.
  */
 export function rebase(to: FormValues, from: FormValues, onto: FormValues): FormValues {
-  const has = (tags: readonly string[], name: string) => tags.some((t) => t.toLowerCase() === name.toLowerCase());
-  const removed = from.tags.filter((name) => !has(to.tags, name));
-  const added = to.tags.filter((name) => !has(from.tags, name));
+  const removed = from.tags.filter((name) => !hasTag(to.tags, name));
+  const added = to.tags.filter((name) => !hasTag(from.tags, name));
   const pick = <K extends keyof FormValues>(key: K): FormValues[K] => (to[key] === from[key] ? onto[key] : to[key]);
   return {
     title: to.title.trim() === from.title.trim() ? onto.title : to.title,
-    tags: [...onto.tags.filter((name) => !has(removed, name)), ...added.filter((name) => !has(onto.tags, name))],
+    tags: [...onto.tags.filter((name) => !hasTag(removed, name)), ...added.filter((name) => !hasTag(onto.tags, name))],
     collectionId: pick('collectionId'),
     note: pick('note'),
     isFavorite: pick('isFavorite'),

@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { type SaveAllProgress, saveAllTabsItem } from '../../lib/storage/save-all-items.ts';
 import { isWebPage, webPages } from '../../lib/tab-pages.ts';
+import { findTab } from './startup.ts';
 
 /** The window *Save all tabs* works on, counted as the background will save it. */
 export interface WindowPages {
@@ -11,10 +12,9 @@ export interface WindowPages {
   notWeb: number;
 }
 
-/** The window of the popup's tab: the one it names (popup.html?tabId=), else the active tab of the popup's window. */
+/** The window of the popup's tab (findTab's). */
 export async function windowPages(tabId: number | undefined): Promise<WindowPages> {
-  const [tab] = tabId === undefined ? await browser.tabs.query({ active: true, currentWindow: true }) : [await browser.tabs.get(tabId)];
-  const windowId = tab?.windowId;
+  const windowId = (await findTab(tabId))?.windowId;
   if (windowId === undefined) throw new Error('Shelf popup: the browser named no window for the tab');
   const tabs = await browser.tabs.query({ windowId });
   return { windowId, pages: webPages(tabs).length, notWeb: tabs.filter((t) => !isWebPage(t.url)).length };

@@ -5,6 +5,7 @@ import { type ClientError, toClientError } from '../../lib/client/errors.ts';
 import type { AccountState, MessageOutput } from '../../lib/messaging/protocol.ts';
 import { send } from '../../components/messenger.ts';
 import { type Draft, type QuickSaveTarget, lastCollectionItem, quickSaveTargetItem, userItem } from '../../lib/storage/items.ts';
+import { isWebPage } from '../../lib/tab-pages.ts';
 import { DraftBook } from './drafts.ts';
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: ClientError };
@@ -53,8 +54,6 @@ export interface Startup {
   collections: Promise<Settled<Collection[]>>;
 }
 
-export const isWebUrl = (url: string): boolean => /^https?:\/\//i.test(url);
-
 /** `popup.html?tabId=123` acts on that tab; anything else means the current window's active tab. */
 export function tabIdFrom(search: string): number | undefined {
   const raw = new URLSearchParams(search).get('tabId');
@@ -63,7 +62,8 @@ export function tabIdFrom(search: string): number | undefined {
 
 const urlOf = (tab: Browser.tabs.Tab | undefined): string | null => tab?.url || tab?.pendingUrl || null;
 
-async function findTab(tabId: number | undefined): Promise<Browser.tabs.Tab | undefined> {
+/** The tab the popup is for: the one it names (popup.html?tabId=), else the active tab of the popup's window. */
+export async function findTab(tabId: number | undefined): Promise<Browser.tabs.Tab | undefined> {
   if (tabId !== undefined) return browser.tabs.get(tabId);
   const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
   return tab;
@@ -92,7 +92,7 @@ export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: 
   const page = tab.then((t): PageState => {
     const pageUrl = urlOf(t);
     if (!t || !pageUrl) return { kind: 'no-tab' };
-    if (!isWebUrl(pageUrl)) return { kind: 'unsaveable', url: pageUrl };
+    if (!isWebPage(pageUrl)) return { kind: 'unsaveable', url: pageUrl };
     return { kind: 'page', page: { url: pageUrl, title: t.title ?? '', ...(t.id !== undefined && { tabId: t.id }) }, signedInHint: !noUserStored };
   });
 
@@ -105,7 +105,7 @@ export function startPopup({ tabId, now = Date.now() }: { tabId?: number; now?: 
       drafts: book,
     })),
     account: settle(send('getAccount', {})),
-    lookup: settle(url.then((u) => (u && isWebUrl(u) ? send('lookupUrl', { url: u }) : null))),
+    lookup: settle(url.then((u) => (u && isWebPage(u) ? send('lookupUrl', { url: u }) : null))),
     tags: settle(send('listTags', {})),
     collections: settle(send('listCollections', {})),
   };
