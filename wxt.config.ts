@@ -24,13 +24,7 @@ export default defineConfig({
   // Explicit imports everywhere: a reader sees where each name comes from.
   imports: false,
   manifestVersion: 3,
-  hooks: {
-    'entrypoints:grouped': (_wxt, groups) => buildPopupApart(groups),
-    // The popup's own build: lib/client/user-text.ts leaves the library pages' error texts out of it.
-    'vite:build:extendConfig': (entrypoints, config) => {
-      if (entrypoints.length === 1 && entrypoints[0]!.type === 'popup') config.define = { ...config.define, 'import.meta.env.SHELF_POPUP_BUILD': 'true' };
-    },
-  },
+  hooks: { 'entrypoints:grouped': (_wxt, groups) => buildPopupApart(groups) },
   zip: {
     // The sources zip (for store review) is the project's sources: never a server's data directory
     // (its database holds the user's bookmarks and tokens' hashes), the server bundle or test output.

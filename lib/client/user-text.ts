@@ -16,51 +16,10 @@ const minutes = (seconds: number) => {
   return m <= 1 ? 'a minute' : `${m} minutes`;
 };
 
-type Described = Pick<ClientError, 'code' | 'message' | 'retryAfterSeconds'>;
-
-/**
- * The codes only the library pages' own actions meet: a cover's upload and image, a collection's trash or restore,
- * a smart folder's pages, jobs, reading this browser's bookmarks, a duplicate search and the sign-in form's address.
- */
-type LibraryCode =
-  | 'INVALID_FILE_TYPE'
-  | 'FILE_TOO_LARGE'
-  | 'STORAGE_LIMIT_REACHED'
-  | 'RESERVATION_INVALID'
-  | 'TOO_MANY_PENDING_UPLOADS'
-  | 'COVER_NEEDS_PRO'
-  | 'IMAGE_UNREADABLE'
-  | 'IMAGE_UNSUPPORTED'
-  | 'COLLECTION_TOO_LARGE'
-  | 'SMART_FOLDER_CURSOR_INVALID'
-  | 'JOB_NOT_READY'
-  | 'BOOKMARKS_NOT_ALLOWED'
-  | 'SEARCH_GONE'
-  | 'INSECURE_SERVER';
-
-const libraryTexts = (error: Described): Record<LibraryCode, UserText> => ({
-  INVALID_FILE_TYPE: { title: 'That file is not a JPEG, PNG, GIF or WebP image.', action: 'Choose another image.' },
-  FILE_TOO_LARGE: { title: 'That image is larger than 10 MB.', action: 'Choose a smaller image.' },
-  STORAGE_LIMIT_REACHED: { title: 'Your 500 MB of cover storage is full.', action: 'Remove some covers, then try again.' },
-  RESERVATION_INVALID: { title: 'The upload expired or was already used.', action: 'Try again.' },
-  TOO_MANY_PENDING_UPLOADS: { title: 'Too many cover uploads are waiting to finish (5 at most).', action: 'Try again when the oldest expires, within 15 minutes.' },
-  COVER_NEEDS_PRO: { title: 'Cover images need the Pro plan.', action: 'Nothing was uploaded. Upgrade the account to Pro to set covers.' },
-  IMAGE_UNREADABLE: { title: 'Shelf could not read that image.', action: error.message },
-  IMAGE_UNSUPPORTED: { title: 'Shelf cannot use that image as a cover.', action: error.message },
-  COLLECTION_TOO_LARGE: { title: 'This collection is too large to move to the trash or restore at once (over 1,000 items).', action: error.message },
-  SMART_FOLDER_CURSOR_INVALID: { title: 'The smart folder changed while you were browsing it.', action: 'It will reload from the start.' },
-  JOB_NOT_READY: { title: 'The job has not finished yet.', action: 'Wait until it completes.' },
-  BOOKMARKS_NOT_ALLOWED: {
-    title: 'Shelf was not allowed to read this browser’s bookmarks, so nothing was imported.',
-    action: 'Click Import this browser’s bookmarks again and allow access when your browser asks.',
-  },
-  INSECURE_SERVER: { title: 'Over plain http your token would travel unencrypted.', action: 'Use https://, or tick “Send my token unencrypted”.' },
-  SEARCH_GONE: { title: 'Only the first results of this search could be shown.', action: 'Search again to see them all.' },
-});
-
-function everywhereTexts(error: Described): Record<Exclude<ClientErrorCode, LibraryCode>, UserText> {
+/** The one mapping from error codes to what a user reads. */
+export function describeError(error: Pick<ClientError, 'code' | 'message' | 'retryAfterSeconds'>): UserText {
   const wait = error.retryAfterSeconds;
-  return {
+  const texts: Record<ClientErrorCode, UserText> = {
     MISSING_TOKEN: { title: 'No API token was sent.', action: 'Paste your API token in Shelf’s options and sign in.' },
     INVALID_TOKEN: { title: 'This API token is not valid.', action: 'Check that you copied the whole token (it starts with tok_), or create a new one.' },
     TOKEN_REVOKED: { title: 'This API token has been revoked.', action: 'Sign in again with a new token. Saves waiting meanwhile are kept and sent then.' },
@@ -75,6 +34,16 @@ function everywhereTexts(error: Described): Record<Exclude<ClientErrorCode, Libr
       title: 'The server has blocked this network after several failed sign-ins.',
       action: wait ? `Try again in ${minutes(wait)}, with a valid token.` : 'Try again in 15 minutes, with a valid token.',
     },
+    INVALID_FILE_TYPE: { title: 'That file is not a JPEG, PNG, GIF or WebP image.', action: 'Choose another image.' },
+    FILE_TOO_LARGE: { title: 'That image is larger than 10 MB.', action: 'Choose a smaller image.' },
+    STORAGE_LIMIT_REACHED: { title: 'Your 500 MB of cover storage is full.', action: 'Remove some covers, then try again.' },
+    RESERVATION_INVALID: { title: 'The upload expired or was already used.', action: 'Try again.' },
+    TOO_MANY_PENDING_UPLOADS: { title: 'Too many cover uploads are waiting to finish (5 at most).', action: 'Try again when the oldest expires, within 15 minutes.' },
+    COVER_NEEDS_PRO: { title: 'Cover images need the Pro plan.', action: 'Nothing was uploaded. Upgrade the account to Pro to set covers.' },
+    IMAGE_UNREADABLE: { title: 'Shelf could not read that image.', action: error.message },
+    IMAGE_UNSUPPORTED: { title: 'Shelf cannot use that image as a cover.', action: error.message },
+    COLLECTION_TOO_LARGE: { title: 'This collection is too large to move to the trash or restore at once (over 1,000 items).', action: error.message },
+    SMART_FOLDER_CURSOR_INVALID: { title: 'The smart folder changed while you were browsing it.', action: 'It will reload from the start.' },
     VALIDATION_ERROR: { title: 'Something in the form is not right.', action: error.message },
     NOT_FOUND: { title: 'That item no longer exists.', action: 'It may have been deleted elsewhere; refresh and try again.' },
     CONFLICT: { title: 'That cannot be done right now.', action: error.message },
@@ -82,6 +51,7 @@ function everywhereTexts(error: Described): Record<Exclude<ClientErrorCode, Libr
     UNSUPPORTED_MEDIA_TYPE: { title: 'The server did not accept the request format.', action: 'Update Shelf; if it persists, report it.' },
     IDEMPOTENCY_KEY_REUSED: { title: 'Shelf sent this action again with different details, so the server did not carry it out.', action: 'Try the action again.' },
     IDEMPOTENCY_KEY_IN_USE: { title: 'This action is still being carried out.', action: 'Wait a moment; it will finish.' },
+    JOB_NOT_READY: { title: 'The job has not finished yet.', action: 'Wait until it completes.' },
     INTERNAL_ERROR: { title: 'The server ran into a problem.', action: 'Nothing was changed. Try again in a moment.' },
     SERVICE_UNAVAILABLE: {
       title: 'The server is briefly unavailable.',
@@ -92,18 +62,15 @@ function everywhereTexts(error: Described): Record<Exclude<ClientErrorCode, Libr
     MALFORMED_RESPONSE: { title: 'The server answered with something Shelf does not understand.', action: 'Check that the server address points at a Bookmark Library API (it ends in /v1).' },
     NOT_SIGNED_IN: { title: 'You are not signed in.', action: 'Open Shelf’s options and sign in with your API token.' },
     PERMISSION_DENIED: { title: 'Shelf is not allowed to reach that server.', action: 'Sign in again and allow access when your browser asks.' },
+    BOOKMARKS_NOT_ALLOWED: {
+      title: 'Shelf was not allowed to read this browser’s bookmarks, so nothing was imported.',
+      action: 'Click Import this browser’s bookmarks again and allow access when your browser asks.',
+    },
+    INSECURE_SERVER: { title: 'Over plain http your token would travel unencrypted.', action: 'Use https://, or tick “Send my token unencrypted”.' },
     BAD_MESSAGE: { title: 'Shelf ran into an internal problem.', action: 'Reload the extension; if it persists, report it.' },
+    SEARCH_GONE: { title: 'Only the first results of this search could be shown.', action: 'Search again to see them all.' },
   };
-}
-
-/**
- * The one mapping from error codes to what a user reads. The popup's build leaves the library pages' texts out
- * (SHELF_POPUP_BUILD, wxt.config.ts): it sends none of their requests, and its JavaScript has a budget. Should a
- * code without its text reach it all the same, a fault of Shelf's brought it there, and that is what it says.
- */
-export function describeError(error: Described): UserText {
-  const texts: Partial<Record<ClientErrorCode, UserText>> = { ...everywhereTexts(error), ...(!import.meta.env.SHELF_POPUP_BUILD && libraryTexts(error)) };
-  return texts[error.code] ?? texts.BAD_MESSAGE!;
+  return texts[error.code];
 }
 
 /** Where a new API token comes from; a command to run, when there is one, apart from the words. */
