@@ -131,7 +131,6 @@ describe('normaliseUrl', () => {
       expect(normaliseUrl(input)).toBe(expected);
     });
   });
-
 });
 
 describe('domainOf', () => {
