@@ -15,10 +15,10 @@ let format: Intl.RelativeTimeFormat | undefined;
 const formatter = () => (format ??= new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
 
 /**
- * Makes the formatter before the first age is told. The first one in a renderer process loads ICU's locale data
- * (30-160 ms at load 6-9 in headless Chromium; 0.2 ms for every one after it, in any page of the extension): the
- * library page, whose cards and grid tell no age, calls this once idle, so that the first switch to the list view
- * does not pay it.
+ * Makes the formatter before the first age is told. The first Intl formatter of a renderer process loads ICU's
+ * locale data (30-190 ms in headless Chromium at load 6-12; this one after another kind 5-18 ms; 0.2 ms for every
+ * one after it, in any page of the extension): the library page, whose cards and grid tell no age, calls this once
+ * idle, so that the first switch to the list view does not pay it.
  */
 export function prepareRelativeDates(): void {
   formatter();
