@@ -58,7 +58,7 @@ export class Omnibox {
 
   constructor(
     private account: Account,
-    private index: Pick<IndexMemory, 'matching'>,
+    private index: Pick<IndexMemory, 'matching' | 'load'>,
     private opens: Pick<OpenCounts, 'record'>,
     private tabs: OpeningTabs,
     private xml: boolean,
@@ -69,6 +69,10 @@ export class Omnibox {
   async inputChanged(text: string, suggest: (suggestions: Suggestion[]) => void): Promise<void> {
     const input = ++this.latest;
     if (this.timer) clearTimeout(this.timer);
+    // Keystrokes typed while a stopped worker reads the text wait for it together: once it is in memory, only the
+    // latest is matched (each of a word's keystrokes matched in turn held the last one's answer back behind them all).
+    if (words(text).length > 0) await this.index.load();
+    if (input !== this.latest) return;
     const local = await this.localMatches(text);
     if (input !== this.latest) return;
     this.chosen = new Map(local.map((m) => [m.url, m]));

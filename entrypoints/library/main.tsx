@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { libraryQueryClient } from '../../components/library/query-client.ts';
+import { prepareRelativeDates } from '../../components/library/relative-date.ts';
 import { App } from './App.tsx';
 import { readOpening } from './opening.ts';
 import '../../components/pages.css';
@@ -21,6 +22,8 @@ async function open(container: HTMLElement): Promise<void> {
       </QueryClientProvider>
     </StrictMode>,
   );
+  // Off the first card's path and before the user's first switch to the list view, which tells ages (relative-date.ts).
+  requestIdleCallback(prepareRelativeDates);
 }
 
 void open(root);

@@ -119,6 +119,26 @@ describe('omnibox', () => {
     expect((await fakeBrowser.tabs.query({})).map((tab) => tab.url)).toContain('https://moss.example/garden');
   });
 
+  it('matches only the latest of the keystrokes typed while the text is read, each earlier one dropped unanswered', async () => {
+    await saved('https://moss.example/garden', 'Moss');
+    await saved('https://mossy.example/', 'Mossy');
+    await bg.services.index.sync({ full: true });
+    const memory = new IndexMemory(fakeBrowser.storage.local);
+    const matching = vi.spyOn(memory, 'matching');
+    const box = omnibox(true, memory);
+    // A word's keystrokes as a stopped worker gets them: all before its first read of the text has answered.
+    const answers: Record<string, Suggestion[][]> = {};
+    await Promise.all(['m', 'mo', 'mos', 'moss', 'mossy'].map((text) => box.inputChanged(text, (s) => (answers[text] ??= []).push(s))));
+    expect(matching.mock.calls).toEqual([[['mossy'], 6]]);
+    expect(Object.keys(answers)).toEqual(['mossy']);
+    expect(answers.mossy![0]!.map((s) => s.content)).toEqual(['https://mossy.example']);
+    // Typed after the read, each keystroke is matched and answered.
+    expect((await type(box, 'moss'))[0]!.map((s) => s.content).sort()).toEqual(['https://moss.example/garden', 'https://mossy.example']);
+    expect(matching).toHaveBeenCalledTimes(2);
+    // Nothing typed but the keyword reads nothing and answers at once, with nothing.
+    expect(await type(omnibox(true, new IndexMemory(fakeBrowser.storage.local)), '  ')).toEqual([[]]);
+  });
+
   it('answers each keystroke from memory: the index read once, kept current by its changes, read again after a restart', async () => {
     const first = await saved('https://moss.example/garden', 'Moss');
     await bg.services.index.sync({ full: true });
