@@ -111,45 +111,47 @@ export const CheckedCreateBookmarkBody: z.ZodMiniType<CreateBookmarkBody> = lazy
   // Every field of the create body, and no other: a field added there and not here would be dropped from the replies.
 } satisfies Record<keyof CreateBookmarkBody, z.ZodMiniType>));
 
-const writableFields = {
-  url: httpUrl,
-  title: text(MAX_TITLE_LENGTH),
-  description: text(10_000),
-  excerpt: /* @__PURE__ */ lazySchema(() => z.string().check(z.maxLength(10_000))),
-  note: /* @__PURE__ */ lazySchema(() => z.string().check(z.maxLength(10_000))),
-  tags: tagList,
-  collectionId: lazySchema(() => z.nullable(Id)),
-  type: BookmarkType,
-  isFavorite: lazySchema(() => z.boolean()),
-  favicon: imageUrl,
-  clickCount: /* @__PURE__ */ lazySchema(() => z.int().check(z.minimum(0), z.maximum(1_000_000_000))),
-};
-
-/** Fields the server keeps: a PATCH may carry them (a bookmark sent back as it was read) and they are ignored. */
-const serverFields = {
-  id: lazySchema(() => z.unknown()),
-  domain: lazySchema(() => z.unknown()),
-  coverImage: lazySchema(() => z.unknown()),
-  metadataStatus: lazySchema(() => z.unknown()),
-  linkStatus: lazySchema(() => z.unknown()),
-  lastCheckedAt: lazySchema(() => z.unknown()),
-  httpStatusCode: lazySchema(() => z.unknown()),
-  createdAt: lazySchema(() => z.unknown()),
-  updatedAt: lazySchema(() => z.unknown()),
-  deletedAt: lazySchema(() => z.unknown()),
-};
-
 /** Any subset of the bookmark's fields, as the spec says; names that are no bookmark field are refused. */
-export const PatchBookmarkBody = lazySchema(() => z.pipe(
-  z.partial(z.extend(z.strictObject(writableFields), serverFields)),
-  z.transform((patch) => {
-    const writable: Partial<{ [K in keyof typeof writableFields]: z.output<(typeof writableFields)[K]> }> = {};
-    for (const key of Object.keys(writableFields) as (keyof typeof writableFields)[]) {
-      if (patch[key] !== undefined) Object.assign(writable, { [key]: patch[key] });
-    }
-    return writable;
-  }),
-));
+export const PatchBookmarkBody = lazySchema(() => {
+  const writableFields = {
+    url: httpUrl,
+    title: text(MAX_TITLE_LENGTH),
+    description: text(10_000),
+    excerpt: /* @__PURE__ */ z.string().check(z.maxLength(10_000)),
+    note: /* @__PURE__ */ z.string().check(z.maxLength(10_000)),
+    tags: tagList,
+    collectionId: z.nullable(Id),
+    type: BookmarkType,
+    isFavorite: z.boolean(),
+    favicon: imageUrl,
+    clickCount: /* @__PURE__ */ z.int().check(z.minimum(0), z.maximum(1_000_000_000)),
+  };
+
+  /** Fields the server keeps: a PATCH may carry them (a bookmark sent back as it was read) and they are ignored. */
+  const serverFields = {
+    id: z.unknown(),
+    domain: z.unknown(),
+    coverImage: z.unknown(),
+    metadataStatus: z.unknown(),
+    linkStatus: z.unknown(),
+    lastCheckedAt: z.unknown(),
+    httpStatusCode: z.unknown(),
+    createdAt: z.unknown(),
+    updatedAt: z.unknown(),
+    deletedAt: z.unknown(),
+  };
+
+  return z.pipe(
+    z.partial(z.extend(z.strictObject(writableFields), serverFields)),
+    z.transform((patch) => {
+      const writable: Partial<{ [K in keyof typeof writableFields]: z.output<(typeof writableFields)[K]> }> = {};
+      for (const key of Object.keys(writableFields) as (keyof typeof writableFields)[]) {
+        if (patch[key] !== undefined) Object.assign(writable, { [key]: patch[key] });
+      }
+      return writable;
+    }),
+  );
+});
 export type PatchBookmarkBody = z.infer<typeof PatchBookmarkBody>;
 
 export const FavoriteBody = lazySchema(() => z.strictObject({ isFavorite: z.boolean() }));
