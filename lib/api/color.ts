@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * The colours a collection, tag or smart folder may carry. A colour becomes a CSS value where the
@@ -19,8 +20,8 @@ export function isSafeColor(value: string): boolean {
 }
 
 /** A colour as sent: surrounding white space dropped; '' means none. */
-export const Color = /* @__PURE__ */ z.string().check(
+export const Color = /* @__PURE__ */ lazySchema(() => z.string().check(
   z.trim(),
   z.maxLength(32),
   z.refine((value) => value === '' || isSafeColor(value), `must be #rgb, #rrggbb or a colour name (${/* @__PURE__ */ COLOR_NAMES.join(', ')})`),
-);
+));

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.ts';
 
-export const Id = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(64));
-export const IsoDate = z.string();
+export const Id = /* @__PURE__ */ lazySchema(() => z.string().check(z.minLength(1), z.maxLength(64)));
+export const IsoDate = lazySchema(() => z.string());
 
 /** Query-string integer limit: default when absent, values above the maximum are clamped. */
 export const limitParam = /* @__NO_SIDE_EFFECTS__ */ (fallback: number, max: number) =>
@@ -19,13 +20,13 @@ export const limitParam = /* @__NO_SIDE_EFFECTS__ */ (fallback: number, max: num
   );
 
 /** Query-string boolean: only the words true and false. */
-export const booleanParam = z.pipe(
+export const booleanParam = lazySchema(() => z.pipe(
   z.enum(['true', 'false'], { message: 'must be true or false' }),
   z.transform((v: 'true' | 'false') => v === 'true'),
-);
+));
 
 /** Room for a keyset cursor carrying a full title (2,000 characters) or host name. */
-export const Cursor = /* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(12_000));
+export const Cursor = /* @__PURE__ */ lazySchema(() => z.string().check(z.minLength(1), z.maxLength(12_000)));
 
 /** A free-text field: surrounding white space is dropped, inner text kept as given. */
 export const text = /* @__NO_SIDE_EFFECTS__ */ (max: number) => z.pipe(z.string().check(z.maxLength(max)), z.transform((s: string) => s.trim()));
@@ -36,19 +37,19 @@ export function isHttpUrl(value: string): boolean {
   return (protocol === 'http:' || protocol === 'https:') && hostname.length > 0;
 }
 
-export const httpUrl = /* @__PURE__ */ z.string().check(
+export const httpUrl = /* @__PURE__ */ lazySchema(() => z.string().check(
   z.trim(),
   z.minLength(1, 'is required'),
   z.maxLength(8192),
   z.refine(isHttpUrl, 'must be an absolute http or https URL'),
-);
+));
 
 /** An image the extension shows (a favicon): fetched by every page that lists the bookmark, so http(s) only; '' means none. */
-export const imageUrl = /* @__PURE__ */ z.string().check(
+export const imageUrl = /* @__PURE__ */ lazySchema(() => z.string().check(
   z.trim(),
   z.maxLength(8192),
   z.refine((value) => value === '' || isHttpUrl(value), 'must be an absolute http or https URL, or empty'),
-);
+));
 
-export const EmptyBody = z.strictObject({});
-export const SuccessResult = z.object({ success: z.boolean() });
+export const EmptyBody = lazySchema(() => z.strictObject({}));
+export const SuccessResult = lazySchema(() => z.object({ success: z.boolean() }));

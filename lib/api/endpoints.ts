@@ -39,6 +39,7 @@ import {
   TagBookmarksQuery,
 } from './tags.ts';
 import { CreateTagBody, MergeResult, MergeTagsBody, RenameTagBody, TagDeletedResult } from './tag-edits.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -75,10 +76,10 @@ export interface Endpoint<
   errors: readonly ErrorCode[];
 }
 
-const noParams = z.object({});
-const idParams = z.object({ id: Id });
-const noQuery = z.object({});
-const noBody = z.optional(z.unknown());
+const noParams = lazySchema(() => z.object({}));
+const idParams = lazySchema(() => z.object({ id: Id }));
+const noQuery = lazySchema(() => z.object({}));
+const noBody = lazySchema(() => z.optional(z.unknown()));
 
 /** The params an endpoint names, or (P left unset: never) the default, { id } for a path with :id, so handlers see params.id typed. */
 type ParamsOr<P, Path extends string> = [P] extends [never]

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { ERROR_CODES } from './error-codes.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 /** The API's error codes as a schema (the list itself is in error-codes.ts). */
-export const ErrorCode = z.enum(ERROR_CODES);
+export const ErrorCode = lazySchema(() => z.enum(ERROR_CODES));
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 export const errorStatus: Record<ErrorCode, number> = {

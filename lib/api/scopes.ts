@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy-schema.ts';
 
-export const Scope = z.enum([
+export const Scope = lazySchema(() => z.enum([
   'bookmarks:read',
   'bookmarks:write',
   'collections:read',
@@ -10,7 +11,7 @@ export const Scope = z.enum([
   'import',
   'export',
   'destructive',
-]);
+]));
 export type Scope = z.infer<typeof Scope>;
 
 export const ALL_SCOPES: readonly Scope[] = Scope.options;

@@ -3,15 +3,16 @@ import { TagName } from './bookmarks.ts';
 import { Color } from './color.ts';
 import { Id } from './common.ts';
 import { Tag } from './tags.ts';
+import { lazySchema } from './lazy-schema.ts';
 
 // Apart from tags.ts: the popup loads that module, and these only the options page and the background need.
 
-export const CreateTagBody = z.strictObject({ name: TagName, color: z.optional(Color) });
+export const CreateTagBody = lazySchema(() => z.strictObject({ name: TagName, color: z.optional(Color) }));
 
-export const RenameTagBody = z.strictObject({ newName: TagName });
+export const RenameTagBody = lazySchema(() => z.strictObject({ newName: TagName }));
 
-export const MergeTagsBody = z.strictObject({ sourceTagId: Id, targetTagId: Id });
+export const MergeTagsBody = lazySchema(() => z.strictObject({ sourceTagId: Id, targetTagId: Id }));
 
-export const MergeResult = z.object({ target: Tag, moved: z.number() });
+export const MergeResult = lazySchema(() => z.object({ target: Tag, moved: z.number() }));
 
-export const TagDeletedResult = z.object({ id: Id, deleted: z.literal(true), tags: z.number() });
+export const TagDeletedResult = lazySchema(() => z.object({ id: Id, deleted: z.literal(true), tags: z.number() }));

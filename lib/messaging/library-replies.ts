@@ -9,15 +9,16 @@ import { SmartFolder } from '../api/smart-folders.ts';
 import { MergeResult, TagDeletedResult } from '../api/tag-edits.ts';
 import { Tag } from '../api/tags.ts';
 import { SaveOwner } from '../storage/background-items.ts';
+import { lazySchema } from '../api/lazy-schema.ts';
 
 /** A page of a library list; `cursor` null when there is no more, `limitNote` when the API shows only part of it. */
-export const BrowsePage = z.object({
+export const BrowsePage = lazySchema(() => z.object({
   bookmarks: z.array(Bookmark),
   cursor: z.nullable(z.string()),
   limitNote: z.nullable(z.string()),
   /** Read from the kept copy (firstPageItem), not the server: the page asks the server's once shown. */
   kept: z.optional(z.boolean()),
-});
+}));
 export type BrowsePage = z.infer<typeof BrowsePage>;
 
 /**
@@ -25,7 +26,7 @@ export type BrowsePage = z.infer<typeof BrowsePage>;
  * endpoint (two a minute for all folders together), so results are stored and
  * refreshed only when the budget allows.
  */
-export const SmartFolderView = z.object({
+export const SmartFolderView = lazySchema(() => z.object({
   folderId: z.string(),
   bookmarks: z.array(Bookmark),
   /** The server said it stopped early: more than 500 matches, or the scan bound was reached. */
@@ -38,7 +39,7 @@ export const SmartFolderView = z.object({
   pages: z.number(),
   /** When the next evaluation request may be sent (epoch ms); null: now. */
   nextEvaluationAt: z.nullable(z.number()),
-});
+}));
 export type SmartFolderView = z.infer<typeof SmartFolderView>;
 
 /**
@@ -47,11 +48,11 @@ export type SmartFolderView = z.infer<typeof SmartFolderView>;
  * Chromium copies a message field by field, about 0.1-0.2 s for all 500 groups (436 kB), which the first screen
  * need not wait for.
  */
-export const DuplicatesView = z.object({ groups: z.array(DuplicateGroup), total: z.number(), fetchedAt: z.number(), nextCheckAt: z.nullable(z.number()) });
+export const DuplicatesView = lazySchema(() => z.object({ groups: z.array(DuplicateGroup), total: z.number(), fetchedAt: z.number(), nextCheckAt: z.nullable(z.number()) }));
 export type DuplicatesView = z.infer<typeof DuplicatesView>;
 
 /** A finished export as the page saves it: the server's file name and type, and its text. */
-export const ExportFile = z.object({ fileName: z.string(), type: z.string(), text: z.string() });
+export const ExportFile = lazySchema(() => z.object({ fileName: z.string(), type: z.string(), text: z.string() }));
 export type ExportFile = z.infer<typeof ExportFile>;
 
 /**
@@ -59,38 +60,38 @@ export type ExportFile = z.infer<typeof ExportFile>;
  * trash live in bookmarks.ts, which the popup loads: using them here would put
  * them in the popup's chunks, so the trash's answers travel in these shapes.
  */
-export const EmptiedTrash = z.object({ deleted: z.number() });
+export const EmptiedTrash = lazySchema(() => z.object({ deleted: z.number() }));
 
 /** Saves queued by accounts other than the signed-in one, by account: they wait for it, or for the user to discard them. */
-export const HeldSaves = z.array(z.object({ owner: SaveOwner, count: z.number() }));
+export const HeldSaves = lazySchema(() => z.array(z.object({ owner: SaveOwner, count: z.number() })));
 
 /** Open all's window: how many tabs it has, and whether the collection has more than were opened. */
-export const OpenAllReply = z.object({ opened: z.number(), more: z.boolean() });
+export const OpenAllReply = lazySchema(() => z.object({ opened: z.number(), more: z.boolean() }));
 export type OpenAllReply = z.infer<typeof OpenAllReply>;
 
 /** What the background answers each library message with; only the library pages load these (the popup does not). */
 export const libraryReplies = {
   browseBookmarks: BrowsePage,
-  searchBookmarks: z.array(Bookmark),
+  searchBookmarks: lazySchema(() => z.array(Bookmark)),
   findBookmarks: BrowsePage,
-  listDomains: z.array(DomainCount),
+  listDomains: lazySchema(() => z.array(DomainCount)),
   bookmarkStats: BookmarkStats,
-  listSmartFolders: z.array(SmartFolder),
+  listSmartFolders: lazySchema(() => z.array(SmartFolder)),
   smartFolderResults: SmartFolderView,
   evaluateSmartFolder: SmartFolderView,
   bulkBookmarks: BulkResult,
   restoreBookmark: Bookmark,
   findDuplicates: DuplicatesView,
-  moreDuplicates: z.array(DuplicateGroup),
-  bookmarkOpened: z.object({}),
+  moreDuplicates: lazySchema(() => z.array(DuplicateGroup)),
+  bookmarkOpened: lazySchema(() => z.object({})),
   openAll: OpenAllReply,
 
   updateCollection: Collection,
   trashCollection: CollectionTrashResult,
   restoreCollection: CollectionTrashResult,
-  listTrashedCollections: z.array(Collection),
+  listTrashedCollections: lazySchema(() => z.array(Collection)),
   /** How many bookmarks were moved. */
-  moveCollectionBookmarks: z.object({ moved: z.number() }),
+  moveCollectionBookmarks: lazySchema(() => z.object({ moved: z.number() })),
   /** `publicUrl` absolute: the server's origin with the API's path, ready to copy. */
   collectionShare: ShareState,
   setCollectionShare: ShareState,
@@ -103,7 +104,7 @@ export const libraryReplies = {
   deleteBookmark: SuccessResult,
   emptyTrash: EmptiedTrash,
 
-  linkStatusCounts: z.array(LinkStatusCount),
+  linkStatusCounts: lazySchema(() => z.array(LinkStatusCount)),
   bookmarksByLinkStatus: BrowsePage,
 
   createSmartFolder: SmartFolder,

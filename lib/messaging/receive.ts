@@ -3,8 +3,9 @@ import { toClientError } from '../client/errors.ts';
 import type { Handlers, MessageName } from './protocol.ts';
 import { requests } from './requests.ts';
 import type { Reply, Runtime } from './transport.ts';
+import { lazySchema } from '../api/lazy-schema.ts';
 
-const Request = z.object({ name: z.enum(Object.keys(requests) as [MessageName, ...MessageName[]]), input: z.unknown() });
+const Request = lazySchema(() => z.object({ name: z.enum(Object.keys(requests) as [MessageName, ...MessageName[]]), input: z.unknown() }));
 
 /** Who may ask the background for anything: this extension's own pages. */
 export interface OwnPages {
@@ -14,7 +15,7 @@ export interface OwnPages {
   root: string;
 }
 
-const Sender = z.object({ id: z.optional(z.string()), url: z.optional(z.string()) });
+const Sender = lazySchema(() => z.object({ id: z.optional(z.string()), url: z.optional(z.string()) }));
 
 /**
  * Only this extension's pages: a content script (whose sender is the web page it

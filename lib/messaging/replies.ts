@@ -7,8 +7,9 @@ import { SuccessResult } from '../api/common.ts';
 import { Scope } from '../api/scopes.ts';
 import { Tag } from '../api/tags.ts';
 import { SaveAllProgress } from '../storage/save-all-items.ts';
+import { lazySchema } from '../api/lazy-schema.ts';
 
-export const AccountState = z.object({
+export const AccountState = lazySchema(() => z.object({
   serverUrl: z.string(),
   signedIn: z.boolean(),
   user: z.nullable(VerifiedUser),
@@ -16,10 +17,10 @@ export const AccountState = z.object({
   scopes: z.nullable(z.array(Scope)),
   /** Set when the server refused the token: Shelf has stopped calling it and asks the user to sign in again. */
   tokenProblem: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
-});
+}));
 
 /** A save the server has not confirmed yet (or refused for good), as the pages show it. */
-export const QueuedSaveInfo = z.object({
+export const QueuedSaveInfo = lazySchema(() => z.object({
   body: CheckedCreateBookmarkBody,
   /** Why it is not saved yet; for a refused one, why it never will be as it is. */
   error: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
@@ -28,10 +29,10 @@ export const QueuedSaveInfo = z.object({
   waiting: z.number(),
   /** For a save held back only by the extension's own request budget: about how long until it goes; null otherwise. */
   goesInSeconds: z.nullable(z.number()),
-});
+}));
 
 /** A page's bookmark and its save waiting in the queue: one shape for a lookup and a save. */
-export const PageSave = z.object({ bookmark: z.nullable(Bookmark), queued: z.nullable(QueuedSaveInfo) });
+export const PageSave = lazySchema(() => z.object({ bookmark: z.nullable(Bookmark), queued: z.nullable(QueuedSaveInfo) }));
 
 /**
  * What the background answers each message with: the UI parses every answer
@@ -49,14 +50,14 @@ export const replies = {
    * `existed`: the URL was saved already, and only the user's edits were made to its bookmark.
    */
   // Spread, not z.extend: the popup bundles no extend of zod's for this alone.
-  saveBookmark: z.object({ ...PageSave.shape, existed: z.optional(z.boolean()) }),
+  saveBookmark: lazySchema(() => z.object({ ...PageSave.shape, existed: z.optional(z.boolean()) })),
   updateBookmark: Bookmark,
   trashBookmark: Bookmark,
   /** How it ended (the popup follows it meanwhile through saveAllTabsItem). */
   saveAllTabs: SaveAllProgress,
   removeCover: SuccessResult,
 
-  listTags: z.array(Tag),
-  listCollections: z.array(Collection),
+  listTags: lazySchema(() => z.array(Tag)),
+  listCollections: lazySchema(() => z.array(Collection)),
   createCollection: Collection,
 } as const;

@@ -1,18 +1,19 @@
 import * as z from 'zod/mini';
 import { CLIENT_ERROR_CODES, ClientError } from '../client/errors.ts';
 import type { MessageInput, MessageName, MessageOutput, ReplyTable } from './protocol.ts';
+import { lazySchema } from '../api/lazy-schema.ts';
 
-const SerializedError = z.object({
+const SerializedError = lazySchema(() => z.object({
   code: z.enum(CLIENT_ERROR_CODES),
   message: z.string(),
   status: z.optional(z.number()),
   retryAfterSeconds: z.optional(z.number()),
-});
+}));
 // A plain union: the popup, which reads every reply through it, then bundles no discriminated union of zod's (1.6 kB).
-const Reply = z.union([
+const Reply = lazySchema(() => z.union([
   z.object({ ok: z.literal(true), data: z.unknown() }),
   z.object({ ok: z.literal(false), error: SerializedError }),
-]);
+]));
 export type Reply = z.infer<typeof Reply>;
 
 /** The runtime messaging surface both sides need, so that tests can hand in a fake browser. */

@@ -3,6 +3,7 @@ import { CreateBookmarkBody } from '../api/bookmarks.ts';
 import { CLIENT_ERROR_CODES } from '../client/errors.ts';
 import { SaveEdits } from '../save-edits.ts';
 import { typedItem } from './typed-item.ts';
+import { lazySchema } from '../api/lazy-schema.ts';
 
 /**
  * What the background keeps for its own work (the token's state, the request
@@ -11,7 +12,7 @@ import { typedItem } from './typed-item.ts';
  */
 
 /** Why the server refused the stored token (401): no call is made with it until the user signs in again. */
-export const TokenProblem = z.object({ code: z.enum(['MISSING_TOKEN', 'INVALID_TOKEN', 'TOKEN_REVOKED', 'TOKEN_EXPIRED']), message: z.string() });
+export const TokenProblem = lazySchema(() => z.object({ code: z.enum(['MISSING_TOKEN', 'INVALID_TOKEN', 'TOKEN_REVOKED', 'TOKEN_EXPIRED']), message: z.string() }));
 export type TokenProblem = z.infer<typeof TokenProblem>;
 export const tokenProblemItem = typedItem('local:tokenProblem', z.nullable(TokenProblem), { fallback: null, onInvalid: 'fallback' });
 
@@ -33,14 +34,14 @@ export const spentRequestsItem = typedItem(
 );
 
 /** How far the saved-page sync has come, for the options page. */
-export const IndexSyncProgress = z.object({
+export const IndexSyncProgress = lazySchema(() => z.object({
   full: z.boolean(),
   fetched: z.number(),
   /** The library's size when known (a full pass asks for it first). */
   total: z.nullable(z.number()),
   requests: z.number(),
   running: z.boolean(),
-});
+}));
 export type IndexSyncProgress = z.infer<typeof IndexSyncProgress>;
 export const indexSyncItem = typedItem('local:indexSync', z.nullable(IndexSyncProgress), { fallback: null, onInvalid: 'fallback' });
 
@@ -49,7 +50,7 @@ export const indexSyncItem = typedItem('local:indexSync', z.nullable(IndexSyncPr
  * Left behind when the browser stopped the background mid-pass (Firefox unloads an idle event page, even while a
  * request waits for its slot in the minute's budget), so that the next start goes on from there.
  */
-export const FullPassState = z.object({ cursor: z.string(), entries: z.record(z.string(), z.string()), progress: IndexSyncProgress });
+export const FullPassState = lazySchema(() => z.object({ cursor: z.string(), entries: z.record(z.string(), z.string()), progress: IndexSyncProgress }));
 export type FullPassState = z.infer<typeof FullPassState>;
 export const fullPassItem = typedItem('local:indexSyncFullPass', z.nullable(FullPassState), { fallback: null, onInvalid: 'fallback' });
 
@@ -57,7 +58,7 @@ export const fullPassItem = typedItem('local:indexSyncFullPass', z.nullable(Full
  * The account a queued save belongs to: it is sent only with that account's token. `email` names it to the user
  * while another account is signed in (or none) and its saves wait.
  */
-export const SaveOwner = z.object({ serverUrl: z.string(), userId: z.string(), email: z.string() });
+export const SaveOwner = lazySchema(() => z.object({ serverUrl: z.string(), userId: z.string(), email: z.string() }));
 export type SaveOwner = z.infer<typeof SaveOwner>;
 /** Whether two owners are one account: the same server and user (the email only names it). */
 export const sameAccount = (a: Pick<SaveOwner, 'serverUrl' | 'userId'>, b: Pick<SaveOwner, 'serverUrl' | 'userId'>): boolean =>
@@ -67,7 +68,7 @@ export const sameAccount = (a: Pick<SaveOwner, 'serverUrl' | 'userId'>, b: Pick<
  * A save the server has not confirmed: it waits here (surviving the service worker and the browser) and is
  * sent again with the same Idempotency-Key until the server answers it, or kept with the reason it was refused.
  */
-export const QueuedSave = z.object({
+export const QueuedSave = lazySchema(() => z.object({
   key: z.string(),
   owner: SaveOwner,
   body: CreateBookmarkBody,
@@ -82,7 +83,7 @@ export const QueuedSave = z.object({
   refused: z.boolean(),
   /** A quick save (the shortcut, the context menu): should its collection be gone when it goes, it goes to Unsorted. */
   quick: z.optional(z.boolean()),
-});
+}));
 export type QueuedSave = z.infer<typeof QueuedSave>;
 export const saveQueueItem = typedItem('local:saveQueue', z.array(QueuedSave), { fallback: [], onInvalid: 'throw', asText: true });
 
@@ -90,6 +91,6 @@ export const saveQueueItem = typedItem('local:saveQueue', z.array(QueuedSave), {
  * Opens of a bookmark from Shelf not yet added to its clickCount on the server, by account and bookmark id: kept
  * so that a restarted worker still sends them (one request per bookmark, however many opens it holds).
  */
-export const PendingOpen = z.object({ owner: SaveOwner, id: z.string(), count: z.int().check(z.minimum(1)), firstAt: z.number() });
+export const PendingOpen = lazySchema(() => z.object({ owner: SaveOwner, id: z.string(), count: z.int().check(z.minimum(1)), firstAt: z.number() }));
 export type PendingOpen = z.infer<typeof PendingOpen>;
 export const pendingOpensItem = typedItem('local:pendingOpens', z.array(PendingOpen), { fallback: [], onInvalid: 'fallback' });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazySchema } from '../api/lazy-schema.ts';
 
 /**
  * The saved-page index as the address bar searches it: one line a page, `lowerKey\tid`, or `lowerKey\tid\tkey`
@@ -7,7 +8,7 @@ import * as z from 'zod/mini';
  * index's object from storage.local took 120-250 ms in Chromium's worker; this text from IndexedDB, about 20 ms).
  * URL keys and ids hold no tab and no line break (the URL parser strips both), and typed words hold no whitespace.
  */
-export const StoredSearchText = z.object({ version: z.literal(1), text: z.string() });
+export const StoredSearchText = lazySchema(() => z.object({ version: z.literal(1), text: z.string() }));
 
 export interface IndexMatch {
   key: string;

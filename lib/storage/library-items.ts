@@ -6,11 +6,12 @@ import { BrowsePage } from '../messaging/library-replies.ts';
 import { BrowseSource } from '../messaging/library-requests.ts';
 import { COLLECTIONS_CACHE_KEY, LIBRARY_SORTS_KEY, LIBRARY_VIEWS_KEY, PANEL_PLACE_KEY, SMART_FOLDERS_CACHE_KEY, firstPageKey } from './opening-keys.ts';
 import { readItem, typedItem } from './typed-item.ts';
+import { lazySchema } from '../api/lazy-schema.ts';
 
 /** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
 
 /** What the Collections tree shows of a collection: its first render needs no more. */
-export const CollectionTreeEntry = /* @__PURE__ */ z.pick(Collection, { id: true, parentId: true, name: true, icon: true, color: true, bookmarkCount: true });
+export const CollectionTreeEntry = /* @__PURE__ */ lazySchema(() => z.pick(Collection, { id: true, parentId: true, name: true, icon: true, color: true, bookmarkCount: true }));
 export type CollectionTreeEntry = z.infer<typeof CollectionTreeEntry>;
 
 /**
@@ -29,14 +30,14 @@ export const smartFoldersCacheItem = typedItem(SMART_FOLDERS_CACHE_KEY, z.nullab
 });
 
 /** One evaluation pass: the pages fetched so far and the cursor to follow. */
-const Pass = z.object({ bookmarks: z.array(Bookmark), cursor: z.nullable(z.string()), truncated: z.boolean(), pages: z.number() });
+const Pass = lazySchema(() => z.object({ bookmarks: z.array(Bookmark), cursor: z.nullable(z.string()), truncated: z.boolean(), pages: z.number() }));
 
 /** A folder's kept results: the last finished pass and the one under way, for the rules they were asked with. */
-export const SmartFolderResults = z.object({
+export const SmartFolderResults = lazySchema(() => z.object({
   rules: z.string(),
   done: z.nullable(z.extend(Pass, { fetchedAt: z.number() })),
   running: z.nullable(Pass),
-});
+}));
 export type SmartFolderResults = z.infer<typeof SmartFolderResults>;
 export const smartFolderResultsItem = typedItem('local:smartFolderResults', z.record(z.string(), SmartFolderResults), {
   fallback: {},
@@ -45,10 +46,10 @@ export const smartFolderResultsItem = typedItem('local:smartFolderResults', z.re
 });
 
 /** What the side panel showed last: it opens there again. */
-export const PanelPlace = z.discriminatedUnion('kind', [
+export const PanelPlace = lazySchema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('list'), source: BrowseSource, title: z.string() }),
   z.object({ kind: z.literal('smart'), id: z.string(), name: z.string() }),
-]);
+]));
 export type PanelPlace = z.infer<typeof PanelPlace>;
 export const panelPlaceItem = typedItem(PANEL_PLACE_KEY, z.nullable(PanelPlace), { fallback: null, onInvalid: 'fallback' });
 
@@ -60,7 +61,7 @@ export const firstPageItem = (source: string) =>
 export const firstPageKeysItem = typedItem('local:firstPageKeys', z.array(z.string()), { fallback: [], onInvalid: 'fallback' });
 
 /** The library page's ways of showing a list: dense lines, cards with covers, or a grid of covers. */
-export const LibraryView = z.enum(['list', 'cards', 'grid']);
+export const LibraryView = lazySchema(() => z.enum(['list', 'cards', 'grid']));
 export type LibraryView = z.infer<typeof LibraryView>;
 
 /** The view the user chose for each of the library page's places (by placeKey): each opens as it was left. */

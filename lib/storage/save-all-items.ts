@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { CLIENT_ERROR_CODES } from '../client/errors.ts';
 import { typedItem } from './typed-item.ts';
+import { lazySchema } from '../api/lazy-schema.ts';
 
 /** Where *Save all tabs* has come: the popup's one progress line reads it as the background writes it. */
-export const SaveAllProgress = z.object({
+export const SaveAllProgress = lazySchema(() => z.object({
   /** The window's web pages (http and https; the same page in two tabs counts once). */
   total: z.number(),
   /** Tabs left out: browser and local pages, which Shelf cannot save. */
@@ -19,7 +20,7 @@ export const SaveAllProgress = z.object({
   /** Why the last failed page was refused. */
   error: z.nullable(z.object({ code: z.enum(CLIENT_ERROR_CODES), message: z.string() })),
   running: z.boolean(),
-});
+}));
 export type SaveAllProgress = z.infer<typeof SaveAllProgress>;
 
 export const saveAllTabsItem = typedItem('local:saveAllTabs', z.nullable(SaveAllProgress), { fallback: null, onInvalid: 'fallback' });

@@ -119,4 +119,24 @@ describe('the options page’s smart folders, trash, import and export, in Chrom
     const names = dataOf<Collection[]>(await shelf.api('GET', '/collections')).map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(FIXTURE.collections.map((path) => path.at(-1))));
   });
+
+  it('places the duplicate groups in the region’s own height, and brings later groups as the region scrolls', async () => {
+    const page2 = (i: number) => `p${String(i).padStart(2, '0')}`;
+    for (let i = 0; i < 20; i++) {
+      await save({ url: `https://dup.example/${page2(i)}`, title: `Duplicate ${i}` });
+      await save({ url: `http://www.dup.example/${page2(i)}/`, title: `Duplicate ${i} again` });
+    }
+    await openSection('Duplicates');
+    const region = page.getByRole('region', { name: 'Duplicate groups' });
+    // Newest first: the last saved pair's group leads.
+    const merge = (i: number) => region.getByRole('button', { name: `Merge the duplicates of dup.example/${page2(i)}` });
+    await merge(19).waitFor({ timeout: 20_000 });
+    // The groups its height shows (each 300 px) and three more: measured by its ResizeObserver, not the first guess.
+    const placed = () => region.evaluate((el) => ({ fits: Math.floor((el.clientHeight - 1) / 300) + 1 + 3, shown: el.querySelectorAll('fieldset').length }));
+    await expect.poll(async () => { const { fits, shown } = await placed(); return shown === Math.min(fits, 20); }, { timeout: 5_000 }).toBe(true);
+    expect(await region.evaluate((el) => el.scrollTop)).toBe(0);
+    await region.evaluate((el) => el.scrollTo({ top: 300 * 15 }));
+    await merge(4).waitFor({ timeout: 5_000 });
+    expect(await merge(19).count()).toBe(0);
+  });
 });

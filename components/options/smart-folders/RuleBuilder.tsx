@@ -6,7 +6,7 @@ import { inputClass, labelClass, primaryButtonClass, quietButtonClass, secondary
 import {
   type Draft,
   type DraftCondition,
-  FIELDS,
+  fields,
   FIELD_LABELS,
   type Field,
   MAX_CONDITIONS,
@@ -120,7 +120,7 @@ export function RuleBuilder({ initial, heading, submitLabel, busy, onSubmit, onC
           const n = index + 1;
           const error = errors?.conditionErrors.get(index);
           const errorId = error ? `${id}-c${index}-error` : undefined;
-          const operators = FIELDS.find((f) => f.field === condition.field)?.operators ?? [];
+          const operators = fields().find((f) => f.field === condition.field)?.operators ?? [];
           return (
             <li key={index} className="space-y-1">
               <div role="group" aria-label={`Condition ${n}`} className="flex flex-wrap items-center gap-2">
@@ -130,7 +130,7 @@ export function RuleBuilder({ initial, heading, submitLabel, busy, onSubmit, onC
                   value={condition.field}
                   onChange={(e) => setCondition(index, blankCondition(e.target.value as Field))}
                 >
-                  {FIELDS.map(({ field }) => (
+                  {fields().map(({ field }) => (
                     <option key={field} value={field}>
                       {FIELD_LABELS[field]}
                     </option>

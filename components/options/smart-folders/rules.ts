@@ -16,11 +16,18 @@ export interface Draft {
   conditions: DraftCondition[];
 }
 
-/** Each field and the operators the API allows for it, read from the schemas the server validates with. */
-export const FIELDS: readonly { field: Field; operators: readonly string[] }[] = Condition.def.options.map((shape) => ({
-  field: shape.shape.field.def.values[0] as Field,
-  operators: shape.shape.operator.options,
-}));
+type FieldOperators = readonly { field: Field; operators: readonly string[] }[];
+let fieldOperators: FieldOperators | undefined;
+
+/**
+ * Each field and the operators the API allows for it, read from the schemas the server validates with: on first use,
+ * as the schemas themselves are made (lazySchema), not as the options page's modules load.
+ */
+export const fields = (): FieldOperators =>
+  (fieldOperators ??= Condition.def.options.map((shape) => ({
+    field: shape.shape.field.def.values[0] as Field,
+    operators: shape.shape.operator.options,
+  })));
 
 export const FIELD_LABELS: Record<Field, string> = {
   tag: 'Tag',
@@ -36,7 +43,7 @@ export const OPERATOR_LABELS: Record<string, string> = { equals: 'is', contains:
 
 /** What a new condition of the field starts with: the first operator, and a value where the field has a fixed set. */
 export function blankCondition(field: Field): DraftCondition {
-  const operator = FIELDS.find((f) => f.field === field)?.operators[0] ?? 'equals';
+  const operator = fields().find((f) => f.field === field)?.operators[0] ?? 'equals';
   const value = field === 'type' ? 'link' : field === 'isFavorite' ? 'true' : '';
   return { field, operator, value };
 }
