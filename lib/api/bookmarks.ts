@@ -57,7 +57,7 @@ export const MAX_TAGS_PER_USER = 5000;
 
 export const tagDepth = (name: string): number => name.split('/').length;
 
-export const TagName = /* @__PURE__ */ lazySchema(() => z
+export const TagName = lazySchema(() => z
   .pipe(z.string().check(z.maxLength(MAX_TAG_NAME_LENGTH)), z.transform(normaliseTagName))
   .check(
     ...TAG_NAME_CHECKS.map((check) => z.refine<string>(check.ok, check.message)),
@@ -65,7 +65,7 @@ export const TagName = /* @__PURE__ */ lazySchema(() => z
   ));
 
 const tagList = lazySchema(() => z.pipe(
-  /* @__PURE__ */ z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
+  z.array(TagName).check(z.maxLength(MAX_TAGS_PER_BOOKMARK)),
   z.transform((names: string[]) => dedupeCaseInsensitive(names)),
 ));
 
@@ -86,7 +86,7 @@ export const CreateBookmarkBody = lazySchema(() => z.strictObject({
   url: httpUrl,
   title: z.optional(text(MAX_TITLE_LENGTH)),
   description: z.optional(text(10_000)),
-  note: z.optional(/* @__PURE__ */ z.string().check(z.maxLength(10_000))),
+  note: z.optional(z.string().check(z.maxLength(10_000))),
   tags: z.optional(tagList),
   collectionId: z.optional(z.nullable(Id)),
   type: z.optional(BookmarkType),
@@ -117,14 +117,14 @@ export const PatchBookmarkBody = lazySchema(() => {
     url: httpUrl,
     title: text(MAX_TITLE_LENGTH),
     description: text(10_000),
-    excerpt: /* @__PURE__ */ z.string().check(z.maxLength(10_000)),
-    note: /* @__PURE__ */ z.string().check(z.maxLength(10_000)),
+    excerpt: z.string().check(z.maxLength(10_000)),
+    note: z.string().check(z.maxLength(10_000)),
     tags: tagList,
     collectionId: z.nullable(Id),
     type: BookmarkType,
     isFavorite: z.boolean(),
     favicon: imageUrl,
-    clickCount: /* @__PURE__ */ z.int().check(z.minimum(0), z.maximum(1_000_000_000)),
+    clickCount: z.int().check(z.minimum(0), z.maximum(1_000_000_000)),
   };
 
   /** Fields the server keeps: a PATCH may carry them (a bookmark sent back as it was read) and they are ignored. */
@@ -164,11 +164,11 @@ export const MAX_LIST_LIMIT = 200;
 export const ListBookmarksQuery = lazySchema(() => z.object({
   limit: limitParam(50, MAX_LIST_LIMIT),
   collectionId: z.optional(Id),
-  domain: z.optional(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(255))),
+  domain: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
   type: z.optional(BookmarkType),
   isFavorite: z.optional(booleanParam),
   /** The bookmarks saved under this URL once normalised (see docs/api-decisions.md): how a client asks whether a page is saved. */
-  url: z.optional(/* @__PURE__ */ z.string().check(z.minLength(1), z.maxLength(2048))),
+  url: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
   linkStatus: z.optional(linkStatusList),
   sortBy: z._default(BookmarkSort, 'newest'),
   cursor: z.optional(Cursor),
@@ -184,7 +184,7 @@ export const BookmarkPage = lazySchema(() => z.object({
 export type BookmarkPage = z.infer<typeof BookmarkPage>;
 
 const SearchParams = lazySchema(() => z.object({ q: z.optional(z.string()), query: z.optional(z.string()), limit: limitParam(50, MAX_LIST_LIMIT) }));
-export const SearchQuery = /* @__PURE__ */ lazySchema(() => z
+export const SearchQuery = lazySchema(() => z
   .pipe(
     SearchParams,
     z.transform(({ q, query, limit }: z.output<typeof SearchParams>) => ({ q: (q || query || '').trim(), limit })),

@@ -30,8 +30,8 @@ export const Collection = lazySchema(() => z.object({
 }));
 export type Collection = z.infer<typeof Collection>;
 
-const name = /* @__PURE__ */ lazySchema(() => text(MAX_COLLECTION_NAME_LENGTH).check(z.refine((s) => s.length > 0, 'must not be empty')));
-const icon = /* @__PURE__ */ lazySchema(() => z.string().check(z.maxLength(64)));
+const name = lazySchema(() => text(MAX_COLLECTION_NAME_LENGTH).check(z.refine((s) => s.length > 0, 'must not be empty')));
+const icon = lazySchema(() => z.string().check(z.maxLength(64)));
 /** The fields a collection is created with, also the ones a PATCH changes (collection-edits.ts). */
 export const collectionFields = { name, icon, color: Color };
 

@@ -20,7 +20,7 @@ export function isSafeColor(value: string): boolean {
 }
 
 /** A colour as sent: surrounding white space dropped; '' means none. */
-export const Color = /* @__PURE__ */ lazySchema(() => z.string().check(
+export const Color = lazySchema(() => z.string().check(
   z.trim(),
   z.maxLength(32),
   z.refine((value) => value === '' || isSafeColor(value), `must be #rgb, #rrggbb or a colour name (${/* @__PURE__ */ COLOR_NAMES.join(', ')})`),

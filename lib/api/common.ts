@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema.ts';
 
-export const Id = /* @__PURE__ */ lazySchema(() => z.string().check(z.minLength(1), z.maxLength(64)));
+export const Id = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(64)));
 export const IsoDate = lazySchema(() => z.string());
 
 /** Query-string integer limit: default when absent, values above the maximum are clamped. */
@@ -26,7 +26,7 @@ export const booleanParam = lazySchema(() => z.pipe(
 ));
 
 /** Room for a keyset cursor carrying a full title (2,000 characters) or host name. */
-export const Cursor = /* @__PURE__ */ lazySchema(() => z.string().check(z.minLength(1), z.maxLength(12_000)));
+export const Cursor = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(12_000)));
 
 /** A free-text field: surrounding white space is dropped, inner text kept as given. */
 export const text = /* @__NO_SIDE_EFFECTS__ */ (max: number) => z.pipe(z.string().check(z.maxLength(max)), z.transform((s: string) => s.trim()));
@@ -37,7 +37,7 @@ export function isHttpUrl(value: string): boolean {
   return (protocol === 'http:' || protocol === 'https:') && hostname.length > 0;
 }
 
-export const httpUrl = /* @__PURE__ */ lazySchema(() => z.string().check(
+export const httpUrl = lazySchema(() => z.string().check(
   z.trim(),
   z.minLength(1, 'is required'),
   z.maxLength(8192),
@@ -45,7 +45,7 @@ export const httpUrl = /* @__PURE__ */ lazySchema(() => z.string().check(
 ));
 
 /** An image the extension shows (a favicon): fetched by every page that lists the bookmark, so http(s) only; '' means none. */
-export const imageUrl = /* @__PURE__ */ lazySchema(() => z.string().check(
+export const imageUrl = lazySchema(() => z.string().check(
   z.trim(),
   z.maxLength(8192),
   z.refine((value) => value === '' || isHttpUrl(value), 'must be an absolute http or https URL, or empty'),

@@ -11,7 +11,7 @@ import { lazySchema } from '../api/lazy-schema.ts';
 /** Stored items of the library pages' background services; apart from items.ts so that the popup does not load them. */
 
 /** What the Collections tree shows of a collection: its first render needs no more. */
-export const CollectionTreeEntry = /* @__PURE__ */ lazySchema(() => z.pick(Collection, { id: true, parentId: true, name: true, icon: true, color: true, bookmarkCount: true }));
+export const CollectionTreeEntry = lazySchema(() => z.pick(Collection, { id: true, parentId: true, name: true, icon: true, color: true, bookmarkCount: true }));
 export type CollectionTreeEntry = z.infer<typeof CollectionTreeEntry>;
 
 /**
