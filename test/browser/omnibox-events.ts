@@ -38,18 +38,23 @@ export async function typeInOmnibox(browser: ExtensionBrowser, text: string, wai
 
 /**
  * The extension's worker, started where Chromium stopped it: typing the keyword starts it in a real address bar, and
- * events cannot be fired in a stopped worker, so an extension page's load starts it instead (else the next thing to
- * start it would be its half-minute alarm).
+ * events cannot be fired in a stopped worker, so CDP's ServiceWorker.startWorker starts it instead, alone, as the
+ * keyword does (an extension page's load would start it too, but its start-up messages would then share the worker's
+ * thread with the first keystrokes).
  */
 async function runningWorker(browser: ExtensionBrowser): Promise<Worker> {
   const listed = await browser.worker();
   // A stopped worker stays listed a while, and an evaluation there waits until something starts it again.
   const answers = await Promise.race([listed.evaluate(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 2_000))]).catch(() => false);
   if (answers) return listed;
-  // The options page's first messages start it.
   const page = await browser.context.newPage();
-  await page.goto(browser.url('options.html'));
-  await page.close();
+  try {
+    const session = await browser.context.newCDPSession(page);
+    await session.send('ServiceWorker.enable');
+    await session.send('ServiceWorker.startWorker', { scopeURL: browser.url('') });
+  } finally {
+    await page.close();
+  }
   return browser.worker();
 }
 
