@@ -33,6 +33,13 @@ export function permissionScenarios(launch: () => Promise<ExtensionUser>, option
     const holds = (wanted: { permissions: string[] }) => page.evaluate((p) => chrome.permissions.contains(p), wanted);
     const bookmarks = async () => dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100')).data;
     const shown = () => page.evaluate(() => document.body.innerText, undefined);
+    /** The stored items once the sign-in's index sync has ended: it writes as it goes, whatever the test does. */
+    const settledStorage = async (): Promise<Record<string, unknown>> => {
+      for (const end = Date.now() + 20_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        const stored = await page.evaluate(() => chrome.storage.local.get(null), undefined);
+        if ((stored.indexSync as { running?: boolean } | undefined)?.running !== true || Date.now() > end) return stored;
+      }
+    };
 
     beforeAll(async () => {
       // Raised limits: this test reads the library while the extension's own requests go on.
@@ -46,7 +53,7 @@ export function permissionScenarios(launch: () => Promise<ExtensionUser>, option
 
     it('a request with no click to ask during is refused in words about the bookmarks: nothing is imported or kept', async () => {
       await page.click('link', 'Import and export');
-      const before = { stored: await page.evaluate(() => chrome.storage.local.get(null), undefined), bookmarks: await bookmarks() };
+      const before = { stored: await settledStorage(), bookmarks: await bookmarks() };
       // Clicked by script, not by the user: the browser refuses to ask for a permission then.
       await page.evaluate(() => [...document.querySelectorAll('button')].find((b) => b.textContent === 'Import this browser’s bookmarks')!.click(), undefined);
 
