@@ -4,7 +4,7 @@ import type { Browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { storedValue } from '../support/stored-text.ts';
-import { type Dispatchable, type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite, submitSignIn } from './support.ts';
+import { type Dispatchable, type ExtensionBrowser, POLL_SERVER, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite, submitSignIn } from './support.ts';
 
 declare const chrome: typeof Browser;
 
@@ -65,7 +65,7 @@ describe('queued saves across accounts, in Chromium', () => {
 
     await page.getByRole('button', { name: 'Change server or token' }).click();
     await submitSignIn(page, proxy.baseUrl, shelf.token);
-    await expect.poll(() => urlsOf(shelf.token), { timeout: 20_000 }).toEqual([...urls].sort());
+    await expect.poll(() => urlsOf(shelf.token), POLL_SERVER).toEqual([...urls].sort());
     await expect.poll(queued, { timeout: 10_000 }).toEqual([]);
     await expect.poll(() => held().count(), { timeout: 10_000 }).toBe(0);
     expect(await urlsOf(other.token)).toEqual([]);

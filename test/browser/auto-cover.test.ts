@@ -7,6 +7,7 @@ import { COVER_TARGET_BYTES } from '../../lib/image/card-cover.ts';
 import { png } from '../support/images.ts';
 import {
   ACTION_CLICKS,
+  POLL_SERVER,
   type ExtensionBrowser,
   type ShelfProcess,
   type Site,
@@ -82,7 +83,7 @@ function describeCovers(title: string, tests: (covers: Covers) => void): void {
         await popup.close();
       },
       async coverOf(url) {
-        await expect.poll(async () => (await bookmarkAt(url))?.coverImage ?? null, { timeout: 20_000 }).not.toBeNull();
+        await expect.poll(async () => (await bookmarkAt(url))?.coverImage ?? null, POLL_SERVER).not.toBeNull();
         const coverUrl = (await bookmarkAt(url))!.coverImage!;
         const bytes = new Uint8Array(await (await fetch(coverUrl)).arrayBuffer());
         expect(sniffImageType(bytes)).toBe('image/webp');

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
-import { type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
+import { type ExtensionBrowser, POLL_SERVER, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
 
 describe('the options page’s Collections and Tags, in Chromium', () => {
   let shelf: ShelfProcess;
@@ -48,7 +48,7 @@ describe('the options page’s Collections and Tags, in Chromium', () => {
     await details.getByLabel('Name', { exact: true }).fill('Work');
     await details.getByRole('button', { name: 'Save' }).click();
     await tree.getByRole('treeitem', { name: /^Work/ }).waitFor();
-    await expect.poll(async () => (await collections()).map((c) => c.name).sort()).toEqual(['Archive', 'Work']);
+    await expect.poll(async () => (await collections()).map((c) => c.name).sort(), POLL_SERVER).toEqual(['Archive', 'Work']);
 
     // "Move to…" with the keyboard only: the dialog opens on its filter; Tab reaches the places (the focused one is chosen).
     await page.getByRole('button', { name: 'Move to…' }).focus();
@@ -64,7 +64,7 @@ describe('the options page’s Collections and Tags, in Chromium', () => {
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     const archive = (await collections()).find((c) => c.name === 'Archive')!;
-    await expect.poll(async () => (await collections()).find((c) => c.name === 'Work')?.parentId).toBe(archive.id);
+    await expect.poll(async () => (await collections()).find((c) => c.name === 'Work')?.parentId, POLL_SERVER).toBe(archive.id);
     await expect.poll(() => tree.getByRole('treeitem', { name: /^Work/ }).getAttribute('aria-level')).toBe('2');
 
     await tree.getByRole('treeitem', { name: /^Archive/ }).click();

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
-import { type ShelfProcess, dataOf, startShelf } from '../browser/support.ts';
+import { POLL_SERVER, type ShelfProcess, dataOf, startShelf } from '../browser/support.ts';
 import { png } from '../support/images.ts';
 import { openPanelOnLibrary } from './side-panel.ts';
 import { signIn } from './sign-in.ts';
@@ -22,9 +22,6 @@ export function sidePanelManageScenarios(launch: () => Promise<ExtensionUser>): 
 
     const save = (body: Record<string, unknown>) => shelf.api('POST', '/bookmarks', { description: '', ...body }).then((res) => dataOf<Bookmark>(res));
     const get = (id: string) => shelf.api('GET', `/bookmarks/${id}`).then((res) => dataOf<Bookmark>(res));
-    // Each look is an API request from the extension's own address, under the gateway's 60 a minute: a slow
-    // bulk action polled every 50 ms (expect.poll's default) used up the minute and the next look was refused.
-    const POLL_SERVER = { timeout: 20_000, interval: 500 };
     const trashed = async () => JSON.stringify((await shelf.api('GET', '/bookmarks/trash?limit=100')).body);
     /** Gives the bookmark a cover through the API's three steps (the user is on the Pro plan). */
     const addCover = async (id: string) => {
