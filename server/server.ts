@@ -21,6 +21,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long an idle kept-alive connection stays open: longer than the 60 s idle timeout of common balancers and proxies
+ * (Node's default is 5 s). A client that sends its next request on a kept connection as the server closes it gets a
+ * reset instead of an answer; the client with the shorter timeout must be the one to close.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
+function keepIdleConnections(server: ServerType): void {
+  if (!('keepAliveTimeout' in server)) return;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Above it: in Node before 18 a kept connection's headers were timed from the previous answer.
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+}
+
 export async function startServer(config: ServerConfig, options: DepsOptions = {}): Promise<RunningServer> {
   if (config.databaseUrl === null) {
     const changed = makeDataDirPrivate(config.dataDir);
@@ -41,6 +55,7 @@ export async function startServer(config: ServerConfig, options: DepsOptions = {
   try {
     server = await new Promise<ServerType>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+      keepIdleConnections(s);
       s.once('error', reject);
     });
   } catch (err) {
@@ -64,6 +79,8 @@ export async function startServer(config: ServerConfig, options: DepsOptions = {
     close: () =>
       (closing ??= (async () => {
         await new Promise<void>((resolve) => {
+          // A connection whose answer is still going out then idles for a moment, not for KEEP_ALIVE_MS.
+          if ('keepAliveTimeout' in server) server.keepAliveTimeout = 10;
           server.close(() => resolve());
           if ('closeIdleConnections' in server) server.closeIdleConnections();
         });

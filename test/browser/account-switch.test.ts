@@ -4,7 +4,8 @@ import type { Browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { storedValue } from '../support/stored-text.ts';
-import { type Dispatchable, type ExtensionBrowser, POLL_SERVER, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite, submitSignIn } from './support.ts';
+import { type Dispatchable, type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite, submitSignIn } from './support.ts';
+import { POLL_SERVER } from '../support/expect.ts';
 
 declare const chrome: typeof Browser;
 

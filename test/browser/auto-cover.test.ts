@@ -7,7 +7,7 @@ import { COVER_TARGET_BYTES } from '../../lib/image/card-cover.ts';
 import { png } from '../support/images.ts';
 import {
   ACTION_CLICKS,
-  POLL_SERVER,
+  
   type ExtensionBrowser,
   type ShelfProcess,
   type Site,
@@ -18,6 +18,7 @@ import {
   startShelf,
   startSite,
 } from './support.ts';
+import { POLL_SERVER } from '../support/expect.ts';
 
 declare const chrome: typeof Browser;
 

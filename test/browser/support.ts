@@ -152,13 +152,6 @@ async function runAdmin(dataDir: string, args: string[]): Promise<unknown> {
   return JSON.parse(stdout) as unknown;
 }
 
-/**
- * How tests poll the server for what the extension did. Each look is an API request from the extension's own
- * address, under the gateway's 60 a minute: polled every 50 ms (expect.poll's default), a slow change used up
- * the minute and the next look, or the extension's own next request, was refused.
- */
-export const POLL_SERVER = { timeout: 20_000, interval: 500 };
-
 /** The `data` member of an API envelope, or an error naming what came instead. */
 export function dataOf<T>(res: { status: number; body: unknown }): T {
   if (res.status >= 300 || typeof res.body !== 'object' || res.body === null || !('data' in res.body)) {

@@ -16,7 +16,7 @@ import { Collection } from '../../lib/api/collections.ts';
 import type { Scope } from '../../lib/api/scopes.ts';
 import { collectionsCacheItem } from '../../lib/storage/items.ts';
 import { Tag } from '../../lib/api/tags.ts';
-import { dataOf } from '../support/expect.ts';
+import { POLL_SERVER, dataOf } from '../support/expect.ts';
 import { type TestUser } from '../support/server.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
@@ -119,7 +119,7 @@ describe('options: Collections', () => {
     await user.type(within(details).getByLabelText('Icon or emoji'), '💼');
     await user.click(within(details).getByRole('button', { name: 'Save' }));
     await screen.findByRole('treeitem', { name: /^💼 Job/ });
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === work.id)).toMatchObject({ name: 'Job', icon: '💼' }));
+    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === work.id)).toMatchObject({ name: 'Job', icon: '💼' }), POLL_SERVER);
 
     // The popup's picker reads the background's kept list: it has the new name without asking the server.
     await bg.idle();
@@ -157,7 +157,7 @@ describe('options: Collections', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Move' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(moveButton);
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).not.toBe(work.id));
+    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).not.toBe(work.id), POLL_SERVER);
     const home = (await serverCollections()).find((c) => c.name === 'Home')!;
     expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id);
   });
@@ -246,7 +246,7 @@ describe('options: Collections', () => {
     };
     drag(await screen.findByRole('treeitem', { name: /^Work/ }), item(/^Clients/));
     drag(item(/^Clients/), item(/^Home/));
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id));
+    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id), POLL_SERVER);
     expect((await serverCollections()).find((c) => c.id === work.id)?.parentId).toBeNull();
     expect(requested(/^PATCH /)).toHaveLength(1);
   });
@@ -355,7 +355,7 @@ describe('options: Tags', () => {
     await user.type(name, 'job');
     await user.click(screen.getByRole('button', { name: 'Rename' }));
     await screen.findByRole('treeitem', { name: /^job/ });
-    await waitFor(async () => expect((await serverTags()).map((tag) => tag.name).sort()).toEqual(['job', 'job/clients', 'job/drafts']));
+    await waitFor(async () => expect((await serverTags()).map((tag) => tag.name).sort()).toEqual(['job', 'job/clients', 'job/drafts']), POLL_SERVER);
     await bg.idle();
     expect((await bg.handlers.listTags({})).map((tag) => tag.name).sort()).toEqual(['job', 'job/clients', 'job/drafts']);
   });

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
-import { POLL_SERVER, type ShelfProcess, dataOf, startShelf } from '../browser/support.ts';
+import { type ShelfProcess, dataOf, startShelf } from '../browser/support.ts';
 import { netscapeHtml } from '../support/import-files.ts';
 import { signIn } from './sign-in.ts';
 import type { ExtensionUser, UserPage } from './user.ts';
+import { POLL_SERVER } from '../support/expect.ts';
 
 // The extension API inside functions that run in an extension page: not a global of this Node process.
 declare const chrome: { permissions: { getAll(): Promise<{ origins?: string[] }> } };

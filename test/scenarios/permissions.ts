@@ -33,11 +33,15 @@ export function permissionScenarios(launch: () => Promise<ExtensionUser>, option
     const holds = (wanted: { permissions: string[] }) => page.evaluate((p) => chrome.permissions.contains(p), wanted);
     const bookmarks = async () => dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100')).data;
     const shown = () => page.evaluate(() => document.body.innerText, undefined);
-    /** The stored items once the sign-in's index sync has ended: it writes as it goes, whatever the test does. */
+    /**
+     * The stored items once the sign-in's index sync has ended: it writes as it goes, whatever the test does. Ended,
+     * not only not running: under load the sync had not started yet when the storage was first read.
+     */
     const settledStorage = async (): Promise<Record<string, unknown>> => {
       for (const end = Date.now() + 20_000; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
         const stored = await page.evaluate(() => chrome.storage.local.get(null), undefined);
-        if ((stored.indexSync as { running?: boolean } | undefined)?.running !== true || Date.now() > end) return stored;
+        const synced = 'savedIndex' in stored && (stored.indexSync as { running?: boolean } | undefined)?.running !== true;
+        if (synced || Date.now() > end) return stored;
       }
     };
 

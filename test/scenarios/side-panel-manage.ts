@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
-import { POLL_SERVER, type ShelfProcess, dataOf, startShelf } from '../browser/support.ts';
+import { type ShelfProcess, dataOf, startShelf } from '../browser/support.ts';
 import { png } from '../support/images.ts';
 import { openPanelOnLibrary } from './side-panel.ts';
 import { signIn } from './sign-in.ts';
 import type { ExtensionUser, UserPage } from './user.ts';
+import { POLL_SERVER } from '../support/expect.ts';
 
 /**
  * Managing the library where the user browses (issue 18): every field of a bookmark edited from the side panel,
