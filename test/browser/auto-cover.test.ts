@@ -14,6 +14,7 @@ import {
   clickToolbarButton,
   dataOf,
   launchExtension,
+  requestFromTests,
   signInThroughOptions,
   startShelf,
   startSite,
@@ -85,7 +86,7 @@ function describeCovers(title: string, tests: (covers: Covers) => void): void {
       async coverOf(url) {
         await expect.poll(async () => (await bookmarkAt(url))?.coverImage ?? null, POLL_SERVER).not.toBeNull();
         const coverUrl = (await bookmarkAt(url))!.coverImage!;
-        const bytes = new Uint8Array(await (await fetch(coverUrl)).arrayBuffer());
+        const bytes = new Uint8Array((await requestFromTests(coverUrl)).bytes);
         expect(sniffImageType(bytes)).toBe('image/webp');
         expect(bytes.byteLength).toBeLessThanOrEqual(COVER_TARGET_BYTES);
         const viewer = await browser.context.newPage();

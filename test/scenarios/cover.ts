@@ -5,7 +5,7 @@ import type { Browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { hostPatterns } from '../../lib/client/host-patterns.ts';
 import { PNG_SIGNATURE, SVG, png } from '../support/images.ts';
-import { type ShelfProcess, type Site, dataOf, startShelf, startSite } from '../browser/support.ts';
+import { type ShelfProcess, type Site, dataOf, requestFromTests, startShelf, startSite } from '../browser/support.ts';
 import { forwardFrom127002 } from './other-origin.ts';
 import { signIn } from './sign-in.ts';
 import type { ExtensionUser, Notification, UserPage } from './user.ts';
@@ -103,9 +103,9 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
 
     async function coverBytes(bookmark: Bookmark | undefined): Promise<Uint8Array> {
       expect(bookmark?.coverImage).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/storage\/files\/fil_/);
-      const res = await fetch(bookmark!.coverImage!);
+      const res = await requestFromTests(bookmark!.coverImage!);
       expect(res.status).toBe(200);
-      return new Uint8Array(await res.arrayBuffer());
+      return new Uint8Array(res.bytes);
     }
 
     it('sets the PNG as the cover of the page’s bookmark, byte for byte; the popup shows it and removes it', async () => {
