@@ -173,12 +173,7 @@ export function requestFromTests(url: string, init: { method?: string; headers?:
   });
 }
 
-/**
- * How tests poll the server for what the extension did. Each look is an API request, under the gateway's 60 a
- * minute for the tests' address: polled every 50 ms (expect.poll's default), a slow change used up the minute and
- * the looks were refused until it ended.
- */
-export const POLL_SERVER = { timeout: 20_000, interval: 500 };
+export { POLL_SERVER } from '../support/poll-server.ts';
 
 /** The `data` member of an API envelope, or an error naming what came instead. */
 export function dataOf<T>(res: { status: number; body: unknown }): T {

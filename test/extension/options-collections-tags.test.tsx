@@ -21,6 +21,7 @@ import { type TestUser } from '../support/server.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
 import { libraryPageServer } from './support/library-page.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 const server = libraryPageServer({ width: 480, height: 480 });
 let bg: TestBackground;
@@ -119,7 +120,7 @@ describe('options: Collections', () => {
     await user.type(within(details).getByLabelText('Icon or emoji'), '💼');
     await user.click(within(details).getByRole('button', { name: 'Save' }));
     await screen.findByRole('treeitem', { name: /^💼 Job/ });
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === work.id)).toMatchObject({ name: 'Job', icon: '💼' }));
+    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === work.id)).toMatchObject({ name: 'Job', icon: '💼' }), POLL_SERVER);
 
     // The popup's picker reads the background's kept list: it has the new name without asking the server.
     await bg.idle();
@@ -157,7 +158,7 @@ describe('options: Collections', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Move' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(moveButton);
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).not.toBe(work.id));
+    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).not.toBe(work.id), POLL_SERVER);
     const home = (await serverCollections()).find((c) => c.name === 'Home')!;
     expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id);
   });
@@ -246,7 +247,7 @@ describe('options: Collections', () => {
     };
     drag(await screen.findByRole('treeitem', { name: /^Work/ }), item(/^Clients/));
     drag(item(/^Clients/), item(/^Home/));
-    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id));
+    await waitFor(async () => expect((await serverCollections()).find((c) => c.id === clients.id)?.parentId).toBe(home.id), POLL_SERVER);
     expect((await serverCollections()).find((c) => c.id === work.id)?.parentId).toBeNull();
     expect(requested(/^PATCH /)).toHaveLength(1);
   });
@@ -355,7 +356,7 @@ describe('options: Tags', () => {
     await user.type(name, 'job');
     await user.click(screen.getByRole('button', { name: 'Rename' }));
     await screen.findByRole('treeitem', { name: /^job/ });
-    await waitFor(async () => expect((await serverTags()).map((tag) => tag.name).sort()).toEqual(['job', 'job/clients', 'job/drafts']));
+    await waitFor(async () => expect((await serverTags()).map((tag) => tag.name).sort()).toEqual(['job', 'job/clients', 'job/drafts']), POLL_SERVER);
     await bg.idle();
     expect((await bg.handlers.listTags({})).map((tag) => tag.name).sort()).toEqual(['job', 'job/clients', 'job/drafts']);
   });
