@@ -139,7 +139,7 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
       // IHDR: the drawing's own size, 120 × 80.
       const view = new DataView(bytes.buffer, bytes.byteOffset);
       expect([view.getUint32(16), view.getUint32(20)]).toEqual([120, 80]);
-      await expect.poll(() => user.badge(tabId), { timeout: 5_000 }).toBe('✓');
+      await expect.poll(() => user.badge(tabId), { timeout: 10_000 }).toBe('✓');
     });
 
     it('reads a blob: image in its page', async () => {
@@ -200,7 +200,7 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
 
         expect(note).toEqual({ title: 'Page saved, with its cover', message: 'A picture from elsewhere' });
         expect(await coverBytes(await bookmarkAt(site.url('/elsewhere')))).toEqual(PNG);
-        await expect.poll(heard, { timeout: 5_000 }).toEqual({ added: [pattern], removed: [pattern] });
+        await expect.poll(heard, { timeout: 10_000 }).toEqual({ added: [pattern], removed: [pattern] });
         expect(await holds([pattern])).toBe(false);
       });
     } else {
@@ -225,7 +225,7 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
       const removeSite = `Remove ${new URL(pattern.replace(/\/\*$/, '/')).origin}`;
       const keep = async (on: boolean) => {
         await settings.clickStartingWith('checkbox', 'Keep access to an image’s site');
-        await expect.poll(() => settings.evaluate(() => chrome.storage.local.get('keepCoverSiteAccess'), undefined)).toEqual({ keepCoverSiteAccess: on });
+        await expect.poll(() => settings.evaluate(() => chrome.storage.local.get('keepCoverSiteAccess'), undefined), { timeout: 10_000 }).toEqual({ keepCoverSiteAccess: on });
       };
       await settings.click('link', 'Site access');
       await settings.waitFor('heading', 'Site access');
