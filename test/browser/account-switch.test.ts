@@ -5,7 +5,7 @@ import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 import { storedValue } from '../support/stored-text.ts';
 import { type Dispatchable, type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite, submitSignIn } from './support.ts';
-import { POLL_SERVER } from '../support/expect.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 declare const chrome: typeof Browser;
 

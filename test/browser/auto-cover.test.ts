@@ -14,11 +14,12 @@ import {
   clickToolbarButton,
   dataOf,
   launchExtension,
+  requestFromTests,
   signInThroughOptions,
   startShelf,
   startSite,
 } from './support.ts';
-import { POLL_SERVER } from '../support/expect.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 declare const chrome: typeof Browser;
 
@@ -86,7 +87,7 @@ function describeCovers(title: string, tests: (covers: Covers) => void): void {
       async coverOf(url) {
         await expect.poll(async () => (await bookmarkAt(url))?.coverImage ?? null, POLL_SERVER).not.toBeNull();
         const coverUrl = (await bookmarkAt(url))!.coverImage!;
-        const bytes = new Uint8Array(await (await fetch(coverUrl)).arrayBuffer());
+        const bytes = new Uint8Array((await requestFromTests(coverUrl)).bytes);
         expect(sniffImageType(bytes)).toBe('image/webp');
         expect(bytes.byteLength).toBeLessThanOrEqual(COVER_TARGET_BYTES);
         const viewer = await browser.context.newPage();

@@ -110,7 +110,7 @@ describe('saves through faults, in Chromium', () => {
     for (const url of urls) await saveLink(url);
     expect(await queued()).toHaveLength(3);
     const { tabId: before } = await browser.openTab(site.url('/stopped-1'));
-    await expect.poll(() => browser.badge(before)).toBe('3');
+    await expect.poll(() => browser.badge(before), { timeout: 10_000 }).toBe('3');
 
     // Chromium closed with saves waiting, the server back meanwhile, and Chromium started again: the worker starts
     // afresh, finds them in storage and sends them at its start. The server comes back only once Chromium has closed,

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Collection } from '../../lib/api/collections.ts';
 import type { Tag } from '../../lib/api/tags.ts';
 import { type ExtensionBrowser, type ShelfProcess, type Site, dataOf, launchExtension, signInThroughOptions, startShelf, startSite } from './support.ts';
-import { POLL_SERVER } from '../support/expect.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 describe('the options page’s Collections and Tags, in Chromium', () => {
   let shelf: ShelfProcess;

@@ -133,10 +133,10 @@ describe('the options page’s smart folders, trash, import and export, in Chrom
     await merge(19).waitFor({ timeout: 20_000 });
     // The groups its height shows (each 300 px) and three more: measured by its ResizeObserver, not the first guess.
     const placed = () => region.evaluate((el) => ({ fits: Math.floor((el.clientHeight - 1) / 300) + 1 + 3, shown: el.querySelectorAll('fieldset').length }));
-    await expect.poll(async () => { const { fits, shown } = await placed(); return shown === Math.min(fits, 20); }, { timeout: 5_000 }).toBe(true);
+    await expect.poll(async () => { const { fits, shown } = await placed(); return shown === Math.min(fits, 20); }, { timeout: 10_000 }).toBe(true);
     expect(await region.evaluate((el) => el.scrollTop)).toBe(0);
     await region.evaluate((el) => el.scrollTo({ top: 300 * 15 }));
-    await merge(4).waitFor({ timeout: 5_000 });
+    await merge(4).waitFor({ timeout: 10_000 });
     expect(await merge(19).count()).toBe(0);
   });
 });

@@ -69,7 +69,7 @@ describe('saving a page through the popup before its script has loaded, in Chrom
       const saved = await bookmarksAt(earlyUrl);
       expect(saved).toHaveLength(1);
       expect(saved[0]).toMatchObject({ title: 'Typed before the script', tags: ['early'] });
-      await expect.poll(() => browser.badge(tabId), { timeout: 5_000 }).toBe('✓');
+      await expect.poll(() => browser.badge(tabId), { timeout: 10_000 }).toBe('✓');
       await popup.close();
     } finally {
       release();

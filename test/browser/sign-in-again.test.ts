@@ -12,6 +12,7 @@ import {
   startShelf,
   startSite,
 } from './support.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 type CreatedToken = { tokenId: string; token: string };
 
@@ -67,6 +68,6 @@ describe('signing in again after the token is revoked, in Chromium', () => {
     await account.getByRole('button', { name: 'Sign in' }).click();
     await account.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 10_000 });
     const saved = async () => dataOf<{ data: Bookmark[] }>(await shelf.api('GET', '/bookmarks?limit=100', undefined, fresh.token)).data.map((b) => b.url);
-    await expect.poll(saved, { timeout: 15_000 }).toEqual([site.url('/article')]);
+    await expect.poll(saved, POLL_SERVER).toEqual([site.url('/article')]);
   });
 });

@@ -80,7 +80,8 @@ async function settled(): Promise<void> {
 async function signedIn(u?: TestUser): Promise<TestUser> {
   const user = u ?? (await t.user());
   await send('signIn', { serverUrl: t.baseUrl, token: user.token });
-  await vi.waitFor(async () => expect((await savedIndexItem.get()).syncedAt).not.toBeNull());
+  // The sync's requests to the server: vi.waitFor's own second was short of them on a loaded machine.
+  await vi.waitFor(async () => expect((await savedIndexItem.get()).syncedAt).not.toBeNull(), { timeout: 5_000 });
   await settled();
   return user;
 }

@@ -21,6 +21,7 @@ import { librarySortsItem, libraryViewsItem } from '../../lib/storage/library-it
 import { dataOf } from '../support/expect.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { signedInLibrary } from './support/library-page.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 const server = signedInLibrary({ width: 1200, height: 800 });
 
@@ -379,7 +380,7 @@ describe('library page: Open all', () => {
     expect(created).toHaveBeenCalledTimes(1);
     expect(created).toHaveBeenCalledWith({ url: ids.map((id) => `https://example.com/${id}`) });
     await server.bg.services.opens.flush();
-    await waitFor(async () => expect((await Promise.all(ids.map(onServer))).map((b) => b.clickCount)).toEqual([1, 1, 1]));
+    await waitFor(async () => expect((await Promise.all(ids.map(onServer))).map((b) => b.clickCount)).toEqual([1, 1, 1]), POLL_SERVER);
   });
 
   it('asks first above 20, with the count; Cancel opens nothing', async () => {
@@ -507,7 +508,7 @@ describe('library page: keyboard', () => {
     expect(opened).toHaveBeenCalledWith({ url: `https://example.com/${ids[0]}`, active: false });
     // The open is recorded for its "Times opened".
     await server.bg.services.opens.flush();
-    await waitFor(async () => expect((await onServer(ids[0]!)).clickCount).toBe(1));
+    await waitFor(async () => expect((await onServer(ids[0]!)).clickCount).toBe(1), POLL_SERVER);
   });
 
   it('e edits, Delete trashes with an undo, m and t move and tag the selection, / goes to the search box', async () => {
@@ -528,7 +529,7 @@ describe('library page: keyboard', () => {
     expect(await screen.findByText(`Moved to the trash: Title ${ids[2]}`)).toBeTruthy();
     expect((await onServer(ids[2]!)).deletedAt).toBeTruthy();
     await server.user.click(await screen.findByRole('button', { name: 'Undo' }));
-    await waitFor(async () => expect((await onServer(ids[2]!)).deletedAt).toBeFalsy());
+    await waitFor(async () => expect((await onServer(ids[2]!)).deletedAt).toBeFalsy(), POLL_SERVER);
 
     // Two selected: m moves both through the collection picker.
     item(0).focus();

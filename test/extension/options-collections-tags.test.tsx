@@ -16,11 +16,12 @@ import { Collection } from '../../lib/api/collections.ts';
 import type { Scope } from '../../lib/api/scopes.ts';
 import { collectionsCacheItem } from '../../lib/storage/items.ts';
 import { Tag } from '../../lib/api/tags.ts';
-import { POLL_SERVER, dataOf } from '../support/expect.ts';
+import { dataOf } from '../support/expect.ts';
 import { type TestUser } from '../support/server.ts';
 import { insertBookmarks } from '../server/smart-folders-fixtures.ts';
 import { type TestBackground, createTestBackground } from './support/background.ts';
 import { libraryPageServer } from './support/library-page.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 const server = libraryPageServer({ width: 480, height: 480 });
 let bg: TestBackground;
@@ -289,7 +290,8 @@ describe('options: Collections', () => {
       }
     })();
     open(CollectionsSection);
-    await screen.findByRole('treeitem', { name: /^Parent 0\b/ });
+    // A thousand collections listed, checked and laid out: more than the 5 s of other waits on a loaded machine.
+    await screen.findByRole('treeitem', { name: /^Parent 0\b/ }, { timeout: 15_000 });
     expect(within(tree('Collections')).getAllByRole('treeitem').length).toBeLessThan(60);
 
     await user.type(screen.getByLabelText('Filter collections'), 'Child 73.4');
@@ -458,7 +460,7 @@ describe('options: Tags', () => {
     const insert = server.db.prepare('INSERT INTO tags (id, user_id, name, name_key, created_at) VALUES (?, ?, ?, ?, 0)');
     server.db.transaction(() => names.forEach((n, i) => insert.run(`tag_bulk${i}_${u.userId}`, u.userId, n, n)))();
     open(TagsSection);
-    await screen.findByRole('treeitem', { name: /^topic0\b/ });
+    await screen.findByRole('treeitem', { name: /^topic0\b/ }, { timeout: 15_000 });
     expect(within(tree('Tags')).getAllByRole('treeitem').length).toBeLessThan(60);
     await user.type(screen.getByLabelText('Filter tags'), 'topic1999');
     await waitFor(() => expect(rowTexts('Tags')).toEqual(['topic19990 bookmarks']));

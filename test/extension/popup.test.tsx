@@ -31,6 +31,7 @@ import { ShiftedClock } from '../support/manual-clock.ts';
 import { png } from '../support/images.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 const MINUTE = 60_000;
 const PAGE = { url: 'https://example.com/articles/shelf?utm_source=feed', title: 'How Shelf works' };
@@ -627,7 +628,7 @@ describe('errors and other states', () => {
     const { token } = await issueToken(t.server.deps.store.accounts, { userId: u.userId, name: 'new', scopes: [...ALL_SCOPES], expiresAt: null }, t.server.deps.clock.now());
     await bg.handlers.signIn({ serverUrl: t.baseUrl, token });
     const titles = async () => dataOf(await u.api('GET', '/bookmarks', { token }), BookmarkPage).data.map((b) => b.title);
-    await waitFor(async () => expect(await titles()).toEqual(['Saved while the token was revoked']));
+    await waitFor(async () => expect(await titles()).toEqual(['Saved while the token was revoked']), POLL_SERVER);
     expect(await saveQueueItem.get()).toEqual([]);
   });
 
@@ -853,7 +854,7 @@ describe('the pre-rendered popup, before and as React takes it over', () => {
 
     takeOver(page);
     await waitFor(() => expect(close).toHaveBeenCalledOnce());
-    await waitFor(async () => expect(await allBookmarks()).toHaveLength(1));
+    await waitFor(async () => expect(await allBookmarks()).toHaveLength(1), POLL_SERVER);
     vi.unstubAllGlobals();
   });
 

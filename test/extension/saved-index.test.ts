@@ -144,7 +144,7 @@ describe('the saved-page index', () => {
     await cutAccount.signIn(t.baseUrl, u.token);
     const writes = passWrites();
     void new SavedIndex(cutAccount, cutScheduler).sync({ full: true });
-    await vi.waitFor(async () => expect(await fullPassItem.get()).toMatchObject({ progress: { fetched: 200, requests: 2 } }));
+    await vi.waitFor(async () => expect(await fullPassItem.get()).toMatchObject({ progress: { fetched: 200, requests: 2 } }), { timeout: 5_000 });
     // Kept once, where it waits: the one page it has.
     expect(writes()).toEqual([1]);
     expect(await indexSyncItem.get()).toMatchObject({ fetched: 200, running: true });

@@ -5,7 +5,7 @@ import type { Browser } from 'wxt/browser';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { hostPatterns } from '../../lib/client/host-patterns.ts';
 import { PNG_SIGNATURE, SVG, png } from '../support/images.ts';
-import { type ShelfProcess, type Site, dataOf, startShelf, startSite } from '../browser/support.ts';
+import { type ShelfProcess, type Site, dataOf, requestFromTests, startShelf, startSite } from '../browser/support.ts';
 import { forwardFrom127002 } from './other-origin.ts';
 import { signIn } from './sign-in.ts';
 import type { ExtensionUser, Notification, UserPage } from './user.ts';
@@ -103,9 +103,9 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
 
     async function coverBytes(bookmark: Bookmark | undefined): Promise<Uint8Array> {
       expect(bookmark?.coverImage).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/storage\/files\/fil_/);
-      const res = await fetch(bookmark!.coverImage!);
+      const res = await requestFromTests(bookmark!.coverImage!);
       expect(res.status).toBe(200);
-      return new Uint8Array(await res.arrayBuffer());
+      return new Uint8Array(res.bytes);
     }
 
     it('sets the PNG as the cover of the page’s bookmark, byte for byte; the popup shows it and removes it', async () => {
@@ -139,7 +139,7 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
       // IHDR: the drawing's own size, 120 × 80.
       const view = new DataView(bytes.buffer, bytes.byteOffset);
       expect([view.getUint32(16), view.getUint32(20)]).toEqual([120, 80]);
-      await expect.poll(() => user.badge(tabId), { timeout: 5_000 }).toBe('✓');
+      await expect.poll(() => user.badge(tabId), { timeout: 10_000 }).toBe('✓');
     });
 
     it('reads a blob: image in its page', async () => {
@@ -200,7 +200,7 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
 
         expect(note).toEqual({ title: 'Page saved, with its cover', message: 'A picture from elsewhere' });
         expect(await coverBytes(await bookmarkAt(site.url('/elsewhere')))).toEqual(PNG);
-        await expect.poll(heard, { timeout: 5_000 }).toEqual({ added: [pattern], removed: [pattern] });
+        await expect.poll(heard, { timeout: 10_000 }).toEqual({ added: [pattern], removed: [pattern] });
         expect(await holds([pattern])).toBe(false);
       });
     } else {
@@ -225,7 +225,7 @@ export function coverScenarios(launch: () => Promise<ExtensionUser>, options: { 
       const removeSite = `Remove ${new URL(pattern.replace(/\/\*$/, '/')).origin}`;
       const keep = async (on: boolean) => {
         await settings.clickStartingWith('checkbox', 'Keep access to an image’s site');
-        await expect.poll(() => settings.evaluate(() => chrome.storage.local.get('keepCoverSiteAccess'), undefined)).toEqual({ keepCoverSiteAccess: on });
+        await expect.poll(() => settings.evaluate(() => chrome.storage.local.get('keepCoverSiteAccess'), undefined), { timeout: 10_000 }).toEqual({ keepCoverSiteAccess: on });
       };
       await settings.click('link', 'Site access');
       await settings.waitFor('heading', 'Site access');

@@ -8,7 +8,7 @@ import { type ShelfProcess, dataOf, startShelf } from '../browser/support.ts';
 import { netscapeHtml } from '../support/import-files.ts';
 import { signIn } from './sign-in.ts';
 import type { ExtensionUser, UserPage } from './user.ts';
-import { POLL_SERVER } from '../support/expect.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 // The extension API inside functions that run in an extension page: not a global of this Node process.
 declare const chrome: { permissions: { getAll(): Promise<{ origins?: string[] }> } };

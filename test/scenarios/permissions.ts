@@ -79,7 +79,7 @@ export function permissionScenarios(launch: () => Promise<ExtensionUser>, option
       expect(await page.count('alert')).toBe(0);
       if (options.addBrowserBookmark) expect((await bookmarks()).map((b) => b.url)).toContain(site.url('/from-the-browser'));
       // Shelf has no use for the user's bookmarks once the file is made.
-      await expect.poll(() => holds({ permissions: ['bookmarks'] })).toBe(false);
+      await expect.poll(() => holds({ permissions: ['bookmarks'] }), { timeout: 10_000 }).toBe(false);
     });
   });
 }

@@ -71,7 +71,7 @@ export function popupSaveScenarios(launch: () => Promise<ExtensionUser>): void {
       expect(saved).toHaveLength(1);
       expect(saved[0]).toMatchObject({ title: 'An article worth keeping', collectionId: collection.id, note: 'Read the second half again', isFavorite: true });
       expect([...saved[0]!.tags].sort()).toEqual(['fresh find', 'reading']);
-      await expect.poll(() => user.badge(tabId), { timeout: 5_000 }).toBe('✓');
+      await expect.poll(() => user.badge(tabId), { timeout: 10_000 }).toBe('✓');
       await popup.close();
     });
 

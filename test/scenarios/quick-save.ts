@@ -55,7 +55,7 @@ export function quickSaveScenarios(launch: () => Promise<ExtensionUser>): void {
         return [...Object.keys(await chrome.notifications.getAll()), ...seen];
       }, undefined);
     const aNewNotification = async (before: string[]) => {
-      await expect.poll(async () => (await notifications()).some((id) => !before.includes(id)), { timeout: 5_000 }).toBe(true);
+      await expect.poll(async () => (await notifications()).some((id) => !before.includes(id)), { timeout: 10_000 }).toBe(true);
     };
 
     it('declares the save-page command with its Alt+Shift+S shortcut', async () => {
@@ -72,7 +72,7 @@ export function quickSaveScenarios(launch: () => Promise<ExtensionUser>): void {
 
       await expect.poll(() => bookmarksAt(site.url('/quick')), { timeout: 10_000, interval: 500 }).toEqual([expect.objectContaining({ title: 'Quick page' })]);
       await aNewNotification(before);
-      await expect.poll(() => user.badge(tabId), { timeout: 5_000 }).toBe('✓');
+      await expect.poll(() => user.badge(tabId), { timeout: 10_000 }).toBe('✓');
     });
 
     it('saves the page from the context menu', async () => {
@@ -83,7 +83,7 @@ export function quickSaveScenarios(launch: () => Promise<ExtensionUser>): void {
 
       await expect.poll(() => bookmarksAt(site.url('/menu')), { timeout: 10_000, interval: 500 }).toEqual([expect.objectContaining({ title: 'Menu page' })]);
       await aNewNotification(before);
-      await expect.poll(() => user.badge(tabId), { timeout: 5_000 }).toBe('✓');
+      await expect.poll(() => user.badge(tabId), { timeout: 10_000 }).toBe('✓');
     });
 
     it('saves a link from the context menu, not the page it is on', async () => {

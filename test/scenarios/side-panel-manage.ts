@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
-import { type ShelfProcess, dataOf, startShelf } from '../browser/support.ts';
+import { type ShelfProcess, dataOf, requestFromTests, startShelf } from '../browser/support.ts';
 import { png } from '../support/images.ts';
 import { openPanelOnLibrary } from './side-panel.ts';
 import { signIn } from './sign-in.ts';
 import type { ExtensionUser, UserPage } from './user.ts';
-import { POLL_SERVER } from '../support/expect.ts';
+import { POLL_SERVER } from '../support/poll-server.ts';
 
 /**
  * Managing the library where the user browses (issue 18): every field of a bookmark edited from the side panel,
@@ -27,8 +27,8 @@ export function sidePanelManageScenarios(launch: () => Promise<ExtensionUser>): 
     /** Gives the bookmark a cover through the API's three steps (the user is on the Pro plan). */
     const addCover = async (id: string) => {
       const { uploadUrl, reservationId } = dataOf<{ uploadUrl: string; reservationId: string }>(await shelf.api('POST', `/bookmarks/${id}/cover/upload-url`));
-      const uploaded = await fetch(uploadUrl, { method: 'POST', headers: { 'Content-Type': 'image/png' }, body: png(40, 30) });
-      const { storageId } = (await uploaded.json()) as { storageId: string };
+      const uploaded = await requestFromTests(uploadUrl, { method: 'POST', headers: { 'Content-Type': 'image/png' }, body: png(40, 30) });
+      const { storageId } = JSON.parse(uploaded.bytes.toString('utf8')) as { storageId: string };
       dataOf(await shelf.api('POST', `/bookmarks/${id}/cover`, { storageId, reservationId }));
     };
     const openAllBookmarks = async (): Promise<UserPage> => {

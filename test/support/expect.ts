@@ -4,13 +4,6 @@ import { ErrorEnvelope, successEnvelope } from '../../lib/api/envelope.ts';
 import type { ErrorCode } from '../../lib/api/errors.ts';
 import type { ApiResponse } from './server.ts';
 
-/**
- * How tests poll the server for what the extension did (expect.poll, vi.waitFor, testing-library's waitFor). Each
- * look is an API request under the user's and the address's per-minute limits: polled every 50 ms (their default),
- * a slow change used up the minute and the next look, or the extension's own next request, was refused.
- */
-export const POLL_SERVER = { timeout: 20_000, interval: 500 };
-
 /** Asserts a success answer and returns its data, parsed with the shared schema. */
 export function dataOf<S extends z.core.$ZodType>(res: ApiResponse, schema: S, status = 200): z.output<S> {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
