@@ -16,7 +16,7 @@ declare module 'vitest' {
  * in every file of test/server/postgres/ and in the command-line and instance tests.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const cluster = await startPostgres();
+  const cluster = await startPostgres({ autovacuum: false });
   project.provide('postgresAdminUrl', cluster.adminUrl);
   project.provide('postgresTemplate', await cluster.migratedTemplate());
   return () => cluster.stop();
