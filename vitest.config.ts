@@ -1,6 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+
+const EXTENSION_FILES = ['test/extension/**/*.test.ts', 'test/extension/**/*.test.tsx'];
+/** The extension's files that use vi.mock, found so that a new one cannot be forgotten. */
+const MOCKING_EXTENSION_FILES = readdirSync('test/extension', { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file) && readFileSync(join('test/extension', file), 'utf8').includes('vi.mock('))
+  .map((file) => `test/extension/${file}`);
+
+function extensionProject(test: { name: string; isolate: boolean; include: string[]; exclude?: string[] }) {
+  return {
+    plugins: [WxtVitest()],
+    // WXT's stand-in for `wxt/browser` takes its fake browser from `wxt/testing`, which also exports the vitest
+    // plugin and so loads WXT's whole build toolchain (vite, magicast: 2.4 s of every file's 4 s of imports).
+    resolve: { alias: [{ find: /^wxt\/testing$/, replacement: 'wxt/testing/fake-browser' }] },
+    test: { ...test, environment: 'happy-dom', testTimeout: 20_000, hookTimeout: 30_000 },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -84,20 +102,10 @@ export default defineConfig({
           hookTimeout: 90_000,
         },
       },
-      {
-        plugins: [WxtVitest()],
-        // WXT's stand-in for `wxt/browser` takes its fake browser from `wxt/testing`, which also exports the vitest
-        // plugin and so loads WXT's whole build toolchain (vite, magicast: 2.4 s of every file's 4 s of imports).
-        resolve: { alias: [{ find: /^wxt\/testing$/, replacement: 'wxt/testing/fake-browser' }] },
-        test: {
-          name: 'extension',
-          isolate: false,
-          include: ['test/extension/**/*.test.ts', 'test/extension/**/*.test.tsx'],
-          environment: 'happy-dom',
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
-        },
-      },
+      extensionProject({ name: 'extension', isolate: false, include: EXTENSION_FILES, exclude: [...configDefaults.exclude, ...MOCKING_EXTENSION_FILES] }),
+      // A file that mocks a module needs modules loaded for it alone: in a worker shared with a file that loaded the
+      // real module first, the mock never applied (the library page's card count, after the side panel's file).
+      extensionProject({ name: 'extension-mocking', isolate: true, include: MOCKING_EXTENSION_FILES }),
       {
         // Real Chromium with the built extension (global-setup builds it when stale); files run side by side,
         // each with its own browser, server and data: the fault tests spend minutes waiting for rate windows.
