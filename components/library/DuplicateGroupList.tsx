@@ -1,11 +1,12 @@
 import { type Rect, type Virtualizer, elementScroll, observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { DuplicateBookmark, DuplicateGroup } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
 import { focusRing, primaryButtonClass } from '../field-styles.ts';
 
 /** Every group is as tall: its bookmarks stand side by side (scrolling sideways), each note cut to a few lines. */
 const GROUP_HEIGHT = 300;
+/** Groups placed beyond the region's height each way, once it is measured: none in the first commit (below). */
 const OVERSCAN = 3;
 const INITIAL_RECT = { width: 560, height: 640 };
 
@@ -95,7 +96,22 @@ interface DuplicateGroupListProps {
  */
 export function DuplicateGroupList({ groups, total, collections, merging, keepOf, onKeep, onMerge }: DuplicateGroupListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: groups.length, getScrollElement: () => scrollRef.current, estimateSize: () => GROUP_HEIGHT, overscan: OVERSCAN, initialRect: INITIAL_RECT, observeElementRect: observeRectAfterLayout, scrollToFn: scrollAfterMount });
+  // The first commit, which the user waits for, places only the groups the first guess shows (half as many); the
+  // overscan comes with the region's measured size, in the commit after the first frame's layout.
+  const [measured, setMeasured] = useState(false);
+  const virtualizer = useVirtualizer({
+    count: groups.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => GROUP_HEIGHT,
+    overscan: measured ? OVERSCAN : 0,
+    initialRect: INITIAL_RECT,
+    observeElementRect: (instance, onRect) =>
+      observeRectAfterLayout(instance, (rect) => {
+        setMeasured(true);
+        onRect(rect);
+      }),
+    scrollToFn: scrollAfterMount,
+  });
   return (
     <div ref={scrollRef} role="region" aria-label="Duplicate groups" tabIndex={0} className={`max-h-[75vh] min-h-0 flex-1 overflow-y-auto ${focusRing}`}>
       <ul aria-label="Duplicate groups" className="relative" style={{ height: virtualizer.getTotalSize() }}>
