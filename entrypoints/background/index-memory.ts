@@ -1,4 +1,4 @@
-import { type SearchText, lineAt, lineCount, matchingLines, searchTextOf } from '../../lib/storage/index-search-text.ts';
+import { type SearchText, lineAt, lineCount, lineNumberAt, matchingLines, searchTextOf } from '../../lib/storage/index-search-text.ts';
 import { savedIndexItem } from '../../lib/storage/items.ts';
 import { type SearchTextStore, nothingKept } from '../../lib/storage/search-text-store.ts';
 
@@ -69,13 +69,15 @@ export class IndexMemory {
   async matching(words: readonly string[], max: number): Promise<IndexMatch[]> {
     if (words.length === 0) return [];
     let held = this.hold();
-    let found = matchingLines(await held.keys, words, max);
+    let keys = await held.keys;
+    let found = matchingLines(keys, words, max);
     if (!found) {
       held = this.held = this.fromIndex();
-      found = matchingLines(await held.keys, words, max) ?? [];
+      keys = await held.keys;
+      found = matchingLines(keys, words, max) ?? [];
     }
     const { ids } = held;
-    return found.map(({ key, line }) => ({ key, id: async () => idAt(await ids, line) }));
+    return found.map(({ key, start }) => ({ key, id: async () => idAt(await ids, lineNumberAt(keys, start)) }));
   }
 
   /**

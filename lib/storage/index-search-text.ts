@@ -18,10 +18,10 @@ export interface SearchText {
   ids: string;
 }
 
-/** A page found in the keys: its URL key, and its line, which is its id's line in the ids. */
+/** A page found in the keys: its URL key, and where its line starts in the keys (its line's number is its id's in the ids). */
 export interface KeyMatch {
   key: string;
-  line: number;
+  start: number;
 }
 
 export function searchTextOf(entries: Record<string, string>): SearchText {
@@ -46,7 +46,6 @@ export function matchingLines(keys: string, words: readonly string[], max: numbe
   const [first, ...rest] = words;
   const found: KeyMatch[] = [];
   if (first === undefined) return found;
-  const lines = lineCounter(keys);
   for (let from = 0; found.length < max; ) {
     const at = keys.indexOf(first, from);
     if (at === -1) break;
@@ -58,22 +57,16 @@ export function matchingLines(keys: string, words: readonly string[], max: numbe
     const [lower, key = lower] = fields;
     if (fields.length > 2 || !lower || !key || lower !== key.toLowerCase()) return null;
     // The first word may have been found in the key's own spelling rather than its lower case.
-    if (lower.includes(first) && rest.every((w) => lower.includes(w))) found.push({ key, line: lines(start) });
+    if (lower.includes(first) && rest.every((w) => lower.includes(w))) found.push({ key, start });
   }
   return found;
 }
 
-/** The line number of each line start asked for, in increasing order, counted from the last one asked. */
-function lineCounter(text: string): (start: number) => number {
+/** The number (from 0) of the line that starts at `start`: counted on Enter, never at a keystroke. */
+export function lineNumberAt(text: string, start: number): number {
   let line = 0;
-  let lineStart = 0;
-  return (start) => {
-    while (lineStart < start) {
-      lineStart = text.indexOf('\n', lineStart) + 1;
-      line++;
-    }
-    return line;
-  };
+  for (let at = text.indexOf('\n'); at !== -1 && at < start; at = text.indexOf('\n', at + 1)) line++;
+  return line;
 }
 
 export function lineCount(text: string): number {
