@@ -34,9 +34,10 @@ function words(text: string): string[] {
 /**
  * A suggestion's bookmark and address: its own URL when the search gave it (exact); for an index match, the key
  * shown as an address, and the bookmark's own URL read on Enter (the key drops the scheme, `www.`, tracking parameters).
+ * The id is looked up on Enter (an index match's comes with the ids, read after the keys); null when none is known.
  */
 interface Chosen {
-  id: string;
+  id(): Promise<string | null>;
   url: string;
   exact: boolean;
 }
@@ -93,7 +94,7 @@ export class Omnibox {
     }
     if (input !== this.latest) return;
     const seen = new Set(found.map((b) => normaliseUrl(b.url)));
-    for (const b of found) this.chosen.set(b.url, { id: b.id, url: b.url, exact: true });
+    for (const b of found) this.chosen.set(b.url, { id: () => Promise.resolve(b.id), url: b.url, exact: true });
     const fromSearch = found.map((b) => ({ content: b.url, description: escapeDescription(b.title ? `${b.title} — ${b.url}` : b.url, this.xml) }));
     suggest([...fromSearch, ...localSuggestions.filter((s) => !seen.has(normaliseUrl(s.content)))].slice(0, MAX_SUGGESTIONS));
   }
@@ -102,11 +103,12 @@ export class Omnibox {
   async inputEntered(text: string, disposition: Disposition): Promise<void> {
     const typed = text.trim();
     const chosen = this.chosen.get(typed) ?? (isUrl(typed) ? null : (await this.localMatches(typed))[0]);
-    const url = chosen ? (chosen.exact ? chosen.url : ((await this.addressOf(chosen.id)) ?? chosen.url)) : isUrl(typed) ? typed : null;
+    const id = chosen ? await chosen.id() : null;
+    const url = chosen ? (chosen.exact || id === null ? chosen.url : ((await this.addressOf(id)) ?? chosen.url)) : isUrl(typed) ? typed : null;
     if (!url) return;
     if (disposition === 'currentTab') await this.tabs.update({ url });
     else await this.tabs.create({ url, active: disposition === 'newForegroundTab' });
-    if (chosen) await this.opens.record(chosen.id);
+    if (id !== null) await this.opens.record(id);
   }
 
   private async localMatches(text: string): Promise<Chosen[]> {

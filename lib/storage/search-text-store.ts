@@ -1,10 +1,19 @@
-import { StoredSearchText } from './index-search-text.ts';
+import { type SearchText, StoredSearchIds, StoredSearchKeys } from './index-search-text.ts';
 
-/** Where one text is stored: IndexedDB in the browser, memory in tests. */
+/**
+ * The search text as read: the keys, and the ids, which land after them (a keystroke waits for the keys alone).
+ * Each is null when none is stored, or what is stored is not one.
+ */
+export interface SearchTextRead {
+  keys: Promise<string | null>;
+  ids: Promise<string | null>;
+}
+
+/** Where the search text is stored: IndexedDB in the browser, memory in tests. */
 export interface TextSlot {
-  /** The stored text; null when none is stored, or what is stored is not one. */
-  get(): Promise<string | null>;
-  put(text: string): Promise<void>;
+  get(): SearchTextRead;
+  /** Both texts together: neither is ever kept without the other. */
+  put(text: SearchText): Promise<void>;
   /** May fail (the text may still be there). */
   remove(): Promise<void>;
 }
@@ -28,12 +37,12 @@ export class SearchTextStore {
     return this.current;
   }
 
-  read(): Promise<string | null> {
+  read(): SearchTextRead {
     return this.slot.get();
   }
 
   /** Keeps `text` unless the index has been written since `version`. */
-  write(text: string, version: number): Promise<void> {
+  write(text: SearchText, version: number): Promise<void> {
     if (version !== this.current) return Promise.resolve();
     this.mayHoldText = true;
     return this.slot.put(text);
@@ -54,11 +63,14 @@ export class SearchTextStore {
 
 /** Nothing kept: the index is read from storage.local at each background start (Node's tests, which have no IndexedDB). */
 export const nothingKept = (): SearchTextStore =>
-  new SearchTextStore({ get: () => Promise.resolve(null), put: () => Promise.resolve(), remove: () => Promise.resolve() });
+  new SearchTextStore({ get: () => ({ keys: Promise.resolve(null), ids: Promise.resolve(null) }), put: () => Promise.resolve(), remove: () => Promise.resolve() });
 
 const DATABASE = 'shelf-index';
 const STORE = 'searchText';
-const KEY = 'current';
+const KEYS = 'keys';
+const IDS = 'ids';
+/** The earlier version's one text of keys and ids: removed with the texts, so that it is never left behind. */
+const EARLIER = 'current';
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -75,8 +87,8 @@ function committed(tx: IDBTransaction): Promise<void> {
 }
 
 /**
- * The search text in IndexedDB, one value: the structured clone of one string is a copy, where storage.local
- * hands the worker a JSON value to parse. Where IndexedDB cannot be opened (a test's Node, a browser that refuses
+ * The search text in IndexedDB, two values (the keys, then the ids) read in one transaction: the structured clone of
+ * one string is a copy, where storage.local hands the worker a JSON value to parse. Where IndexedDB cannot be opened (a test's Node, a browser that refuses
  * it), every read answers null and the index is read from storage.local, as before this store existed. The database
  * is opened when the store is made, at the background's start: opened at the keyword's read, its open (2-98 ms in a
  * restarted worker at load 8-12) came before the read, behind the first word.
@@ -97,23 +109,32 @@ export function indexedDbSearchText(factory: IDBFactory | undefined = globalThis
   if (factory) void database().catch(() => undefined);
   const remove = async () => {
     const tx = (await database()).transaction(STORE, 'readwrite');
-    tx.objectStore(STORE).delete(KEY);
+    for (const key of [KEYS, IDS, EARLIER]) tx.objectStore(STORE).delete(key);
     await committed(tx);
   };
   return new SearchTextStore({
-    async get() {
-      try {
-        const db = await database();
-        const parsed = StoredSearchText.safeParse(await request(db.transaction(STORE).objectStore(STORE).get(KEY)));
-        return parsed.success ? parsed.data.text : null;
-      } catch {
-        return null;
-      }
+    get() {
+      const reads = database().then((db) => {
+        const store = db.transaction(STORE).objectStore(STORE);
+        return { keys: request(store.get(KEYS)), ids: request(store.get(IDS)) };
+      });
+      const keys = reads.then(async (r) => {
+        const parsed = StoredSearchKeys.safeParse(await r.keys);
+        return parsed.success ? parsed.data.keys : null;
+      });
+      const ids = reads.then(async (r) => {
+        const parsed = StoredSearchIds.safeParse(await r.ids);
+        return parsed.success ? parsed.data.ids : null;
+      });
+      return { keys: keys.catch(() => null), ids: ids.catch(() => null) };
     },
-    async put(text) {
+    async put({ keys, ids }) {
       try {
         const tx = (await database()).transaction(STORE, 'readwrite');
-        tx.objectStore(STORE).put(StoredSearchText.parse({ version: 1, text }), KEY);
+        const store = tx.objectStore(STORE);
+        store.put(StoredSearchKeys.parse({ version: 2, keys }), KEYS);
+        store.put(StoredSearchIds.parse({ version: 2, ids }), IDS);
+        store.delete(EARLIER);
         await committed(tx);
       } catch {
         // Not kept: an older text kept would answer for an index that has changed, so it goes.

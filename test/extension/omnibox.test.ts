@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { IndexMemory } from '../../entrypoints/background/index-memory.ts';
 import { Omnibox, type Suggestion, escapeDescription, setupOmnibox } from '../../entrypoints/background/omnibox.ts';
+import { SearchTextStore } from '../../lib/storage/search-text-store.ts';
 import { type TestServer, type TestUser, startTestServer } from '../support/server.ts';
 import { type TestBackground, createTestBackground, stubPageFetch } from './support/background.ts';
 
@@ -110,6 +111,20 @@ describe('omnibox', () => {
     await box.inputEntered('https://moss.example/Garden?id=3', 'newForegroundTab');
     expect((await fakeBrowser.tabs.query({})).map((tab) => tab.url)).toContain(url);
     expect(recorded).toEqual([id]);
+  });
+
+  it('opens an index match whose id is not known (kept keys whose ids were lost) at its key’s address, and records no open', async () => {
+    const id = await saved('https://moss.example/garden', 'Moss');
+    await bg.services.index.sync({ full: true });
+    const lost = new SearchTextStore({
+      get: () => ({ keys: Promise.resolve('moss.example/garden'), ids: Promise.resolve(`${id}\nbm_gone`) }),
+      put: () => Promise.resolve(),
+      remove: () => Promise.resolve(),
+    });
+    // Words that are no URL open the first local match (the search's exact ones would know the id).
+    await omnibox(true, new IndexMemory(fakeBrowser.storage.local, lost)).inputEntered('moss garden', 'newForegroundTab');
+    expect((await fakeBrowser.tabs.query({})).map((tab) => tab.url)).toContain('https://moss.example/garden');
+    expect(recorded).toEqual([]);
   });
 
   it('opens the first saved page matching typed words that are no URL', async () => {

@@ -66,7 +66,7 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
       await expect.poll(() => options.evaluate(async (id) => (await chrome.tabs.get(id)).url, tabId), { timeout: 10_000 }).toBe(site.url('/velvet'));
     });
 
-    it('keeps the index’s search text; a background started afresh whose kept text is corrupt, or lost (as an earlier version had none), builds it again from the index', { timeout: 120_000 }, async () => {
+    it('keeps the index’s search text; a background started afresh whose kept text is corrupt, lost (as an earlier version had none), or kept without its ids, builds it again from the index', { timeout: 120_000 }, async () => {
       const mossKey = `https://${site.url('/moss-lawns').replace('http://', '')}`;
       const afresh = async () => {
         await user.unloadBackground();
@@ -75,7 +75,7 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
       // Kept once the sign-in's index sync has settled.
       await expect.poll(() => options.evaluate(keptSearchText, 'read'), { timeout: 10_000 }).toContain('moss-lawns');
 
-      for (const spoilt of ['corrupt', 'delete'] as const) {
+      for (const spoilt of ['corrupt', 'delete', 'lose ids'] as const) {
         await options.evaluate(keptSearchText, spoilt);
         expect(await afresh(), spoilt).toEqual([mossKey]);
         expect(await options.evaluate(keptSearchText, 'read'), spoilt).toContain('moss-lawns');
@@ -94,21 +94,30 @@ export function omniboxScenarios(launch: () => Promise<ExtensionUser>): void {
 }
 
 /**
- * Runs in an extension page (the background's origin, so its IndexedDB): reads the kept search text, replaces it
- * with lines of no form, or deletes it as an earlier version would have had none.
+ * Runs in an extension page (the background's origin, so its IndexedDB): reads the kept search text (its keys, where
+ * its ids are kept too), replaces its keys with lines of no form, deletes it as an earlier version would have had
+ * none, or deletes its ids alone.
  */
-async function keptSearchText(action: 'read' | 'corrupt' | 'delete'): Promise<string | null> {
+async function keptSearchText(action: 'read' | 'corrupt' | 'delete' | 'lose ids'): Promise<string | null> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const open = indexedDB.open('shelf-index', 1);
     open.onsuccess = () => resolve(open.result);
     open.onerror = () => reject(open.error);
   });
   const store = db.transaction('searchText', action === 'read' ? 'readonly' : 'readwrite').objectStore('searchText');
-  const req = action === 'read' ? store.get('current') : action === 'corrupt' ? store.put({ version: 1, text: 'moss\nno line of the form' }, 'current') : store.delete('current');
-  const result = await new Promise<unknown>((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
+  const done = (req: IDBRequest) =>
+    new Promise<unknown>((resolve, reject) => {
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+  const [keys, ids] = await Promise.all(
+    action === 'read'
+      ? [done(store.get('keys')), done(store.get('ids'))]
+      : action === 'corrupt'
+        ? [done(store.put({ version: 2, keys: 'moss\tno line\tof the form' }, 'keys'))]
+        : [...(action === 'delete' ? [done(store.delete('keys'))] : []), done(store.delete('ids'))],
+  );
   db.close();
-  return action === 'read' ? ((result as { text?: string } | undefined)?.text ?? null) : null;
+  const text = (keys as { keys?: string } | undefined)?.keys;
+  return action === 'read' && text !== undefined && typeof (ids as { ids?: string } | undefined)?.ids === 'string' ? text : null;
 }
