@@ -69,11 +69,7 @@ export function lineNumberAt(text: string, start: number): number {
   return line;
 }
 
-export function lineCount(text: string): number {
-  let count = 1;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
-  return count;
-}
+export const lineCount = (text: string): number => lineNumberAt(text, text.length) + 1;
 
 /** The text's line numbered `line` (from 0); null past its end. */
 export function lineAt(text: string, line: number): string | null {
