@@ -5,9 +5,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
 const EXTENSION_FILES = ['test/extension/**/*.test.ts', 'test/extension/**/*.test.tsx'];
-/** The extension's files that use vi.mock, found so that a new one cannot be forgotten. */
-const MOCKING_EXTENSION_FILES = readdirSync('test/extension', { recursive: true, encoding: 'utf8' })
-  .filter((file) => /\.test\.tsx?$/.test(file) && readFileSync(join('test/extension', file), 'utf8').includes('vi.mock('))
+/** The extension's files that mock or reload modules, found so that a new one cannot be forgotten. */
+const MODULE_ALTERING_EXTENSION_FILES = readdirSync('test/extension', { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file) && /vi\.(mock|resetModules)\(/.test(readFileSync(join('test/extension', file), 'utf8')))
   .map((file) => `test/extension/${file}`);
 
 function extensionProject(test: { name: string; isolate: boolean; include: string[]; exclude?: string[] }) {
@@ -103,10 +103,12 @@ export default defineConfig({
           hookTimeout: 90_000,
         },
       },
-      extensionProject({ name: 'extension', isolate: false, include: EXTENSION_FILES, exclude: [...configDefaults.exclude, ...MOCKING_EXTENSION_FILES] }),
-      // A file that mocks a module needs modules loaded for it alone: in a worker shared with a file that loaded the
-      // real module first, the mock never applied (the library page's card count, after the side panel's file).
-      extensionProject({ name: 'extension-mocking', isolate: true, include: MOCKING_EXTENSION_FILES }),
+      extensionProject({ name: 'extension', isolate: false, include: EXTENSION_FILES, exclude: [...configDefaults.exclude, ...MODULE_ALTERING_EXTENSION_FILES] }),
+      // A file that mocks or reloads modules needs modules loaded for it alone. In a worker shared with a file that
+      // loaded the real module first, a mock never applied (the library page's card count, after the side panel's
+      // file). And `vi.resetModules` loaded the DOM module again for the worker's next file: a second document, while
+      // testing-library's `screen` (loaded by Node, not reset) still read the first one's empty body.
+      extensionProject({ name: 'extension-isolated', isolate: true, include: MODULE_ALTERING_EXTENSION_FILES }),
       {
         // Real Chromium with the built extension (global-setup builds it when stale); files run side by side,
         // each with its own browser, server and data: the fault tests spend minutes waiting for rate windows.
