@@ -1,6 +1,13 @@
 import { GlobalWindow } from 'happy-dom';
 import { populateGlobal } from 'vitest/runtime';
 
+// Loaded again in one worker (after `vi.resetModules`), this module would make a second document while testing-library,
+// which Node loaded once, still reads the first one's body: every later file would find nothing.
+const LOADED = Symbol.for('shelf.test.dom');
+if (LOADED in globalThis) {
+  throw new Error('test/extension/support/dom.ts loaded twice in one worker: a file that resets modules belongs in the extension-isolated project (vitest.config.ts)');
+}
+
 /**
  * A DOM for component tests that also run the real server in-process. Such a
  * file runs in the `node` environment (`// @vitest-environment node`) and
@@ -11,6 +18,7 @@ import { populateGlobal } from 'vitest/runtime';
  * fetch with a page-origin one; an extension's background has neither.
  */
 const window = new GlobalWindow({ url: 'http://localhost/options.html' });
+Object.defineProperty(globalThis, LOADED, { value: true });
 populateGlobal(globalThis, window, { bindFunctions: true });
 
 /**
