@@ -27,7 +27,7 @@ export async function violations(page: Page): Promise<string[]> {
 
 /** The same over a scenario's page (Firefox: evaluated over WebDriver BiDi, which the page's CSP does not govern either). */
 export async function userPageViolations(page: UserPage): Promise<string[]> {
-  // A function whose body is axe-core's source: the evaluation sends its text, run as the page's own script.
-  await page.evaluate(new Function(AXE_SOURCE) as () => void, undefined);
+  // A function whose body is axe-core's source: the evaluation sends its text, run as the page's own script. Once a document.
+  if (!(await page.evaluate(() => 'axe' in globalThis, undefined))) await page.evaluate(new Function(AXE_SOURCE) as () => void, undefined);
   return lines(await page.evaluate(async (rules) => (await axe.run(document, { runOnly: rules })).violations, RULES));
 }

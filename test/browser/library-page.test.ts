@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import type { Browser } from 'wxt/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
@@ -23,24 +24,26 @@ declare const chrome: typeof Browser;
 
 let user: Awaited<ReturnType<typeof launchChromiumUser>>;
 
+/** The library page the scans share, one load (and one injection of axe-core's source) for both colour schemes; it goes with the user. */
+let scanned: Page | undefined;
+
 libraryPageScenarios(async () => (user = await launchChromiumUser()), {
   // Playwright emulates the colour scheme, and evaluates axe-core's source past the page's CSP.
   async accessibilityViolations(colorScheme) {
-    const page = await user.extension.context.newPage();
-    try {
-      await page.emulateMedia({ colorScheme });
-      await page.goto(user.extension.url('library.html'));
+    const page = (scanned ??= await user.extension.context.newPage());
+    await page.emulateMedia({ colorScheme });
+    if (page.url() === 'about:blank') await page.goto(user.extension.url('library.html'));
+    // The page's styles follow the scheme's media query as it changes: its colours are scanned once they have changed.
+    expect(await page.evaluate((scheme) => matchMedia(`(prefers-color-scheme: ${scheme})`).matches, colorScheme)).toBe(true);
+    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished)));
+    await page.getByRole('list', { name: 'All bookmarks' }).getByRole('link', { name: 'Dev here' }).waitFor();
+    const found: Record<string, string[]> = {};
+    for (const view of ['List', 'Cards', 'Grid']) {
+      await page.getByRole('group', { name: 'View' }).getByRole('button', { name: view, exact: true }).click();
       await page.getByRole('list', { name: 'All bookmarks' }).getByRole('link', { name: 'Dev here' }).waitFor();
-      const found: Record<string, string[]> = {};
-      for (const view of ['List', 'Cards', 'Grid']) {
-        await page.getByRole('group', { name: 'View' }).getByRole('button', { name: view, exact: true }).click();
-        await page.getByRole('list', { name: 'All bookmarks' }).getByRole('link', { name: 'Dev here' }).waitFor();
-        found[view] = await violations(page);
-      }
-      return found;
-    } finally {
-      await page.close();
+      found[view] = await violations(page);
     }
+    return found;
   },
 });
 

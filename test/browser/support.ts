@@ -395,10 +395,10 @@ export async function submitSignIn(page: Page, serverUrl: string, token: string)
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** Signs in through the options page and waits until it shows the signed-in account. */
-export async function signInThroughOptions(browser: ExtensionBrowser, serverUrl: string, token: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  await page.goto(browser.url('options.html'));
+/** Signs in through the options page (a new one, or `shown`, already showing the form) and waits until it shows the signed-in account. */
+export async function signInThroughOptions(browser: ExtensionBrowser, serverUrl: string, token: string, shown?: Page): Promise<Page> {
+  const page = shown ?? (await browser.context.newPage());
+  if (!shown) await page.goto(browser.url('options.html'));
   await submitSignIn(page, serverUrl, token);
   await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 10_000 });
   return page;

@@ -101,9 +101,12 @@ describe('a server killed mid-job', () => {
   }, 180_000);
 });
 
+/** Ten batches of 50: the first commits before the stop, the other nine after the next start. */
+const STOPPED_IMPORT_COUNT = 500;
+
 describe('a server stopped mid-import', { timeout: 60_000 }, () => {
   /**
-   * Starts an import of 2,000 bookmarks and stops the server cleanly right after its first batch
+   * Starts an import of STOPPED_IMPORT_COUNT bookmarks and stops the server cleanly right after its first batch
    * commits; with `dropFile`, its uploaded file is gone by then.
    */
   const stopMidway = async (place: Place, options: { dropFile?: boolean } = {}): Promise<{ jobId: string; token: string }> => {
@@ -122,7 +125,7 @@ describe('a server stopped mid-import', { timeout: 60_000 }, () => {
       return writer;
     };
     const { jobId, uploadUrl } = dataOf(await u.api('POST', '/import/reserve'), ImportReserved, 201);
-    const { storageId } = (await upload(uploadUrl, netscapeFile(2000))).body as { storageId: string };
+    const { storageId } = (await upload(uploadUrl, netscapeFile(STOPPED_IMPORT_COUNT))).body as { storageId: string };
     dataOf(await u.api('POST', '/import/start', { body: { jobId, storageId } }), Job);
     await jobRunner.idle();
     if (options.dropFile) await store.files.remove([storageId]);
@@ -136,8 +139,8 @@ describe('a server stopped mid-import', { timeout: 60_000 }, () => {
     const t = await startTestServer(place);
     const api = apiFor(t.baseUrl, { token, ip: nextIp() });
     await t.server.deps.jobRunner.idle();
-    expect(await jobOf(api, jobId)).toMatchObject({ status: 'completed', result: { imported: 2000, skipped: 0, duplicates: 0 } });
-    expect(await allBookmarks(api)).toHaveLength(2000);
+    expect(await jobOf(api, jobId)).toMatchObject({ status: 'completed', result: { imported: STOPPED_IMPORT_COUNT, skipped: 0, duplicates: 0 } });
+    expect(await allBookmarks(api)).toHaveLength(STOPPED_IMPORT_COUNT);
     await t.close();
   });
 
