@@ -11,6 +11,8 @@ const FIND = { priority: 'user', heavy: 'duplicates' } as const;
 export const FIRST_GROUPS = 8;
 /** Searches whose rest is kept for moreDuplicates: two pages (the options page and the side panel) may search at once. */
 const KEPT = 2;
+/** How long a search started for an opening Duplicates view waits for the page to ask for it: its early script asks as it loads. */
+export const OPENING_CLAIM_MS = 10_000;
 const Groups = z.array(DuplicateGroup);
 
 /**
@@ -24,13 +26,42 @@ const Groups = z.array(DuplicateGroup);
  */
 export class Duplicates {
   private kept = new Map<number, unknown[]>();
+  /** The search started for an opening view (startForOpening), until a page's ask takes it. */
+  private opening: { startedAt: number; answer: Promise<DuplicatesView> } | undefined;
 
   constructor(
     private account: Pick<Account, 'client'>,
     private scheduler: Pick<RequestScheduler, 'waitBefore'>,
   ) {}
 
-  async find(): Promise<DuplicatesView> {
+  /**
+   * Starts the search for a tab that begins to load the Duplicates view, before the page can ask (its early script
+   * runs once the page's document is there, 100-500 ms later on a loaded machine): the page's first ask then takes
+   * this search instead of sending another. One at a time: while one waits for its page, another tab's page sends
+   * its own, so that no more searches are sent than the pages ask for.
+   */
+  startForOpening(): void {
+    if (this.waitingOpening()) return;
+    const opening = { startedAt: Date.now(), answer: this.search() };
+    // A search that failed before the page asked is not handed over: the page sends its own (it may be signed in by then).
+    opening.answer.catch(() => {
+      if (this.opening === opening) this.opening = undefined;
+    });
+    this.opening = opening;
+  }
+
+  /** The search started for an opening view if no page took it yet, else a new search. */
+  find(): Promise<DuplicatesView> {
+    const opening = this.waitingOpening();
+    this.opening = undefined;
+    return opening?.answer ?? this.search();
+  }
+
+  private waitingOpening() {
+    return this.opening && Date.now() - this.opening.startedAt < OPENING_CLAIM_MS ? this.opening : undefined;
+  }
+
+  private async search(): Promise<DuplicatesView> {
     const { groups } = await (await this.account.client()).callShaped('duplicates', DuplicatesResultOutline, { priority: FIND.priority, maxWaitMs: 0 });
     const first = checked(groups.slice(0, FIRST_GROUPS));
     let fetchedAt = Date.now();

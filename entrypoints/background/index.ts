@@ -9,6 +9,7 @@ import { spentRequestsItem } from '../../lib/storage/background-items.ts';
 import { Account } from './account.ts';
 import { setupAutoCoverRetry } from './auto-covers.ts';
 import { setupCoverMenu } from './cover-menu.ts';
+import { setupDuplicatesOpening } from './duplicates-opening.ts';
 import { createHandlers } from './handlers.ts';
 import { setupIndexSync } from './index-sync.ts';
 import { setupLibraryPage } from './library-page.ts';
@@ -49,6 +50,7 @@ export function startBackground(): void {
   setupSaveAllTabsMenu(browser, services.tabs);
   setupSidePanel(browser);
   setupLibraryPage(browser);
+  setupDuplicatesOpening(browser, services.duplicates);
   const indexMemory = new IndexMemory(browser.storage.local, index.searchText);
   // Chrome reads suggestions' descriptions as XML; Firefox as plain text.
   setupOmnibox(browser, new Omnibox(account, indexMemory, opens, browser.tabs, import.meta.env.BROWSER !== 'firefox'), indexMemory);
