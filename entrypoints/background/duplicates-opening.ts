@@ -1,10 +1,11 @@
 import type { browser } from 'wxt/browser';
+import { DUPLICATES_SECTION } from '../../lib/options-sections.ts';
 import type { Duplicates } from './duplicates.ts';
 
 type Browser = typeof browser;
 
-/** The options page opened on its Duplicates view (entrypoints/options/App.tsx names sections by the address's hash). */
-export const DUPLICATES_VIEW = '/options.html#duplicates';
+/** The options page opened on its Duplicates view. */
+export const DUPLICATES_VIEW = `/options.html#${DUPLICATES_SECTION}`;
 
 /** An address without its fragment: what tells one document from another. */
 const documentOf = (url: string): string => url.replace(/#.*/s, '');

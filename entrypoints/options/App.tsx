@@ -12,6 +12,7 @@ import { QuickSaveSection } from '../../components/options/quick-save/QuickSaveS
 import { SiteAccessSection } from '../../components/options/site-access/SiteAccessSection.tsx';
 import { TransferSection } from '../../components/options/transfer/TransferSection.tsx';
 import { QUICK_SAVE_SECTION } from '../../components/quick-save/destination.ts';
+import { DUPLICATES_SECTION } from '../../lib/options-sections.ts';
 import { TrashSection } from '../../components/options/trash/TrashSection.tsx';
 
 interface Section {
@@ -27,7 +28,7 @@ const SECTIONS = [
   { id: 'collections', label: 'Collections', Content: CollectionsSection },
   { id: 'tags', label: 'Tags', Content: TagsSection },
   { id: 'smart-folders', label: 'Smart folders', Content: SmartFoldersSection },
-  { id: 'duplicates', label: 'Duplicates', Content: DuplicatesView },
+  { id: DUPLICATES_SECTION, label: 'Duplicates', Content: DuplicatesView },
   { id: 'trash', label: 'Trash', Content: TrashSection },
   { id: 'broken-links', label: 'Broken links', Content: BrokenLinksSection },
   { id: 'import-export', label: 'Import and export', Content: TransferSection },

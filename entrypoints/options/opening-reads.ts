@@ -1,4 +1,5 @@
 import { sendEarly } from '../../lib/messaging/early-messages.ts';
+import { DUPLICATES_SECTION } from '../../lib/options-sections.ts';
 import { readEarly } from '../../lib/storage/early-reads.ts';
 import { COLLECTIONS_CACHE_KEY, SMART_FOLDERS_CACHE_KEY, TAGS_CACHE_KEY } from '../../lib/storage/opening-keys.ts';
 
@@ -14,5 +15,5 @@ export function startOpeningReads(win: Window): void {
   const key = SECTION_READS[win.location.hash];
   if (key) void readEarly(win, key);
   // The duplicate groups are a heavy request: under way while the page loads rather than after its first render.
-  if (win.location.hash === '#duplicates') sendEarly(win, 'findDuplicates', {});
+  if (win.location.hash === `#${DUPLICATES_SECTION}`) sendEarly(win, 'findDuplicates', {});
 }

@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { violations } from './axe.ts';
+import { transitionsEnded, violations } from './axe.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import type { Collection } from '../../lib/api/collections.ts';
@@ -12,9 +12,6 @@ describe('every page of the extension, scanned by axe-core in light and dark', (
   let tabId: number;
 
   const save = (body: Record<string, unknown>) => shelf.api('POST', '/bookmarks', { description: '', ...body }).then((res) => dataOf<Bookmark>(res));
-
-  /** Colours that change with a transition are scanned once they have changed (getAnimations flushes the styles first). */
-  const transitionsEnded = (page: Page) => page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished)));
 
   /**
    * Each page, once what shows that its content arrived is there, scanned in light and then in dark: its styles follow

@@ -18,6 +18,15 @@ declare const axe: { run(context: Document, options: { runOnly: string[] }): Pro
 const RULES = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const lines = (found: AxeViolation[]) => found.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
 
+/** Run in the page: colours that change with a transition (a colour scheme switched) have changed once it resolves. */
+const endOfTransitions = () =>
+  // getAnimations flushes the styles first, so a transition the switch just started is among them.
+  Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished)).then(() => undefined);
+
+/** Waits until the page's colour transitions have ended: a scan then sees the colours as they are. */
+export const transitionsEnded = (page: Page): Promise<void> => page.evaluate(endOfTransitions);
+export const userPageTransitionsEnded = (page: UserPage): Promise<void> => page.evaluate(endOfTransitions, undefined);
+
 /** axe-core's WCAG 2.0/2.1 A and AA rules over the page as it is, each violation as one line naming its nodes. */
 export async function violations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol: the extension's CSP refuses an inline <script> (addScriptTag). Once a document.

@@ -3,7 +3,7 @@ import type { Browser } from 'wxt/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../lib/api/bookmarks.ts';
 import { libraryPageScenarios } from '../scenarios/library-page.ts';
-import { violations } from './axe.ts';
+import { transitionsEnded, violations } from './axe.ts';
 import { launchChromiumUser } from './chromium-user.ts';
 import {
   type Dispatchable,
@@ -35,7 +35,7 @@ libraryPageScenarios(async () => (user = await launchChromiumUser()), {
     if (page.url() === 'about:blank') await page.goto(user.extension.url('library.html'));
     // The page's styles follow the scheme's media query as it changes: its colours are scanned once they have changed.
     expect(await page.evaluate((scheme) => matchMedia(`(prefers-color-scheme: ${scheme})`).matches, colorScheme)).toBe(true);
-    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished)));
+    await transitionsEnded(page);
     await page.getByRole('list', { name: 'All bookmarks' }).getByRole('link', { name: 'Dev here' }).waitFor();
     const found: Record<string, string[]> = {};
     for (const view of ['List', 'Cards', 'Grid']) {

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { userPageViolations } from '../browser/axe.ts';
+import { userPageTransitionsEnded, userPageViolations } from '../browser/axe.ts';
 import { libraryPageScenarios } from '../scenarios/library-page.ts';
 import type { UserPage } from '../scenarios/user.ts';
 import { inBrowserChrome } from './browser-chrome.ts';
@@ -18,7 +18,7 @@ libraryPageScenarios(async () => (user = await launchFirefoxUser()), {
     const page = scanned;
     // Its colours are scanned once they have changed.
     await expect.poll(() => page.evaluate((scheme) => matchMedia(`(prefers-color-scheme: ${scheme})`).matches, colorScheme), { timeout: 10_000 }).toBe(true);
-    await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished)), undefined);
+    await userPageTransitionsEnded(page);
     const found: Record<string, string[]> = {};
     for (const view of ['List', 'Cards', 'Grid']) {
       await page.clickIn(['group', 'View'], 'button', view);
